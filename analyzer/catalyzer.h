@@ -1,0 +1,134 @@
+/* Catalyzer's public API: sessions, statements, results, tracing.
+ *
+ * The library has no global mutable state. A CzSession holds one client's
+ * state (configuration, catalog version, session variables, temporary views,
+ * current namespace) and must not be used by two threads at once; distinct
+ * sessions are independent. Each statement runs in its own arena, owned by
+ * the CzResult it returns; a statement that fails leaves the session as it
+ * was. */
+#ifndef CATALYZER_H
+#define CATALYZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct CzSession CzSession;
+typedef struct CzResult CzResult;
+typedef struct Node Node;
+
+/* ---- sessions ---- */
+
+/* A session with Spark 4's defaults and an empty `spark_catalog.default`.
+ * with_test_tables: also create the tables Spark's SQL test harness creates
+ * (testdata, arraydata, mapdata, aggtest, onek, tenk1). Free with
+ * cz_session_free. */
+CzSession *cz_session_new(bool with_test_tables);
+void cz_session_free(CzSession *s);
+
+/* Sets a configuration key (Spark's keys, e.g. spark.sql.caseSensitive, and
+ * Catalyzer's catalyzer.*). Returns false (and leaves the session unchanged)
+ * for a value the key does not accept. Unknown keys are stored as given. */
+bool cz_session_set_conf(CzSession *s, const char *key, const char *value);
+/* The current value, or NULL if unset and without default. Valid until the next change. */
+const char *cz_session_get_conf(const CzSession *s, const char *key);
+
+/* Adds or replaces a catalog table: name "t", "db.t" or "spark_catalog.db.t"
+ * (the namespace is created if missing); columns as Spark type strings.
+ * Returns false and writes a message into err (if given) on a bad name or type. */
+bool cz_session_create_table(CzSession *s, const char *name, int ncols, const char *const *col_names,
+                             const char *const *col_types, const bool *col_nullable, char *err, size_t errlen);
+
+/* Registers a user-defined scalar function's signature so calls resolve and
+ * type-check: argument and result types as Spark type strings. */
+bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
+                                  const char *result_type, bool deterministic, char *err, size_t errlen);
+
+/* ---- tracing ---- */
+
+typedef struct CzTraceEvent {
+    const char *batch;
+    const char *rule;
+    int iteration;        /* 1-based within the batch */
+    bool effective;       /* the rule changed the plan */
+    uint64_t nanos;       /* time the application took */
+    const char *plan;     /* the plan after the rule (tree string); NULL unless requested */
+    const char *changed_kinds; /* "Project,Filter": kinds of the nodes the rule replaced; NULL if none */
+} CzTraceEvent;
+
+typedef void (*CzTraceFn)(void *ctx, const CzTraceEvent *ev);
+
+typedef enum CzTraceLevel { CZ_TRACE_NONE, CZ_TRACE_EFFECTIVE, CZ_TRACE_ALL } CzTraceLevel;
+
+typedef struct CzRunOptions {
+    CzTraceFn trace;          /* NULL: no tracing (costs nothing) */
+    void *trace_ctx;
+    CzTraceLevel trace_level; /* which events reach `trace` */
+    bool trace_plans;         /* render the plan after each effective rule */
+    bool want_tree;           /* render the analysed plan's tree string into the result */
+    size_t memory_limit;      /* arena budget in bytes; 0 = unlimited */
+    uint32_t max_depth;       /* plan/expression nesting limit; 0 = default (1000) */
+    uint64_t deadline_ns;     /* CLOCK_MONOTONIC deadline; 0 = none */
+    const volatile int *cancel; /* non-NULL and non-zero: stop as soon as possible */
+    /* Parameter markers: named (:name) and positional (?), as SQL literals text. */
+    int nnamed_params;
+    const char *const *param_names;
+    const char *const *param_values_sql;
+    int npos_params;
+    const char *const *pos_params_sql;
+} CzRunOptions;
+
+/* ---- statements ---- */
+
+/* Parses and analyses one statement (SQL text, need not be NUL-terminated)
+ * and, if it is a command (CREATE VIEW, DECLARE, SET, USE, ...), applies it to
+ * the session. Never returns NULL. The caller frees the result. */
+CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts);
+
+/* Analyses an already-built unresolved plan (e.g. decoded from protobuf),
+ * allocated in the arena obtained from cz_result_prepare. */
+struct Arena;
+CzResult *cz_result_prepare(void); /* an empty result whose arena a decoder fills */
+struct Arena *cz_result_arena(CzResult *r);
+void cz_run_plan(CzSession *s, CzResult *r, Node *unresolved, const char *sql_text, const CzRunOptions *opts);
+
+typedef enum CzStatus { CZ_OK, CZ_ERROR } CzStatus;
+
+typedef struct CzError {
+    const char *error_class;  /* "UNRESOLVED_COLUMN.WITH_SUGGESTION" */
+    const char *sqlstate;     /* "42703" */
+    const char *message;      /* "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column ..." */
+    int nparams;
+    const char *const *param_names;  /* in Spark's order */
+    const char *const *param_values;
+    int start, stop;          /* query context: character offsets, stop inclusive; -1 if none */
+    const char *fragment;     /* the SQL text of [start, stop]; NULL if none */
+    const char *phase;        /* "parse", "analysis" or "execution" */
+} CzError;
+
+CzStatus cz_result_status(const CzResult *r);
+const CzError *cz_result_error(const CzResult *r);   /* NULL when ok */
+const char *cz_result_schema(const CzResult *r);     /* "struct<a:int>"; NULL on error */
+const char *cz_result_tree(const CzResult *r);       /* analysed plan tree string, if requested */
+const Node *cz_result_plan(const CzResult *r);       /* the analysed plan; NULL on error */
+bool cz_result_is_command(const CzResult *r);
+size_t cz_result_arena_bytes(const CzResult *r);
+/* The `catalyzer run` JSON line for this result (no trailing newline); lives in the result. */
+const char *cz_result_json(CzResult *r, int index);
+void cz_result_free(CzResult *r);
+
+/* Per-rule totals of the statement: count, effective count, nanoseconds. */
+typedef struct CzRuleTotal {
+    const char *batch, *rule;
+    uint32_t runs, effective;
+    uint64_t nanos;
+} CzRuleTotal;
+int cz_result_rule_totals(const CzResult *r, const CzRuleTotal **totals);
+
+/* Splits a script into statements as `catalyzer parse` does: on `;` outside
+ * quotes and comments; empty statements are dropped. Calls fn per statement
+ * with its offset and length in text. */
+void cz_split_statements(const char *text, size_t len, void (*fn)(void *ctx, const char *stmt, size_t len, size_t offset),
+                         void *ctx);
+
+#endif

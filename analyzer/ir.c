@@ -1,0 +1,221 @@
+/* Node construction, the generic walker and the copy-on-write transforms. */
+#include "ir.h"
+
+#include <string.h>
+
+enum { CAT_EXPR, CAT_PLAN };
+enum { UNRESOLVED = 1, COMMAND = 2 };
+#define EXPR CAT_EXPR
+#define PLAN CAT_PLAN
+
+static const char *const KIND_NAME[NK_COUNT_] = {
+#define X(name, cat, flags) [NK_##name] = #name,
+#include "node_kinds.def"
+#undef X
+};
+static const unsigned char KIND_CAT[NK_COUNT_] = {
+#define X(name, cat, flags) [NK_##name] = cat,
+#include "node_kinds.def"
+#undef X
+};
+static const unsigned char KIND_FLAGS[NK_COUNT_] = {
+#define X(name, cat, flags) [NK_##name] = flags,
+#include "node_kinds.def"
+#undef X
+};
+
+const KindMask KIND_MASK_ALL = {{~(uint64_t)0, ~(uint64_t)0}};
+
+KindMask kind_mask_list(int n, const NodeKind *kinds) {
+    KindMask m = {{0, 0}};
+    for (int i = 0; i < n; i++) m = kind_mask_or(m, kind_mask_of(kinds[i]));
+    return m;
+}
+
+const char *node_kind_name(NodeKind k) { return (unsigned)k < NK_COUNT_ ? KIND_NAME[k] : "?"; }
+bool node_kind_is_plan(NodeKind k) { return KIND_CAT[k] == CAT_PLAN; }
+bool node_kind_is_unresolved(NodeKind k) { return KIND_FLAGS[k] & UNRESOLVED; }
+bool node_kind_is_command(NodeKind k) { return KIND_FLAGS[k] & COMMAND; }
+
+Node *node_new(Arena *a, NodeKind k, int32_t start, int32_t stop) {
+    Node *n = ARENA_NEW(a, Node);
+    n->kind = k;
+    n->start = start;
+    n->stop = stop;
+    n->plan_id = -1;
+    return n;
+}
+
+Node *node_copy(Arena *a, const Node *n) {
+    Node *c = arena_alloc(a, sizeof(Node));
+    memcpy(c, n, sizeof(Node));
+    return c;
+}
+
+void node_set_kids(Arena *a, Node *n, Node *const *kids, uint32_t nkids) {
+    n->nkids = nkids;
+    if (!nkids) {
+        n->kids = NULL;
+        return;
+    }
+    n->kids = arena_alloc(a, sizeof(Node *) * nkids);
+    memcpy(n->kids, kids, sizeof(Node *) * nkids);
+}
+
+void node_set_exprs(Arena *a, Node *n, Node *const *exprs, uint32_t nexprs) {
+    n->nexprs = nexprs;
+    if (!nexprs) {
+        n->exprs = NULL;
+        return;
+    }
+    n->exprs = arena_alloc(a, sizeof(Node *) * nexprs);
+    memcpy(n->exprs, exprs, sizeof(Node *) * nexprs);
+}
+
+static bool is_subquery_expr(NodeKind k) {
+    return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery ||
+           k == NK_LateralSubquery;
+}
+
+Node *node_finish(Node *n) {
+    KindMask m = kind_mask_of(n->kind);
+    bool resolved = !node_kind_is_unresolved(n->kind);
+    bool nondet = (n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call;
+    for (uint32_t i = 0; i < n->nkids; i++) {
+        const Node *k = n->kids[i];
+        m = kind_mask_or(m, k->mask);
+        resolved = resolved && (k->flags & NF_RESOLVED);
+        if (!node_kind_is_plan(n->kind)) nondet = nondet || (k->flags & NF_NONDETERMINISTIC);
+    }
+    for (uint32_t i = 0; i < n->nexprs; i++) {
+        const Node *e = n->exprs[i];
+        m = kind_mask_or(m, e->mask);
+        resolved = resolved && (e->flags & NF_RESOLVED);
+    }
+    if (is_subquery_expr(n->kind) && n->u.subq.plan) {
+        m = kind_mask_or(m, n->u.subq.plan->mask);
+        resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
+    }
+    if (!node_kind_is_plan(n->kind) && !n->type) resolved = false;
+    n->mask = m;
+    n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
+               (nondet ? NF_NONDETERMINISTIC : 0);
+    return n;
+}
+
+static bool same_ptrs(Node *const *a, Node *const *b, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
+Node *node_with_kids(Arena *a, Node *n, Node *const *kids, uint32_t nkids) {
+    if (nkids == n->nkids && same_ptrs(n->kids, kids, nkids)) return n;
+    Node *c = node_copy(a, n);
+    node_set_kids(a, c, kids, nkids);
+    return node_finish(c);
+}
+
+Node *node_with_exprs(Arena *a, Node *n, Node *const *exprs, uint32_t nexprs) {
+    if (nexprs == n->nexprs && same_ptrs(n->exprs, exprs, nexprs)) return n;
+    Node *c = node_copy(a, n);
+    node_set_exprs(a, c, exprs, nexprs);
+    return node_finish(c);
+}
+
+Node *node_with_kid(Arena *a, Node *n, uint32_t i, Node *kid) {
+    if (n->kids[i] == kid) return n;
+    Node *c = node_copy(a, n);
+    node_set_kids(a, c, n->kids, n->nkids);
+    c->kids[i] = kid;
+    return node_finish(c);
+}
+
+NameParts name_parts(Arena *a, uint32_t n, const char *const *parts) {
+    NameParts np = {n, NULL};
+    if (n) {
+        np.v = arena_alloc(a, sizeof(char *) * n);
+        memcpy(np.v, parts, sizeof(char *) * n);
+    }
+    return np;
+}
+
+NameParts name_parts1(Arena *a, const char *part) { return name_parts(a, 1, &part); }
+
+/* ---- walk ---- */
+
+static bool walk(const Node *n, unsigned flags, WalkFn fn, void *ctx) {
+    WalkResult r = fn(n, ctx);
+    if (r == WALK_ABORT) return false;
+    if (r == WALK_PRUNE) return true;
+    if (node_kind_is_plan(n->kind) && (flags & WALK_EXPRS))
+        for (uint32_t i = 0; i < n->nexprs; i++)
+            if (!walk(n->exprs[i], flags, fn, ctx)) return false;
+    for (uint32_t i = 0; i < n->nkids; i++)
+        if (!walk(n->kids[i], flags, fn, ctx)) return false;
+    if ((flags & WALK_SUBQUERIES) && is_subquery_expr(n->kind) && n->u.subq.plan)
+        if (!walk(n->u.subq.plan, flags, fn, ctx)) return false;
+    return true;
+}
+
+bool node_walk(const Node *n, unsigned flags, WalkFn fn, void *ctx) { return walk(n, flags, fn, ctx); }
+
+/* ---- transforms ---- */
+
+/* Rewrites the kids of n with f (recursive), copy-on-write. Small arrays on
+ * the stack; large ones in the arena. */
+typedef Node *(*RecFn)(Arena *a, Node *n, KindMask interest, RewriteFn fn, void *ctx);
+
+static Node *map_kids(Arena *a, Node *n, RecFn rec, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!n->nkids) return n;
+    Node *stack[8];
+    Node **out = NULL;
+    for (uint32_t i = 0; i < n->nkids; i++) {
+        Node *k = rec(a, n->kids[i], interest, fn, ctx);
+        if (k != n->kids[i] && !out) {
+            out = n->nkids <= 8 ? stack : arena_alloc(a, sizeof(Node *) * n->nkids);
+            memcpy(out, n->kids, sizeof(Node *) * i);
+        }
+        if (out) out[i] = k;
+    }
+    return out ? node_with_kids(a, n, out, n->nkids) : n;
+}
+
+Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!kind_mask_any(plan->mask, interest)) return plan;
+    Node *n = map_kids(a, plan, plan_transform_up, interest, fn, ctx);
+    return fn(n, ctx);
+}
+
+Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!kind_mask_any(plan->mask, interest)) return plan;
+    Node *n = fn(plan, ctx);
+    return map_kids(a, n, plan_transform_down, interest, fn, ctx);
+}
+
+Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!kind_mask_any(expr->mask, interest)) return expr;
+    Node *n = map_kids(a, expr, expr_transform_up, interest, fn, ctx);
+    return fn(n, ctx);
+}
+
+Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!kind_mask_any(expr->mask, interest)) return expr;
+    Node *n = fn(expr, ctx);
+    return map_kids(a, n, expr_transform_down, interest, fn, ctx);
+}
+
+Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!plan->nexprs) return plan;
+    Node *stack[8];
+    Node **out = NULL;
+    for (uint32_t i = 0; i < plan->nexprs; i++) {
+        Node *e = expr_transform_up(a, plan->exprs[i], interest, fn, ctx);
+        if (e != plan->exprs[i] && !out) {
+            out = plan->nexprs <= 8 ? stack : arena_alloc(a, sizeof(Node *) * plan->nexprs);
+            memcpy(out, plan->exprs, sizeof(Node *) * i);
+        }
+        if (out) out[i] = e;
+    }
+    return out ? node_with_exprs(a, plan, out, plan->nexprs) : plan;
+}

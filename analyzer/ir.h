@@ -1,0 +1,334 @@
+/* The IR: expression and plan nodes of one request, in its arena.
+ *
+ * One struct for every kind (first-member style would need a cast per access
+ * and buys nothing here): a header every kind shares — kind, source position,
+ * children, expressions, the set of kinds in the subtree, resolved flags, type
+ * — and a union of kind-specific fields. The per-kind layout of `kids` and
+ * `exprs` is documented below and is the only thing the walker needs.
+ *
+ * Persistent trees: a node is never mutated once node_finish has run on it.
+ * A transform that changes nothing returns the same pointer.
+ *
+ * Layout (kids = children; exprs = expressions of a plan node):
+ *   Expressions: kids = operand expressions. Subquery expressions
+ *     (ScalarSubquery, Exists, ListQuery, InSubquery, LateralSubquery) hold
+ *     their plan in u.subq.plan; their kids are the outer attributes they
+ *     reference (InSubquery: kids = the IN values, then outer attributes;
+ *     u.subq.nvalues says how many are values).
+ *   Plans: kids = child plans; exprs = the node's expressions:
+ *     Project [projectList] · Filter [condition] · Aggregate [grouping...,
+ *     aggregates...] (u.aggregate.ngroup) · Window [windowExprs...,
+ *     partitionSpec..., orderSpec...] (u.window) · Sort [SortOrder...] ·
+ *     GlobalLimit/LocalLimit/Offset/Tail [n] · Join [condition?] ·
+ *     LateralJoin: kids [left], exprs [LateralSubquery, condition?] ·
+ *     Relation/LocalRelation/Range/CTERelationRef/View: exprs = output
+ *     attributes · Generate [generator, generator output attributes...] ·
+ *     UnresolvedInlineTable [ExprList per row] · UnresolvedTableValuedFunction
+ *     [args] · UnresolvedHaving [condition] · RepartitionByExpression
+ *     [partition exprs] · UnresolvedIdentifierPlan [identifier expr] ·
+ *     WithCTE: kids [CTERelationDef..., plan] · UnresolvedWith: kids [plan,
+ *     SubqueryAlias per CTE...] · Expand: exprs = output attrs then the
+ *     projections, u.expand.
+ *   Statements: see u.ddl and the kinds' comments in node_kinds.def.
+ */
+#ifndef CZ_IR_H
+#define CZ_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "types.h"
+
+typedef enum NodeKind {
+#define X(name, cat, flags) NK_##name,
+#include "node_kinds.def"
+#undef X
+    NK_COUNT_
+} NodeKind;
+
+_Static_assert(NK_COUNT_ <= 128, "KindMask holds 128 kinds");
+
+typedef struct KindMask {
+    uint64_t w[2];
+} KindMask;
+
+static inline KindMask kind_mask_of(NodeKind k) {
+    KindMask m = {{0, 0}};
+    m.w[k >> 6] = (uint64_t)1 << (k & 63);
+    return m;
+}
+static inline KindMask kind_mask_or(KindMask a, KindMask b) {
+    a.w[0] |= b.w[0];
+    a.w[1] |= b.w[1];
+    return a;
+}
+static inline bool kind_mask_any(KindMask a, KindMask b) { return (a.w[0] & b.w[0]) | (a.w[1] & b.w[1]); }
+static inline bool kind_mask_has(KindMask a, NodeKind k) { return kind_mask_any(a, kind_mask_of(k)); }
+/* KIND_MASK(NK_A, NK_B, ...) */
+KindMask kind_mask_list(int n, const NodeKind *kinds);
+#define KIND_MASK(...) \
+    kind_mask_list((int)(sizeof((NodeKind[]){__VA_ARGS__}) / sizeof(NodeKind)), (NodeKind[]){__VA_ARGS__})
+
+const char *node_kind_name(NodeKind k); /* "Project" */
+bool node_kind_is_plan(NodeKind k);
+bool node_kind_is_unresolved(NodeKind k);
+bool node_kind_is_command(NodeKind k);
+
+typedef uint64_t ExprId;
+
+/* A multi-part name: `spark_catalog`.`default`.`t` → {3, {...}}. */
+typedef struct NameParts {
+    uint32_t n;
+    const char **v;
+} NameParts;
+
+/* A constant value: literals, session variables, the constant evaluator. */
+typedef struct Value Value;
+struct Value {
+    const DataType *type; /* never NULL; TYPE_NULL for an untyped NULL */
+    bool is_null;
+    union {
+        bool b;
+        int64_t i;       /* integral types; date (days); timestamps (micros); ym interval (months) */
+        double d;        /* float, double */
+        __int128 dec;    /* decimal: unscaled, scale in type */
+        struct {
+            const char *p; /* string / binary bytes (not NUL-terminated for binary) */
+            uint32_t len;
+        } s;
+        struct {
+            int32_t months;
+            int32_t days;
+            int64_t micros; /* calendar interval; day-time interval uses micros only */
+        } iv;
+        struct {
+            const Value *items; /* array: n items; map: 2n (k, v, k, v ...); struct: n fields */
+            uint32_t n;
+        } list;
+    } u;
+};
+
+typedef enum JoinType {
+    JOIN_INNER,
+    JOIN_LEFT_OUTER,
+    JOIN_RIGHT_OUTER,
+    JOIN_FULL_OUTER,
+    JOIN_LEFT_SEMI,
+    JOIN_LEFT_ANTI,
+    JOIN_CROSS,
+} JoinType;
+
+typedef enum FrameType { FRAME_ROWS, FRAME_RANGE } FrameType;
+typedef enum FrameBoundType { BOUND_UNBOUNDED_PRECEDING, BOUND_UNBOUNDED_FOLLOWING, BOUND_CURRENT_ROW } FrameBoundType;
+
+struct FuncDef; /* the function registry's entry (functions/registry.h) */
+struct TableDef; /* the catalog's table (catalog.h) */
+
+/* Node flags. */
+enum {
+    NF_RESOLVED = 1u << 0,      /* this node and everything below are resolved */
+    NF_NULLABLE = 1u << 1,      /* expressions: may be null */
+    NF_NONDETERMINISTIC = 1u << 2, /* expressions: this subtree is nondeterministic */
+    NF_HAS_FILTER = 1u << 3,    /* UnresolvedFunction/AggregateExpression: last kid is FILTER (WHERE) */
+    NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
+    NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified) */
+    NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
+};
+
+typedef struct Node Node;
+struct Node {
+    NodeKind kind;
+    uint32_t flags;
+    int32_t start, stop;    /* Spark origin: offsets into the SQL text, stop inclusive; -1 unknown */
+    uint32_t nkids, nexprs;
+    Node **kids;
+    Node **exprs;
+    KindMask mask;          /* kinds present in this subtree, expressions and subquery plans included */
+    const DataType *type;   /* expressions: result type, once resolved */
+    int32_t plan_id;        /* client plan id (Spark Connect), -1 if none */
+    union {
+        /* Literal */
+        struct { Value v; } lit;
+        /* UnresolvedAttribute, UnresolvedNamedLambdaVariable, UnresolvedStar
+           (target, n == 0 for plain `*`; kids = EXCEPT columns as
+           UnresolvedAttribute), UnresolvedFunction (name; see u.fn),
+           UnresolvedRelation, UnresolvedTableValuedFunction, UnresolvedWindowExpression (window name in v[0]) */
+        struct {
+            NameParts name;
+            /* UnresolvedFunction */
+            uint32_t nargs;        /* kids[0..nargs) are arguments; then FILTER if NF_HAS_FILTER;
+                                      then WITHIN GROUP SortOrders (norder) */
+            uint32_t norder;
+            bool is_operator;      /* `a + b`: name is the operator's symbol or keyword */
+            bool ignore_nulls;     /* IGNORE NULLS / RESPECT NULLS given */
+            bool respect_nulls;
+            bool is_streaming;
+        } un;
+        /* AttributeReference, NamedLambdaVariable, Alias, VariableReference */
+        struct {
+            const char *name;
+            ExprId id;
+            NameParts qualifier;   /* AttributeReference: e.g. spark_catalog.default.t;
+                                      VariableReference: system.session */
+            const Value *value;    /* VariableReference: the current value */
+            bool metadata_col;     /* hidden (qualified-access-only) column, e.g. USING join */
+        } attr;
+        /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */
+        struct { NameParts name; } lca;
+        /* Call: a resolved function or operator */
+        struct {
+            const struct FuncDef *def;
+            const char *name;      /* the name it was called by (e.g. "some" for bool_or) */
+            const void *extra;     /* per-function data (e.g. a struct field list) */
+        } call;
+        /* Cast */
+        struct { bool try_; bool ansi; } cast;
+        /* CaseWhen: kids = cond1, val1, cond2, val2, ..., [else] */
+        struct { bool has_else; } casew;
+        /* Subquery expressions */
+        struct {
+            Node *plan;
+            uint32_t nvalues;      /* InSubquery: leading kids that are the IN values */
+            ExprId id;
+        } subq;
+        /* GetStructField */
+        struct { int32_t ordinal; const char *name; } field;
+        /* SortOrder */
+        struct { bool descending; bool nulls_first; } sort_order;
+        /* WindowSpecDefinition: kids = partition..., order..., [frame] */
+        struct { uint32_t npartition, norder; bool has_frame; const char *ref_name; } wspec;
+        /* SpecifiedWindowFrame: kids = lower, upper */
+        struct { FrameType type; } frame;
+        /* FrameBoundary */
+        struct { FrameBoundType type; } bound;
+        /* NamedArgument, NamedParameter */
+        struct { const char *name; } named;
+        /* PosParameter */
+        struct { int32_t index; } pos;
+        /* UnresolvedOrdinal */
+        struct { int32_t ordinal; } ordinal;
+        /* UnresolvedExtractValue: kids = child, extraction */
+        struct { bool is_field; } extract;
+        /* UnresolvedIdentifierExpr: kids[0] = identifier expr; if is_function, kids[1..] args */
+        struct { bool is_function; bool distinct; } idexpr;
+
+        /* ---- plans ---- */
+        /* SubqueryAlias: kids[0]; alias name (multi-part for tables: spark_catalog.default.t) */
+        struct { NameParts name; } alias;
+        /* UnresolvedSubqueryColumnAliases, UnresolvedInlineTable (column names; ncols 0 = default) */
+        struct { uint32_t ncols; const char **cols; } cols;
+        /* Relation */
+        struct { NameParts name; const struct TableDef *table; } relation;
+        /* LocalRelation: rows of constant values, ncols per row */
+        struct { uint32_t nrows; const Value *rows; } local;
+        /* Range */
+        struct { int64_t start, end, step; int32_t num_slices; } range;
+        /* Aggregate */
+        struct { uint32_t ngroup; } aggregate;
+        /* Window */
+        struct { uint32_t nwindow, npartition, norder; } window;
+        /* Sort */
+        struct { bool global; } sort;
+        /* Join, LateralJoin */
+        struct { JoinType type; bool natural; uint32_t nusing; const char **using_cols; const char *hint; } join;
+        /* Union, Intersect, Except */
+        struct { bool is_all; bool by_name; bool allow_missing; } setop;
+        /* Generate, UnresolvedGenerate */
+        struct { bool outer; NameParts qualifier; uint32_t ncols; const char **cols; } generate;
+        /* Expand */
+        struct { uint32_t noutput; uint32_t nprojections; } expand;
+        /* CTERelationDef, CTERelationRef */
+        struct { int64_t id; const char *name; bool recursive; uint32_t ncols; const char **cols; } cte;
+        /* View */
+        struct { NameParts name; bool temporary; } view;
+        /* WithWindowDefinition: kids[0]; exprs = WindowSpecDefinition per name (wspec.ref_name holds the name) */
+        /* UnresolvedIdentifierPlan: exprs[0]; builds what `builds` says */
+        struct { NodeKind builds; } idplan;
+
+        /* ---- statements ---- */
+        struct {
+            NameParts name;          /* target: view, table, namespace, variable */
+            bool or_replace, if_not_exists, if_exists, temporary, cascade, is_view, global;
+            /* CreateTable: columns */
+            uint32_t ncols;
+            const char **col_names;
+            const DataType **col_types;
+            const char **col_comments;
+            const char *provider;    /* USING x */
+            const char *text;        /* CreateView: the query text; SetConfig: key */
+            const char *value;       /* SetConfig: value (NULL: show) */
+            /* CreateView: kids[0] = query; user column list in col_names (col_types NULL)
+               CreateTable AS SELECT: kids[0] = query
+               DeclareVariable: col_types[0] = declared type or NULL; exprs[0] = DEFAULT or none
+               SetVariable: exprs = target UnresolvedAttributes; kids[0] = source query
+               ExecuteImmediate: exprs[0] = query string; exprs[1..1+nusing) = USING args;
+                                 remaining exprs = INTO targets
+               InsertInto: kids[0] = query; name = table
+               Command: text = the statement keyword(s), name = its target */
+            uint32_t nusing;
+        } ddl;
+    } u;
+};
+
+/* ---- construction ---- */
+
+/* A fresh node of kind k with position [start, stop]; zeroed; plan_id -1. */
+Node *node_new(Arena *a, NodeKind k, int32_t start, int32_t stop);
+/* Copies n (shallow: arrays shared) so the copy can be changed before finish. */
+Node *node_copy(Arena *a, const Node *n);
+/* Copies kids/exprs into the arena and sets them. */
+void node_set_kids(Arena *a, Node *n, Node *const *kids, uint32_t nkids);
+void node_set_exprs(Arena *a, Node *n, Node *const *exprs, uint32_t nexprs);
+/* Computes the derived header fields (mask, NF_RESOLVED, NF_NONDETERMINISTIC)
+ * from the node and its kids/exprs/subquery plan. Call after the last change.
+ * Returns n. */
+Node *node_finish(Node *n);
+
+/* Copy-on-write helpers: return n itself when nothing differs, else a finished copy. */
+Node *node_with_kids(Arena *a, Node *n, Node *const *kids, uint32_t nkids);
+Node *node_with_exprs(Arena *a, Node *n, Node *const *exprs, uint32_t nexprs);
+Node *node_with_kid(Arena *a, Node *n, uint32_t i, Node *kid);
+
+static inline bool node_resolved(const Node *n) { return (n->flags & NF_RESOLVED) != 0; }
+static inline bool node_is_plan(const Node *n) { return node_kind_is_plan(n->kind); }
+
+NameParts name_parts(Arena *a, uint32_t n, const char *const *parts); /* copies the array, not the strings */
+NameParts name_parts1(Arena *a, const char *part);
+
+/* ---- walking ---- */
+
+typedef enum WalkResult { WALK_CONTINUE, WALK_PRUNE, WALK_ABORT } WalkResult;
+typedef WalkResult (*WalkFn)(const Node *n, void *ctx);
+
+enum {
+    WALK_EXPRS = 1u << 0,      /* on plan nodes, visit their exprs too */
+    WALK_SUBQUERIES = 1u << 1, /* on subquery expressions, visit their plans too */
+};
+
+/* Pre-order walk. Returns false if a callback aborted. */
+bool node_walk(const Node *n, unsigned flags, WalkFn fn, void *ctx);
+
+/* ---- transforming ---- */
+
+/* A rewrite of one node, given with its children already rewritten.
+ * Returns the node itself when it has nothing to do. */
+typedef Node *(*RewriteFn)(Node *n, void *ctx);
+
+/* Post-order over plan nodes (kids only; expressions are left alone).
+ * Subtrees whose mask has none of `interest` are skipped (pass
+ * KIND_MASK_ALL to visit everything). Copy-on-write. */
+Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+/* Pre-order: fn sees the node before its children; the children of what it
+ * returns are then transformed. */
+Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+/* Post-order over an expression tree (kids only; subquery plans untouched). */
+Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
+Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
+/* Applies expr_transform_up to each expression of one plan node. */
+Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+
+extern const KindMask KIND_MASK_ALL;
+
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Catalyzer's build and tests need. Idempotent and
+# quiet when everything is already there.
+set -euo pipefail
+
+PACKAGES=(
+  gcc pkg-config meson ninja-build          # build
+  libuv1-dev                                # daemon event loop
+  libprotobuf-c-dev protobuf-c-compiler     # wire schema (C)
+  libjansson-dev                            # JSON endpoint and codecs
+  libnghttp2-dev                            # HTTP/2 for gRPC
+  libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
+  libcriterion-dev                          # unit tests
+  python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
+  nghttp2-client curl                       # h2load bursts, curl tests
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
