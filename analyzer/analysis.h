@@ -1,0 +1,40 @@
+/* The state of one analysis: the request arena, the SQL text, the session's
+ * configuration and catalog as of the start, expression-id and CTE-id
+ * counters, and the first error. Passed to every rule and helper. */
+#ifndef CZ_ANALYSIS_H
+#define CZ_ANALYSIS_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#include "arena.h"
+#include "conf.h"
+#include "errors.h"
+#include "ir.h"
+
+struct Catalog;
+struct SessionState;
+
+typedef struct Analysis {
+    Arena *arena;
+    const char *sql;            /* the statement's text (may be NULL for decoded plans) */
+    size_t sql_len;
+    const Conf *conf;           /* the session's configuration for this statement */
+    const struct Catalog *catalog; /* the catalog version this analysis started with */
+    struct SessionState *session;  /* variables, temp views, current namespace (read-only during analysis) */
+    ExprId next_id;             /* expression ids: unique within the request */
+    int64_t next_cte_id;
+    ErrorInfo *error;           /* the first error; NULL while none */
+    uint32_t max_depth;
+    int depth;                  /* view / subquery nesting while resolving */
+    void *rules_state;          /* private to the rule executor */
+} Analysis;
+
+static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }
+
+/* Records err unless an error is already recorded. Returns NULL so callers
+ * can write `return an_fail(an, err);` in functions returning a node. */
+Node *an_fail(Analysis *an, ErrorInfo *err);
+static inline bool an_failed(const Analysis *an) { return an->error != NULL; }
+
+#endif

@@ -1,0 +1,34 @@
+/* Session configuration by Spark's keys. The typed fields are what the
+ * analyzer reads on its hot path; every key (known or not) is also kept as
+ * text so SET key shows it back. */
+#ifndef CZ_CONF_H
+#define CZ_CONF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum CtePrecedence { CTE_CORRECTED, CTE_EXCEPTION, CTE_LEGACY } CtePrecedence;
+
+typedef struct Conf {
+    bool ansi;                      /* spark.sql.ansi.enabled (true) */
+    bool case_sensitive;            /* spark.sql.caseSensitive (false) */
+    bool group_by_ordinal;          /* spark.sql.groupByOrdinal (true) */
+    bool order_by_ordinal;          /* spark.sql.orderByOrdinal (true) */
+    bool group_by_aliases;          /* spark.sql.groupByAliases (true) */
+    bool lateral_alias;             /* spark.sql.lateralColumnAlias.enableImplicitResolution (true) */
+    bool cross_join;                /* spark.sql.crossJoin.enabled (true) */
+    bool having_without_group_by_as_where; /* spark.sql.legacy.parser.havingWithoutGroupByAsWhere (false) */
+    bool double_quoted_identifiers; /* spark.sql.ansi.doubleQuotedIdentifiers (false) */
+    bool enforce_reserved_keywords; /* spark.sql.ansi.enforceReservedKeywords (false) */
+    CtePrecedence cte_precedence;   /* spark.sql.legacy.ctePrecedencePolicy (CORRECTED) */
+    bool alias_in_subquery;         /* catalyzer.aliasInSubquery.enabled (false) */
+    bool decorrelate;               /* catalyzer.decorrelate (false) */
+    int max_iterations;             /* spark.sql.analyzer.maxIterations (100) */
+    int timestamp_type_ntz;         /* spark.sql.timestampType = TIMESTAMP_NTZ */
+    /* all keys as text */
+    int nentries;
+    const char **keys;
+    const char **values;
+} Conf;
+
+#endif

@@ -1,0 +1,227 @@
+/* Error construction and the error-class table: Spark's SQLSTATE for each
+ * class we raise, and our own message text with Spark's <parameters>. */
+#include "errors.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct ErrorClassDef {
+    const char *cls;      /* top-level class, or a class.subclass with its own text */
+    const char *sqlstate;
+    const char *text;     /* with <param> placeholders */
+} ErrorClassDef;
+
+/* Sorted by nothing in particular; looked up linearly only when an error is
+ * raised (never on the success path). */
+static const ErrorClassDef CLASSES[] = {
+    {"AMBIGUOUS_COLUMN_OR_FIELD", "42702", "Column or field <name> is ambiguous and has <n> matches."},
+    {"AMBIGUOUS_LATERAL_COLUMN_ALIAS", "42702", "Lateral column alias <name> is ambiguous and has <n> matches."},
+    {"AMBIGUOUS_REFERENCE", "42704", "Reference <name> is ambiguous, could be: <referenceNames>."},
+    {"AMBIGUOUS_REFERENCE_TO_FIELDS", "42000", "Ambiguous reference to the field <field>. It appears <count> times in the schema."},
+    {"ASSIGNMENT_ARITY_MISMATCH", "42802", "The number of columns or variables assigned or aliased: <numTarget> does not match the number of source expressions: <numExpr>."},
+    {"CANNOT_RESOLVE_STAR_EXPAND", "42704", "Cannot resolve <targetString>.* given input columns <columns>."},
+    {"CAST_INVALID_INPUT", "22018", "The value <expression> of the type <sourceType> cannot be cast to <targetType> because it is malformed."},
+    {"CAST_OVERFLOW", "22003", "The value <value> of the type <sourceType> cannot be cast to <targetType> due to an overflow."},
+    {"COLUMN_ALREADY_EXISTS", "42711", "The column <columnName> already exists."},
+    {"DATATYPE_MISMATCH", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch."},
+    {"DEFAULT_PLACEMENT_INVALID", "42608", "A DEFAULT keyword cannot be assigned here."},
+    {"DIVIDE_BY_ZERO", "22012", "Division by zero."},
+    {"DUPLICATED_CTE_NAMES", "42602", "CTE definition can't have duplicate names: <duplicateNames>."},
+    {"DUPLICATE_ASSIGNMENTS", "42701", "The columns or variables <nameList> appear more than once as assignment targets."},
+    {"EXPRESSION_TYPE_IS_NOT_ORDERABLE", "42822", "Column expression <expr> cannot be sorted because its type <exprType> is not orderable."},
+    {"GROUP_BY_AGGREGATE", "42903", "Aggregate functions are not allowed in GROUP BY, but found <sqlExpr>."},
+    {"GROUP_BY_POS_AGGREGATE", "42903", "GROUP BY <index> refers to an expression <aggExpr> that contains an aggregate function."},
+    {"GROUP_BY_POS_OUT_OF_RANGE", "42805", "GROUP BY position <index> is not in select list (valid range is [1, <size>])."},
+    {"IDENTIFIER_TOO_MANY_NAME_PARTS", "42601", "<identifier> is not a valid identifier as it has more than 2 name parts."},
+    {"INCOMPATIBLE_COLUMN_TYPE", "42825", "<operator> can only be performed on tables with compatible column types."},
+    {"INCOMPATIBLE_JOIN_TYPES", "42613", "The join types <joinType1> and <joinType2> are incompatible."},
+    {"INTERNAL_ERROR", "XX000", "<message>"},
+    {"INVALID_DEFAULT_VALUE", "42623", "Failed to execute <statement> command because the destination column or variable <colName> has a DEFAULT value <defaultValue>, which is invalid."},
+    {"INVALID_IDENTIFIER", "42602", "The unquoted identifier <ident> is invalid and must be back quoted as: `<ident>`."},
+    {"INVALID_INLINE_TABLE", "42000", "Invalid inline table."},
+    {"INVALID_LATERAL_JOIN_TYPE", "42613", "The <joinType> JOIN with LATERAL correlation is not allowed."},
+    {"INVALID_SET_SYNTAX", "42000", "Expected format is 'SET', 'SET key', or 'SET key=value'."},
+    {"INVALID_SQL_SYNTAX", "42000", "Invalid SQL syntax: <inputString>."},
+    {"INVALID_SUBQUERY_EXPRESSION", "42823", "Invalid subquery."},
+    {"INVALID_TEMP_OBJ_REFERENCE", "42K0F", "Cannot create the persistent object <objName> of the type <obj> because it references to the temporary object <tempObjName> of the type <tempObj>."},
+    {"INVALID_TYPED_LITERAL", "42604", "The value of the typed literal <valueType> is invalid: <value>."},
+    {"INVALID_WHERE_CONDITION", "42903", "The WHERE condition <condition> contains invalid expressions: <expressionList>."},
+    {"INVALID_USAGE_OF_STAR_OR_REGEX", "42000", "Invalid usage of <elem> in <prettyName>."},
+    {"LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC", "0A000", "Referencing a lateral column alias <lca> in the aggregate function <aggFunc> is not supported."},
+    {"LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING", "0A000", "Referencing lateral column alias <lca> in the aggregate query both with window expressions and with having clause is not supported."},
+    {"MISSING_AGGREGATION", "42803", "The non-aggregating expression <expression> is based on columns which are not participating in the GROUP BY clause."},
+    {"MISSING_GROUP_BY", "42803", "The query does not include a GROUP BY clause."},
+    {"MISSING_WINDOW_SPECIFICATION", "42P20", "Window specification is not defined in the WINDOW clause for <windowName>."},
+    {"NON_LITERAL_PIVOT_VALUES", "42K08", "Literal expressions required for pivot values, found <expression>."},
+    {"NOT_A_CONSTANT_STRING", "42601", "The expression <expr> used for the routine or clause <name> must be a constant STRING which is NOT NULL."},
+    {"NOT_A_PARTITIONED_TABLE", "42809", "Operation <operation> is not allowed for <tableIdentWithDB> because it is not a partitioned table."},
+    {"NUM_COLUMNS_MISMATCH", "42826", "<operator> can only be performed on inputs with the same number of columns."},
+    {"ORDER_BY_POS_OUT_OF_RANGE", "42805", "ORDER BY position <index> is not in select list (valid range is [1, <size>])."},
+    {"PARSE_EMPTY_STATEMENT", "42617", "Syntax error, unexpected empty statement."},
+    {"PARSE_SYNTAX_ERROR", "42601", "Syntax error at or near <error><hint>."},
+    {"REQUIRES_SINGLE_PART_NAMESPACE", "42K05", "<sessionCatalog> requires a single-part namespace, but got <namespace>."},
+    {"ROW_SUBQUERY_TOO_MANY_ROWS", "21000", "More than one row returned by a subquery used as a row."},
+    {"SCALAR_SUBQUERY_TOO_MANY_ROWS", "21000", "More than one row returned by a subquery used as an expression."},
+    {"SCHEMA_ALREADY_EXISTS", "42P06", "Cannot create schema <schemaName> because it already exists."},
+    {"SCHEMA_NOT_FOUND", "42704", "The schema <schemaName> cannot be found."},
+    {"SCHEMA_NOT_EMPTY", "2BP01", "Cannot drop a schema <schemaName> because it contains objects."},
+    {"STAR_GROUP_BY_POS", "0A000", "Star (*) is not allowed in a select list when GROUP BY an ordinal position is used."},
+    {"TABLE_OR_VIEW_ALREADY_EXISTS", "42P07", "Cannot create table or view <relationName> because it already exists."},
+    {"TABLE_OR_VIEW_NOT_FOUND", "42P01", "The table or view <relationName> cannot be found."},
+    {"TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "428EK", "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view names, but got: <actualName>."},
+    {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},
+    {"UNRESOLVED_FIELD", "42703", "A field with name <fieldName> cannot be resolved with the struct-type column <columnPath>."},
+    {"UNRESOLVED_MAP_KEY", "42703", "Cannot resolve column <objectName> as a map key."},
+    {"UNRESOLVED_ROUTINE", "42883", "Cannot resolve routine <routineName> on search path <searchPath>."},
+    {"UNRESOLVED_USING_COLUMN_FOR_JOIN", "42703", "USING column <colName> cannot be resolved on the <side> side of the join. The <side>-side columns: <suggestion>."},
+    {"UNRESOLVED_VARIABLE", "42883", "Cannot resolve variable <variableName> on search path <searchPath>."},
+    {"UNSUPPORTED_FEATURE", "0A000", "The feature is not supported."},
+    {"UNSUPPORTED_GENERATOR", "42K0E", "The generator is not supported."},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY", "0A000", "Unsupported subquery expression."},
+    {"VARIABLE_ALREADY_EXISTS", "42723", "Cannot create the variable <variableName> because it already exists."},
+    {"VARIABLE_NOT_FOUND", "42883", "The variable <variableName> cannot be found."},
+    {"VIEW_NOT_FOUND", "42P01", "The view <relationName> cannot be found."},
+    {"WRONG_NUM_ARGS", "42605", "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>."},
+    {"WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", "42601", "Window function <funcName> requires an OVER clause."},
+    {"UNSUPPORTED_EXPR_FOR_WINDOW", "42P20", "Expression <sqlExpr> not supported within a window function."},
+    {"UNSUPPORTED_EXPR_FOR_OPERATOR", "42K0E", "A query operator contains one or more unsupported expressions."},
+    {"NESTED_AGGREGATE_FUNCTION", "42607", "It is not allowed to use an aggregate function in the argument of another aggregate function."},
+    {"ALL_PARAMETERS_MUST_BE_NAMED", "07001", "Using name parameterized queries requires all parameters to be named."},
+    {"UNBOUND_SQL_PARAMETER", "42P02", "Found the unbound parameter: <name>."},
+    {"ARITHMETIC_OVERFLOW", "22003", "<message>."},
+    {"NUMERIC_VALUE_OUT_OF_RANGE", "22003", "<value> cannot be represented as Decimal(<precision>, <scale>)."},
+    {"INVALID_BOUNDARY", "22003", "The boundary <boundary> is invalid: <invalidValue>."},
+    {"CANNOT_PARSE_INTERVAL", "22006", "Unable to parse <intervalString>."},
+    {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
+    {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
+};
+
+const char *error_sqlstate(const char *cls) {
+    size_t n = strcspn(cls, ".");
+    const char *best = NULL;
+    for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++) {
+        const char *c = CLASSES[i].cls;
+        if (strcmp(c, cls) == 0) return CLASSES[i].sqlstate;
+        if (strlen(c) == n && strncmp(c, cls, n) == 0) best = CLASSES[i].sqlstate;
+    }
+    if (!best && strncmp(cls, "_LEGACY_ERROR_TEMP", 18) == 0) return NULL;
+    return best ? best : "XXKCZ";
+}
+
+static const char *class_text(const char *cls) {
+    size_t n = strcspn(cls, ".");
+    const char *best = NULL;
+    for (size_t i = 0; i < sizeof CLASSES / sizeof CLASSES[0]; i++) {
+        const char *c = CLASSES[i].cls;
+        if (strcmp(c, cls) == 0) return CLASSES[i].text;
+        if (strlen(c) == n && strncmp(c, cls, n) == 0) best = CLASSES[i].text;
+    }
+    return best;
+}
+
+static const char *format_message(Arena *a, const char *cls, int n, const char *const *names, const char *const *values) {
+    StrBuf sb;
+    sb_init(&sb, a, 128);
+    sb_printf(&sb, "[%s] ", cls);
+    const char *t = class_text(cls);
+    if (!t) {
+        for (int i = 0; i < n; i++) sb_printf(&sb, "%s%s=%s", i ? ", " : "", names[i], values[i]);
+        return sb_str(&sb);
+    }
+    for (const char *p = t; *p;) {
+        if (*p == '<') {
+            const char *e = strchr(p, '>');
+            if (e) {
+                size_t len = (size_t)(e - p - 1);
+                int found = -1;
+                for (int i = 0; i < n; i++)
+                    if (strlen(names[i]) == len && strncmp(names[i], p + 1, len) == 0) found = i;
+                if (found >= 0) sb_puts(&sb, values[found]);
+                else sb_putn(&sb, p, (size_t)(e - p + 1));
+                p = e + 1;
+                continue;
+            }
+        }
+        sb_putc(&sb, *p++);
+    }
+    return sb_str(&sb);
+}
+
+ErrorInfo *error_make_v(Arena *a, const char *cls, int32_t start, int32_t stop, int nparams, const char *const *names,
+                        const char *const *values) {
+    ErrorInfo *e = ARENA_NEW(a, ErrorInfo);
+    e->error_class = cls;
+    e->sqlstate = error_sqlstate(cls);
+    e->nparams = nparams;
+    e->names = ARENA_ARRAY(a, const char *, nparams ? nparams : 1);
+    e->values = ARENA_ARRAY(a, const char *, nparams ? nparams : 1);
+    for (int i = 0; i < nparams; i++) {
+        e->names[i] = names[i];
+        e->values[i] = values[i] ? values[i] : "";
+    }
+    e->start = start;
+    e->stop = stop;
+    e->phase = "analysis";
+    e->message = format_message(a, cls, nparams, e->names, e->values);
+    return e;
+}
+
+static ErrorInfo *error_make_va(Arena *a, const char *cls, int32_t start, int32_t stop, va_list ap) {
+    const char *names[32], *values[32];
+    int n = 0;
+    for (;;) {
+        const char *k = va_arg(ap, const char *);
+        if (!k) break;
+        const char *v = va_arg(ap, const char *);
+        if (n < 32) {
+            names[n] = k;
+            values[n] = v;
+            n++;
+        }
+    }
+    return error_make_v(a, cls, start, stop, n, names, values);
+}
+
+ErrorInfo *error_make(Arena *a, const char *cls, const Node *at, ...) {
+    va_list ap;
+    va_start(ap, at);
+    ErrorInfo *e = error_make_va(a, cls, at ? at->start : -1, at ? at->stop : -1, ap);
+    va_end(ap);
+    return e;
+}
+
+ErrorInfo *error_make_at(Arena *a, const char *cls, int32_t start, int32_t stop, ...) {
+    va_list ap;
+    va_start(ap, stop);
+    ErrorInfo *e = error_make_va(a, cls, start, stop, ap);
+    va_end(ap);
+    return e;
+}
+
+const char *sql_ident(Arena *a, const char *name) {
+    StrBuf sb;
+    sb_init(&sb, a, strlen(name) + 3);
+    sb_put_quoted_ident(&sb, name);
+    return sb_str(&sb);
+}
+
+const char *sql_id_parts(Arena *a, NameParts parts) {
+    StrBuf sb;
+    sb_init(&sb, a, 32);
+    for (uint32_t i = 0; i < parts.n; i++) {
+        if (i) sb_putc(&sb, '.');
+        sb_put_quoted_ident(&sb, parts.v[i]);
+    }
+    return sb_str(&sb);
+}
+
+const char *sql_type_quoted(Arena *a, const DataType *t) {
+    StrBuf sb;
+    sb_init(&sb, a, 32);
+    sb_putc(&sb, '"');
+    type_print_sql(&sb, t);
+    sb_putc(&sb, '"');
+    return sb_str(&sb);
+}
+
+const char *sql_conf(Arena *a, const char *key) { return arena_printf(a, "\"%s\"", key); }

@@ -1,0 +1,83 @@
+/* The built-in function library and Spark's type coercion: the one place that
+ * knows how each function and operator is typed, coerced and printed.
+ *
+ * Rules call into it only through this header: they resolve names and
+ * structure; this module turns an expression whose children are resolved
+ * into a typed expression, or into Spark's error for it. */
+#ifndef CZ_FUNCTIONS_H
+#define CZ_FUNCTIONS_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "ir.h"
+#include "strbuf.h"
+
+typedef enum FuncKind { FK_SCALAR, FK_AGGREGATE, FK_WINDOW, FK_GENERATOR } FuncKind;
+
+/* What an aggregate returns on empty input (for decorrelation's COUNT bug). */
+typedef enum EmptyResult { EMPTY_NULL, EMPTY_ZERO, EMPTY_FALSE, EMPTY_TRUE, EMPTY_EMPTY_ARRAY } EmptyResult;
+
+/* A registry entry. The registry is a static const table (no global mutable
+ * state); user-defined functions registered in a session are FuncDefs in the
+ * session's catalog. */
+typedef struct FuncDef FuncDef;
+
+/* ---- lookup ---- */
+
+/* The built-in function called `name` (case-insensitive), or NULL. */
+const FuncDef *func_lookup_builtin(const char *name);
+FuncKind func_kind(const FuncDef *def);
+const char *func_name(const FuncDef *def);
+EmptyResult func_empty_result(const FuncDef *def);
+/* Every built-in name, for UNRESOLVED_ROUTINE suggestions. */
+int func_builtin_names(const char *const **names);
+
+/* ---- resolution ----
+ * Each returns the typed expression (a new node) or NULL after recording
+ * Spark's error with an_fail. The argument nodes are resolved. */
+
+/* An UnresolvedFunction (named call or operator) whose arguments are all
+ * resolved: arity and type checks, implicit casts, the result type;
+ * aggregates come back wrapped in an AggregateExpression (DISTINCT, FILTER),
+ * `count(*)` as count(1). `def` is the entry to use (builtin or UDF). Higher-order
+ * functions: see func_resolve_lambda_args. */
+Node *func_resolve_call(Analysis *an, Node *unresolved_fn, const FuncDef *def);
+
+/* Types a Cast, CaseWhen, In, GetStructField / UnresolvedExtractValue (field,
+ * subscript), SortOrder, WindowExpression, or re-types a Call, once its
+ * children are resolved (coercing them as Spark does). */
+Node *expr_resolve_typed(Analysis *an, Node *e);
+
+/* For higher-order functions: the types of the lambda variables of argument
+ * `i` of a call to `def` given the other (resolved) arguments, so the caller
+ * can bind the variables before resolving the lambda body. Returns the number
+ * of variables and fills types; -1 if argument i is not a lambda. */
+int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, int nargs, int i,
+                          const DataType **types, int max);
+
+/* ---- coercion helpers for rules (set operations, IN subqueries, VALUES) ---- */
+
+/* Spark's findWiderTypeForTwo under ANSI rules (NULL if none). */
+const DataType *coerce_wider_type(Arena *a, const DataType *x, const DataType *y);
+/* Wider type of n types; NULL if none. */
+const DataType *coerce_wider_type_n(Arena *a, const DataType *const *types, int n);
+/* Wraps e in an implicit Cast to t when its type differs (same node otherwise). */
+Node *coerce_cast(Analysis *an, Node *e, const DataType *t);
+/* Whether Spark can cast from → to (explicit CAST, ANSI). */
+bool can_cast(const DataType *from, const DataType *to, bool ansi);
+
+/* ---- printing (used by printer.c) ---- */
+
+typedef void (*PrintArgFn)(StrBuf *sb, const Node *arg, void *ctx);
+/* Prints a Call (and AggregateExpression's inner call) as Spark does: `sql`
+ * style for output names (`(a + 1)`, `ACOS(1)`, `count(DISTINCT b)`), or
+ * toString style for plans (`(a#1 + 1)`, `count(b#2)`); print_arg prints each
+ * argument in the same style. */
+void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_arg, void *ctx);
+
+/* ---- user-defined functions ---- */
+const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
+                             const DataType *result, bool deterministic);
+
+#endif

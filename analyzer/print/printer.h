@@ -1,0 +1,34 @@
+/* Printing plans and expressions the way Spark does.
+ *  - plan_tree_string: Spark's treeString (`Project [a#1, (a#1 + 1) AS b#2]`
+ *    / `+- Relation ...`), for resolved and unresolved plans alike.
+ *  - expr_print: an expression's toString, as inside treeString (`a#1`, `'a`,
+ *    `(a#1 + 1) AS b#2`, `outer(a#1)`).
+ *  - expr_print_sql / expr_auto_name: Spark's toPrettySQL, the name Spark
+ *    gives an unaliased select item (`(a + 1)`, `count(1)`, `CAST(a AS INT)`,
+ *    `scalarsubquery()`, `sum(x) OVER (...)`).
+ *  - schema_string: `struct<a:int,(a + 1):int>` from output attributes.
+ * All results live in the given arena. */
+#ifndef CZ_PRINTER_H
+#define CZ_PRINTER_H
+
+#include "ir.h"
+#include "strbuf.h"
+
+const char *plan_tree_string(Arena *a, const Node *plan);
+void plan_tree_print(StrBuf *sb, const Node *plan);
+
+void expr_print(StrBuf *sb, const Node *e);
+const char *expr_to_string(Arena *a, const Node *e);
+void expr_print_sql(StrBuf *sb, const Node *e);
+const char *expr_auto_name(Arena *a, const Node *e);
+/* Spark's toSQLExpr for error parameters: the sql form in double quotes. */
+const char *expr_sql_quoted(Arena *a, const Node *e);
+
+/* Literal values: toString (`1`, `abc`, `2020-01-01`) and sql (`1L`, `'abc'`, `DATE '2020-01-01'`). */
+void value_print(StrBuf *sb, const Value *v);
+void value_print_sql(StrBuf *sb, const Value *v);
+
+/* `struct<name:type,...>` from n attributes (AttributeReference or Alias-ish named nodes). */
+const char *schema_string(Arena *a, Node *const *attrs, uint32_t n);
+
+#endif
