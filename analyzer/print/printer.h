@@ -16,6 +16,12 @@
 
 const char *plan_tree_string(Arena *a, const Node *plan);
 void plan_tree_print(StrBuf *sb, const Node *plan);
+/* The same, given the statement's SQL text: commands that echo source text
+ * (a view's query text, a variable's DEFAULT) slice it by node positions. */
+void plan_tree_print_sql(StrBuf *sb, const Node *plan, const char *sql, size_t sql_len);
+const char *plan_tree_string_sql(Arena *a, const Node *plan, const char *sql, size_t sql_len);
+/* One node's own line, without children (`Project [a#1]`). */
+void plan_node_print(StrBuf *sb, const Node *plan);
 
 void expr_print(StrBuf *sb, const Node *e);
 const char *expr_to_string(Arena *a, const Node *e);

@@ -1,0 +1,537 @@
+/* One plan node's line of Spark's treeString: its nodeName and argString
+ * (`Aggregate [a#1], [a#1, count(1) AS count(1)#2L]`, `Join Inner, (a#1 = b#2)`),
+ * `'`-prefixed while unresolved. Spark omits empty lists and None options
+ * from argString, so an Aggregate without grouping prints one list.
+ * Statements print as the analyzed command Spark would show. */
+#include <string.h>
+#include <strings.h>
+
+#include "catalog.h"
+#include "print_internal.h"
+
+static void list(StrBuf *sb, Node *const *v, uint32_t n) { expr_list_print(sb, v, n, PS_STRING); }
+
+/* `, [a, b]` unless empty (Spark drops empty Seqs from argString) */
+static void opt_list(StrBuf *sb, bool *first, Node *const *v, uint32_t n) {
+    if (!n) return;
+    if (!*first) sb_puts(sb, ", ");
+    *first = false;
+    list(sb, v, n);
+}
+
+static void str_list(StrBuf *sb, const char *const *v, uint32_t n) {
+    sb_putc(sb, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) sb_puts(sb, ", ");
+        sb_puts(sb, v[i] ? v[i] : "");
+    }
+    sb_putc(sb, ']');
+}
+
+static void backquoted_name(StrBuf *sb, NameParts np) {
+    for (uint32_t i = 0; i < np.n; i++) {
+        if (i) sb_putc(sb, '.');
+        sb_put_quoted_ident(sb, np.v[i]);
+    }
+}
+
+static const char *bool_str(bool b) { return b ? "true" : "false"; }
+
+static const char *join_type_name(JoinType t) {
+    switch (t) {
+    case JOIN_INNER: return "Inner";
+    case JOIN_LEFT_OUTER: return "LeftOuter";
+    case JOIN_RIGHT_OUTER: return "RightOuter";
+    case JOIN_FULL_OUTER: return "FullOuter";
+    case JOIN_LEFT_SEMI: return "LeftSemi";
+    case JOIN_LEFT_ANTI: return "LeftAnti";
+    case JOIN_CROSS: return "Cross";
+    }
+    return "Inner";
+}
+
+static void join_type_print(StrBuf *sb, const Node *n) {
+    const char *t = join_type_name(n->u.join.type);
+    if (n->u.join.natural) {
+        sb_printf(sb, "NaturalJoin(%s)", t);
+    } else if (n->u.join.nusing) {
+        sb_printf(sb, "UsingJoin(%s,List(", t);
+        for (uint32_t i = 0; i < n->u.join.nusing; i++) {
+            if (i) sb_puts(sb, ", ");
+            sb_puts(sb, n->u.join.using_cols[i]);
+        }
+        sb_puts(sb, "))");
+    } else {
+        sb_puts(sb, t);
+    }
+}
+
+/* The source text of an expression or clause, when the statement text is known. */
+static bool source_text(StrBuf *sb, const Node *e, const char *sql, size_t len) {
+    if (!sql || !e || e->start < 0 || e->stop < e->start || (size_t)e->stop >= len) return false;
+    sb_putn(sb, sql + e->start, (size_t)(e->stop - e->start + 1));
+    return true;
+}
+
+static void expr_text(StrBuf *sb, const Node *e, const char *sql, size_t len) {
+    if (!source_text(sb, e, sql, len)) expr_print_style(sb, e, PS_SQL);
+}
+
+/* Output column names of a query, as far as they are visible without the analyzer. */
+static void query_column_names(StrBuf *sb, const Node *q) {
+    while (q && (q->kind == NK_SubqueryAlias || q->kind == NK_Sort || q->kind == NK_Distinct ||
+                 q->kind == NK_GlobalLimit || q->kind == NK_LocalLimit) && q->nkids)
+        q = q->kids[0];
+    sb_putc(sb, '[');
+    if (q && (q->kind == NK_Project || q->kind == NK_Aggregate || q->kind == NK_LocalRelation)) {
+        uint32_t from = q->kind == NK_Aggregate ? q->u.aggregate.ngroup : 0;
+        for (uint32_t i = from; i < q->nexprs; i++) {
+            const Node *e = q->exprs[i];
+            if (i > from) sb_puts(sb, ", ");
+            if (e->kind == NK_Alias || e->kind == NK_AttributeReference)
+                sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+            else
+                expr_print_style(sb, e, PS_PRETTY);
+        }
+    }
+    sb_putc(sb, ']');
+}
+
+bool plan_kids_are_inner(const Node *n) {
+    switch (n->kind) {
+    case NK_CreateView: return true;
+    case NK_CreateTable: return true;
+    case NK_Command: return n->nkids > 0;
+    default: return false;
+    }
+}
+
+static bool use_namespace_is_schema(const Node *n) {
+    const char *t = n->u.ddl.text;
+    return t && (strcasestr(t, "schema") || strcasestr(t, "database") || strcasestr(t, "namespace"));
+}
+
+const char *plan_synthetic_child(Arena *a, const Node *n) {
+    StrBuf sb;
+    switch (n->kind) {
+    case NK_CreateNamespace:
+    case NK_DropNamespace:
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedNamespace V2SessionCatalog(spark_catalog), ");
+        str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
+        return sb_str(&sb);
+    case NK_UseNamespace:
+        if (use_namespace_is_schema(n)) return NULL;
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedNamespace V2SessionCatalog(spark_catalog), ");
+        str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
+        return sb_str(&sb);
+    case NK_DropTable:
+        if (n->u.ddl.is_view) return NULL;
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedIdentifier V2SessionCatalog(spark_catalog), ");
+        {
+            /* the namespace and table, without the catalog */
+            NameParts np = n->u.ddl.name;
+            uint32_t from = np.n > 2 ? np.n - 2 : 0;
+            if (np.n == 1) sb_puts(&sb, "default.");
+            for (uint32_t i = from; i < np.n; i++) {
+                if (i > from) sb_putc(&sb, '.');
+                sb_puts(&sb, np.v[i]);
+            }
+        }
+        return sb_str(&sb);
+    case NK_DeclareVariable:
+    case NK_DropVariable:
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedIdentifier org.apache.spark.sql.catalyst.analysis.FakeSystemCatalog$@xxxxxxxx, session.");
+        if (n->u.ddl.name.n) sb_puts(&sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
+        return sb_str(&sb);
+    default: return NULL;
+    }
+}
+
+static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t len) {
+    switch (n->kind) {
+    case NK_CreateView: {
+        sb_puts(sb, "CreateViewCommand ");
+        backquoted_name(sb, n->u.ddl.name);
+        if (n->u.ddl.ncols && n->u.ddl.col_names) {
+            sb_puts(sb, ", [");
+            for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
+                if (i) sb_puts(sb, ", ");
+                const char *cm = n->u.ddl.col_comments ? n->u.ddl.col_comments[i] : NULL;
+                if (cm)
+                    sb_printf(sb, "(%s,Some(%s))", n->u.ddl.col_names[i], cm);
+                else
+                    sb_printf(sb, "(%s,None)", n->u.ddl.col_names[i]);
+            }
+            sb_putc(sb, ']');
+        }
+        if (n->u.ddl.text) sb_printf(sb, ", %s", n->u.ddl.text);
+        bool temp = n->u.ddl.temporary;
+        sb_printf(sb, ", %s, %s, %s, %s, true", bool_str(n->u.ddl.if_not_exists), bool_str(n->u.ddl.or_replace),
+                  !temp ? "PersistedView" : n->u.ddl.global ? "GlobalTempView" : "LocalTempView",
+                  temp ? "UNSUPPORTED" : "COMPENSATION");
+        return;
+    }
+    case NK_CreateTable:
+        if (n->nkids) {
+            sb_puts(sb, "CreateDataSourceTableAsSelectCommand ");
+            backquoted_name(sb, n->u.ddl.name);
+            sb_puts(sb, n->u.ddl.if_not_exists ? ", Ignore, " : n->u.ddl.or_replace ? ", Overwrite, " : ", ErrorIfExists, ");
+            query_column_names(sb, n->kids[0]);
+        } else {
+            sb_puts(sb, "CreateDataSourceTableCommand ");
+            backquoted_name(sb, n->u.ddl.name);
+            sb_printf(sb, ", %s", bool_str(n->u.ddl.if_not_exists));
+        }
+        return;
+    case NK_DropTable:
+        if (n->u.ddl.is_view && n->u.ddl.temporary) {
+            sb_puts(sb, "DropTempViewCommand ");
+            name_parts_print(sb, n->u.ddl.name, false);
+        } else if (n->u.ddl.is_view) {
+            sb_puts(sb, "DropTableCommand ");
+            backquoted_name(sb, n->u.ddl.name);
+            sb_printf(sb, ", %s, true, false", bool_str(n->u.ddl.if_exists));
+        } else {
+            sb_printf(sb, "DropTable %s, false", bool_str(n->u.ddl.if_exists));
+        }
+        return;
+    case NK_CreateNamespace: sb_printf(sb, "CreateNamespace %s", bool_str(n->u.ddl.if_not_exists)); return;
+    case NK_DropNamespace:
+        sb_printf(sb, "DropNamespace %s, %s", bool_str(n->u.ddl.if_exists), bool_str(n->u.ddl.cascade));
+        return;
+    case NK_UseNamespace:
+        if (use_namespace_is_schema(n)) {
+            sb_puts(sb, "SetNamespaceCommand ");
+            str_list(sb, n->u.ddl.name.v, n->u.ddl.name.n);
+        } else {
+            sb_puts(sb, "SetCatalogAndNamespace");
+        }
+        return;
+    case NK_DeclareVariable: {
+        sb_puts(sb, "CreateVariable defaultvalueexpression(");
+        const Node *d = n->nexprs ? n->exprs[0] : NULL;
+        if (d) {
+            expr_print(sb, d);
+            sb_puts(sb, ", ");
+            /* Spark echoes the DEFAULT text as written; the analyzer may have
+               wrapped it in a cast, whose position is the original's */
+            const Node *orig = d;
+            while (orig->kind == NK_Cast && (orig->flags & NF_IMPLICIT) && orig->nkids) orig = orig->kids[0];
+            expr_text(sb, orig, sql, len);
+        } else {
+            sb_puts(sb, "null, null");
+        }
+        sb_printf(sb, "), %s", bool_str(n->u.ddl.or_replace));
+        return;
+    }
+    case NK_SetVariable:
+        sb_puts(sb, "SetVariable ");
+        list(sb, n->exprs, n->nexprs);
+        return;
+    case NK_DropVariable: sb_printf(sb, "DropVariable %s", bool_str(n->u.ddl.if_exists)); return;
+    case NK_SetConfig:
+        if (!n->u.ddl.text) {
+            sb_puts(sb, "SetCommand None");
+        } else if (n->u.ddl.value) {
+            sb_printf(sb, "SetCommand (%s,Some(%s))", n->u.ddl.text, n->u.ddl.value);
+        } else {
+            sb_printf(sb, "SetCommand (%s,None)", n->u.ddl.text);
+        }
+        return;
+    case NK_ResetConfig:
+        sb_puts(sb, "ResetCommand");
+        if (n->u.ddl.text) sb_printf(sb, " %s", n->u.ddl.text);
+        return;
+    case NK_ExecuteImmediate: {
+        sb_puts(sb, "'ExecuteImmediateQuery ");
+        uint32_t nu = n->u.ddl.nusing;
+        if (1 + nu > n->nexprs) nu = n->nexprs ? n->nexprs - 1 : 0;
+        bool first = true;
+        opt_list(sb, &first, n->exprs + 1, nu);
+        if (n->nexprs) {
+            if (!first) sb_puts(sb, ", ");
+            first = false;
+            expr_print(sb, n->exprs[0]);
+        }
+        opt_list(sb, &first, n->exprs + 1 + nu, n->nexprs > 1 + nu ? n->nexprs - 1 - nu : 0);
+        return;
+    }
+    case NK_InsertInto:
+        sb_puts(sb, node_resolved(n) ? "InsertIntoHadoopFsRelationCommand " : "'InsertIntoStatement ");
+        backquoted_name(sb, n->u.ddl.name);
+        return;
+    case NK_Command:
+        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : "Command");
+        if (n->u.ddl.name.n) {
+            sb_putc(sb, ' ');
+            backquoted_name(sb, n->u.ddl.name);
+        }
+        return;
+    default: sb_puts(sb, node_kind_name(n->kind)); return;
+    }
+}
+
+static void generate_line(StrBuf *sb, const Node *n, bool unresolved) {
+    sb_puts(sb, "Generate ");
+    if (n->nexprs) expr_print(sb, n->exprs[0]);
+    sb_printf(sb, ", %s", bool_str(n->u.generate.outer));
+    if (n->u.generate.qualifier.n) {
+        sb_puts(sb, ", ");
+        name_parts_print(sb, n->u.generate.qualifier, false);
+    }
+    if (n->nexprs > 1) {
+        sb_puts(sb, ", ");
+        list(sb, n->exprs + 1, n->nexprs - 1);
+    } else if (n->u.generate.ncols) {
+        sb_puts(sb, ", [");
+        for (uint32_t i = 0; i < n->u.generate.ncols; i++) {
+            if (i) sb_puts(sb, ", ");
+            if (unresolved) sb_putc(sb, '\'');
+            sb_puts(sb, n->u.generate.cols[i]);
+        }
+        sb_putc(sb, ']');
+    }
+}
+
+static void expand_line(StrBuf *sb, const Node *n) {
+    uint32_t no = n->u.expand.noutput, np = n->u.expand.nprojections;
+    if (no > n->nexprs) no = n->nexprs;
+    Node *const *proj = n->exprs + no;
+    uint32_t rest = n->nexprs - no;
+    sb_puts(sb, "Expand [");
+    bool lists = rest == np;
+    for (uint32_t i = 0; i < rest && lists; i++)
+        if (proj[i]->kind != NK_ExprList) lists = false;
+    if (lists) {
+        for (uint32_t i = 0; i < np; i++) {
+            if (i) sb_puts(sb, ", ");
+            list(sb, proj[i]->kids, proj[i]->nkids);
+        }
+    } else if (no) {
+        for (uint32_t i = 0; i * no < rest; i++) {
+            if (i) sb_puts(sb, ", ");
+            uint32_t k = rest - i * no < no ? rest - i * no : no;
+            list(sb, proj + i * no, k);
+        }
+    }
+    sb_puts(sb, "], ");
+    list(sb, n->exprs, no);
+}
+
+void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) {
+    if (node_kind_is_command(n->kind)) {
+        statement_line(sb, n, sql, len);
+        return;
+    }
+    bool unresolved = !node_resolved(n);
+    if (unresolved) sb_putc(sb, '\'');
+    bool first = true;
+    switch (n->kind) {
+    case NK_UnresolvedRelation:
+        sb_puts(sb, "UnresolvedRelation ");
+        str_list(sb, n->u.un.name.v, n->u.un.name.n);
+        sb_printf(sb, ", [], %s", bool_str(n->u.un.is_streaming));
+        return;
+    case NK_UnresolvedTableValuedFunction:
+        sb_puts(sb, "UnresolvedTableValuedFunction ");
+        str_list(sb, n->u.un.name.v, n->u.un.name.n);
+        if (n->nexprs) {
+            sb_puts(sb, ", ");
+            list(sb, n->exprs, n->nexprs);
+        }
+        return;
+    case NK_UnresolvedInlineTable: {
+        sb_puts(sb, "UnresolvedInlineTable [");
+        uint32_t nc = n->u.cols.ncols;
+        if (nc) {
+            for (uint32_t i = 0; i < nc; i++) sb_printf(sb, "%s%s", i ? ", " : "", n->u.cols.cols[i]);
+        } else {
+            uint32_t w = n->nexprs && n->exprs[0]->kind == NK_ExprList ? n->exprs[0]->nkids : 1;
+            for (uint32_t i = 0; i < w; i++) sb_printf(sb, "%scol%u", i ? ", " : "", i + 1);
+        }
+        sb_puts(sb, "], [");
+        for (uint32_t i = 0; i < n->nexprs; i++) {
+            if (i) sb_puts(sb, ", ");
+            const Node *row = n->exprs[i];
+            if (row->kind == NK_ExprList)
+                list(sb, row->kids, row->nkids);
+            else
+                list(sb, &n->exprs[i], 1);
+        }
+        sb_putc(sb, ']');
+        return;
+    }
+    case NK_UnresolvedSubqueryColumnAliases:
+        sb_puts(sb, "UnresolvedSubqueryColumnAliases ");
+        str_list(sb, n->u.cols.cols, n->u.cols.ncols);
+        return;
+    case NK_UnresolvedHaving:
+        sb_puts(sb, "UnresolvedHaving ");
+        if (n->nexprs) expr_print(sb, n->exprs[0]);
+        return;
+    case NK_UnresolvedWith:
+        sb_puts(sb, "CTE [");
+        for (uint32_t i = 1; i < n->nkids; i++) {
+            if (i > 1) sb_puts(sb, ", ");
+            const Node *k = n->kids[i];
+            if (k->kind == NK_SubqueryAlias && k->u.alias.name.n)
+                sb_puts(sb, k->u.alias.name.v[k->u.alias.name.n - 1]);
+        }
+        sb_putc(sb, ']');
+        return;
+    case NK_UnresolvedIdentifierPlan:
+        sb_puts(sb, "PlanWithUnresolvedIdentifier ");
+        if (n->nexprs) expr_print(sb, n->exprs[0]);
+        return;
+    case NK_UnresolvedGenerate: generate_line(sb, n, true); return;
+    case NK_WithWindowDefinition:
+        sb_puts(sb, "WithWindowDefinition [");
+        for (uint32_t i = 0; i < n->nexprs; i++) {
+            if (i) sb_puts(sb, ", ");
+            const Node *w = n->exprs[i];
+            sb_printf(sb, "%s=", w->kind == NK_WindowSpecDefinition && w->u.wspec.ref_name ? w->u.wspec.ref_name : "");
+            expr_print(sb, w);
+        }
+        sb_putc(sb, ']');
+        return;
+    case NK_OneRowRelation: sb_puts(sb, "OneRowRelation"); return;
+    case NK_LocalRelation:
+        sb_puts(sb, n->u.local.nrows ? "LocalRelation " : "LocalRelation <empty>, ");
+        list(sb, n->exprs, n->nexprs);
+        return;
+    case NK_Relation: {
+        sb_puts(sb, "Relation ");
+        name_parts_print(sb, n->u.relation.name, false);
+        sb_putc(sb, '[');
+        for (uint32_t i = 0; i < n->nexprs; i++) {
+            if (i) sb_putc(sb, ',');
+            expr_print(sb, n->exprs[i]);
+        }
+        sb_putc(sb, ']');
+        const TableDef *t = n->u.relation.table;
+        sb_putc(sb, ' ');
+        sb_puts(sb, t && t->provider ? t->provider : "parquet");
+        return;
+    }
+    case NK_Range:
+        sb_printf(sb, "Range (%lld, %lld, step=%lld", (long long)n->u.range.start, (long long)n->u.range.end,
+                  (long long)n->u.range.step);
+        if (n->u.range.num_slices > 0) sb_printf(sb, ", splits=%d", n->u.range.num_slices);
+        sb_putc(sb, ')');
+        return;
+    case NK_View:
+        sb_puts(sb, "View (");
+        backquoted_name(sb, n->u.view.name);
+        sb_puts(sb, ", ");
+        list(sb, n->exprs, n->nexprs);
+        sb_putc(sb, ')');
+        return;
+    case NK_SubqueryAlias:
+        sb_puts(sb, "SubqueryAlias ");
+        name_parts_print(sb, n->u.alias.name, true);
+        return;
+    case NK_Project:
+        sb_puts(sb, "Project");
+        if (n->nexprs) {
+            sb_putc(sb, ' ');
+            list(sb, n->exprs, n->nexprs);
+        }
+        return;
+    case NK_Filter:
+        sb_puts(sb, "Filter ");
+        if (n->nexprs) expr_print(sb, n->exprs[0]);
+        return;
+    case NK_Aggregate: {
+        uint32_t ng = n->u.aggregate.ngroup;
+        if (ng > n->nexprs) ng = n->nexprs;
+        sb_puts(sb, "Aggregate ");
+        opt_list(sb, &first, n->exprs, ng);
+        opt_list(sb, &first, n->exprs + ng, n->nexprs - ng);
+        return;
+    }
+    case NK_Window: {
+        uint32_t nw = n->u.window.nwindow, np = n->u.window.npartition, no = n->u.window.norder;
+        if (nw + np + no > n->nexprs) {
+            nw = n->nexprs;
+            np = no = 0;
+        }
+        sb_puts(sb, "Window ");
+        opt_list(sb, &first, n->exprs, nw);
+        opt_list(sb, &first, n->exprs + nw, np);
+        opt_list(sb, &first, n->exprs + nw + np, no);
+        return;
+    }
+    case NK_Sort:
+        sb_puts(sb, "Sort ");
+        list(sb, n->exprs, n->nexprs);
+        sb_printf(sb, ", %s", bool_str(n->u.sort.global));
+        return;
+    case NK_GlobalLimit:
+    case NK_LocalLimit:
+    case NK_Offset:
+    case NK_Tail:
+        sb_puts(sb, node_kind_name(n->kind));
+        if (n->nexprs) {
+            sb_putc(sb, ' ');
+            expr_print(sb, n->exprs[0]);
+        }
+        return;
+    case NK_Join:
+        sb_puts(sb, "Join ");
+        join_type_print(sb, n);
+        if (n->nexprs) {
+            sb_puts(sb, ", ");
+            expr_print(sb, n->exprs[0]);
+        }
+        if (n->u.join.hint) sb_printf(sb, ", %s", n->u.join.hint);
+        return;
+    case NK_LateralJoin:
+        sb_puts(sb, "LateralJoin ");
+        if (n->nexprs) {
+            expr_print(sb, n->exprs[0]);
+            sb_puts(sb, ", ");
+        }
+        join_type_print(sb, n);
+        if (n->nexprs > 1) {
+            sb_puts(sb, ", ");
+            expr_print(sb, n->exprs[1]);
+        }
+        return;
+    case NK_Union:
+        sb_printf(sb, "Union %s, %s", bool_str(n->u.setop.by_name), bool_str(n->u.setop.allow_missing));
+        return;
+    case NK_Intersect:
+    case NK_Except:
+        sb_puts(sb, node_kind_name(n->kind));
+        sb_printf(sb, "%s %s", n->u.setop.is_all ? " All" : "", bool_str(n->u.setop.is_all));
+        return;
+    case NK_Distinct: sb_puts(sb, "Distinct"); return;
+    case NK_Deduplicate:
+        sb_puts(sb, "Deduplicate ");
+        list(sb, n->exprs, n->nexprs);
+        return;
+    case NK_RepartitionByExpression:
+        sb_puts(sb, "RepartitionByExpression ");
+        list(sb, n->exprs, n->nexprs);
+        return;
+    case NK_Generate: generate_line(sb, n, false); return;
+    case NK_Expand: expand_line(sb, n); return;
+    case NK_WithCTE: sb_puts(sb, "WithCTE"); return;
+    case NK_CTERelationDef: sb_printf(sb, "CTERelationDef %lld, false", (long long)n->u.cte.id); return;
+    case NK_CTERelationRef:
+        sb_printf(sb, "CTERelationRef %lld, %s, ", (long long)n->u.cte.id, bool_str(!unresolved));
+        list(sb, n->exprs, n->nexprs);
+        sb_puts(sb, ", false, false");
+        return;
+    default:
+        /* an expression kind where a plan was expected */
+        sb_puts(sb, node_kind_name(n->kind));
+        return;
+    }
+}
+
+void plan_node_print(StrBuf *sb, const Node *plan) { plan_node_line_sql(sb, plan, NULL, 0); }
