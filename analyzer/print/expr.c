@@ -118,7 +118,7 @@ static const OpInfo OPS[] = {
 static const OpInfo *op_lookup(const Node *f) {
     if (f->u.un.name.n != 1) return NULL;
     const char *name = f->u.un.name.v[0];
-    uint32_t nargs = f->u.un.nargs ? f->u.un.nargs : f->nkids;
+    uint32_t nargs = f->u.un.nargs && f->u.un.nargs < f->nkids ? f->u.un.nargs : f->nkids;
     if (nargs == 1 && (!strcmp(name, "-") || !strcasecmp(name, "negative"))) {
         static const OpInfo neg = {"-", OP_NEG, "-"};
         return &neg;
@@ -134,7 +134,7 @@ static const OpInfo *op_lookup(const Node *f) {
 
 static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintStyle st) {
     Node *const *k = f->kids;
-    uint32_t n = f->u.un.nargs ? f->u.un.nargs : f->nkids;
+    uint32_t n = f->u.un.nargs && f->u.un.nargs < f->nkids ? f->u.un.nargs : f->nkids;
     bool s = st != PS_STRING;
     switch (op->shape) {
     case OP_BINARY:
@@ -163,11 +163,13 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
         if (s) sb_putc(sb, ')');
         return;
     case OP_NEG:
+        if (n < 1) break;
         sb_puts(sb, s ? "(- " : "-");
         expr_print_style(sb, k[0], st);
         if (s) sb_putc(sb, ')');
         return;
     case OP_POS:
+        if (n < 1) break;
         sb_puts(sb, s ? "(+ " : "positive(");
         expr_print_style(sb, k[0], st);
         sb_putc(sb, ')');
@@ -195,8 +197,20 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
         sb_printf(sb, " %s ", op->sym);
         expr_print_style(sb, k[1], st);
         if (n > 2) {
-            sb_puts(sb, " ESCAPE ");
-            expr_print_style(sb, k[2], st);
+            /* Spark keeps the escape as a char and shows it only when it is not `\` */
+            const Node *esc = k[2];
+            if (esc->kind == NK_Literal && !esc->u.lit.v.is_null && esc->u.lit.v.type &&
+                type_is_string(esc->u.lit.v.type)) {
+                const Value *v = &esc->u.lit.v;
+                if (!(v->u.s.len == 1 && v->u.s.p[0] == '\\')) {
+                    sb_puts(sb, " ESCAPE '");
+                    sb_putn(sb, v->u.s.p, v->u.s.len);
+                    sb_putc(sb, '\'');
+                }
+            } else {
+                sb_puts(sb, " ESCAPE ");
+                expr_print_style(sb, esc, st);
+            }
         }
         return;
     case OP_RLIKE:

@@ -279,11 +279,10 @@ static void value_sql(StrBuf *sb, const Value *v, const DataType *t) {
         sb_puts(sb, "CAST(");
         if (f != f)
             sb_puts(sb, "'NaN'");
-        else {
-            sb_putc(sb, '\'');
+        else if (f > 3.4028235e38f || f < -3.4028235e38f)
+            sb_puts(sb, f > 0 ? "'Infinity'" : "'-Infinity'");
+        else
             java_float_print(sb, f);
-            sb_putc(sb, '\'');
-        }
         sb_puts(sb, " AS FLOAT)");
         return;
     }

@@ -215,3 +215,19 @@ Test(expr, windows) {
     cr_expect_str_eq(NAME(fr2), "ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING");
     cr_expect_str_eq(STR(fr2), "specifiedwindowframe(RowFrame, -1, 2)");
 }
+
+Test(expr, schema_strings) {
+    Node *a = attr("a", 1, &TYPE_INT);
+    Node *plus = alias(call("+", &TYPE_INT, KIDS(a, lit_int(1))), "(a + 1)", 2);
+    StructField f[] = {{"x", &TYPE_INT, true, NULL}, {"y", &TYPE_DOUBLE, true, NULL}};
+    Node *h = attr("h", 3, type_array(A, type_struct(A, 2, f), true));
+    Node *d = attr("d", 4, type_decimal(A, 13, 4));
+    Node *m = attr("m", 5, type_map(A, &TYPE_STRING, &TYPE_DOUBLE, true));
+    Node *iv = attr("iv", 6, type_dt_interval(A, IF_DAY, IF_SECOND));
+    Node *v = attr("Expect: INT, NULL", 7, &TYPE_STRING);
+    Node *cols[] = {a, plus, h, d, m, iv, v};
+    cr_expect_str_eq(schema_string(A, cols, 7),
+                     "struct<a:int,(a + 1):int,h:array<struct<x:int,y:double>>,d:decimal(13,4),m:map<string,double>,"
+                     "iv:interval day to second,Expect: INT, NULL:string>");
+    cr_expect_str_eq(schema_string(A, NULL, 0), "struct<>");
+}
