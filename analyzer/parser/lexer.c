@@ -1,0 +1,309 @@
+/* The lexer (Spark's SqlBaseLexer rules, hand-written): words, backquoted
+ * identifiers, strings, numbers with Spark's suffixes, operators, comments. */
+#include "lexer.h"
+
+#include <string.h>
+
+static const char *const KW_NAMES[KW_COUNT_] = {
+    [KW_NONE] = "",
+#define CZ_KW_NAME(k) [KW_##k] = #k,
+    CZ_KEYWORDS(CZ_KW_NAME)
+#undef CZ_KW_NAME
+};
+
+const char *keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAMES[k] : ""; }
+
+static Keyword lookup_keyword(const char *s, size_t n) {
+    char up[24];
+    if (n >= sizeof up) return KW_NONE;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        up[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+    }
+    up[n] = 0;
+    int lo = 1, hi = KW_COUNT_ - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        int c = strcmp(up, KW_NAMES[mid]);
+        if (!c) return (Keyword)mid;
+        if (c < 0) hi = mid - 1;
+        else lo = mid + 1;
+    }
+    return KW_NONE;
+}
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_word(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || (unsigned char)c >= 0x80;
+}
+static inline char up(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+
+typedef struct Lexer {
+    Arena *a;
+    const char *s;
+    size_t len;
+    Token *toks;
+    int32_t n, cap;
+} Lexer;
+
+static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end) {
+    if (lx->n == lx->cap) {
+        int32_t nc = lx->cap ? lx->cap * 2 : 64;
+        Token *t = arena_alloc(lx->a, sizeof(Token) * (size_t)nc);
+        if (lx->n) memcpy(t, lx->toks, sizeof(Token) * (size_t)lx->n);
+        lx->toks = t;
+        lx->cap = nc;
+    }
+    Token *t = &lx->toks[lx->n++];
+    t->kind = (uint8_t)k;
+    t->op = (uint8_t)op;
+    t->suffix = (uint8_t)suffix;
+    t->pad_ = 0;
+    t->kw = (k == TK_WORD) ? (uint16_t)lookup_keyword(lx->s + start, end - start) : 0;
+    t->start = (int32_t)start;
+    t->end = (int32_t)end;
+}
+
+/* A number starting at i (digit, or '.' followed by a digit). Follows the
+ * lexer's longest-match: if the run of word characters continues past what
+ * a number rule matches, the whole run is an identifier (`1a`, `12abc`). */
+static size_t lex_number(Lexer *lx, size_t i, TokKind *kind, int *suffix) {
+    const char *s = lx->s;
+    size_t n = lx->len, j = i;
+    bool dot = false, exp = false;
+    while (j < n && is_digit(s[j])) j++;
+    if (j < n && s[j] == '.') {
+        dot = true;
+        j++;
+        while (j < n && is_digit(s[j])) j++;
+    }
+    size_t mant_end = j;
+    if (j < n && up(s[j]) == 'E') {
+        size_t k = j + 1;
+        if (k < n && (s[k] == '+' || s[k] == '-')) k++;
+        if (k < n && is_digit(s[k])) {
+            while (k < n && is_digit(s[k])) k++;
+            exp = true;
+            j = k;
+        }
+    }
+    (void)mant_end;
+    *suffix = 0;
+    size_t numend = j;
+    /* suffixes */
+    if (j < n) {
+        char c = up(s[j]);
+        if (!dot && !exp && (c == 'L' || c == 'S' || c == 'Y')) {
+            *suffix = c;
+            j++;
+        } else if (c == 'D' || c == 'F') {
+            *suffix = c;
+            j++;
+        } else if (c == 'B' && j + 1 < n && up(s[j + 1]) == 'D') {
+            *suffix = 'B';
+            j += 2;
+        }
+    }
+    if (j < n && is_word(s[j])) {
+        /* longer identifier match, unless the number had a dot (then the
+         * number ends and a word follows, as isValidDecimal rejects it —
+         * good enough: `1.5a` is rare). */
+        if (!dot) {
+            size_t k = j;
+            while (k < n && is_word(s[k])) k++;
+            *kind = TK_WORD;
+            *suffix = 0;
+            return k;
+        }
+        if (*suffix) {
+            j = numend;
+            *suffix = 0;
+        }
+    }
+    if (*suffix == 'L' || *suffix == 'S' || *suffix == 'Y') *kind = TK_INT;
+    else if (*suffix) *kind = TK_TYPEDNUM;
+    else if (exp) *kind = TK_EXP;
+    else if (dot) *kind = TK_DECIMAL;
+    else *kind = TK_INT;
+    return j;
+}
+
+void lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
+    Lexer lx = {a, sql, len, NULL, 0, 0};
+    memset(out, 0, sizeof *out);
+    size_t i = 0;
+    const char *s = sql;
+    while (i < len) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            i++;
+            continue;
+        }
+        if (c == '-' && i + 1 < len && s[i + 1] == '-') {
+            while (i < len && s[i] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            /* bracketed comments nest, as in Spark */
+            size_t st = i;
+            int depth = 0;
+            while (i < len) {
+                if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+                    depth++;
+                    i += 2;
+                } else if (s[i] == '*' && i + 1 < len && s[i + 1] == '/') {
+                    depth--;
+                    i += 2;
+                    if (!depth) break;
+                } else i++;
+            }
+            if (depth) {
+                out->error_class = "UNCLOSED_BRACKETED_COMMENT";
+                out->err_start = (int32_t)st;
+                out->err_stop = (int32_t)len - 1;
+                out->err_text = "/*";
+                return;
+            }
+            continue;
+        }
+        size_t st = i;
+        if ((c == 'r' || c == 'R') && i + 1 < len && (s[i + 1] == '\'' || s[i + 1] == '"')) {
+            char q = s[i + 1];
+            size_t j = i + 2;
+            while (j < len && s[j] != q) j++;
+            if (j >= len) goto bad_string;
+            push(&lx, TK_STRING, 0, 'R', st, j + 1);
+            i = j + 1;
+            continue;
+        }
+        if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]) &&
+                            !(lx.n && (lx.toks[lx.n - 1].kind == TK_WORD || lx.toks[lx.n - 1].kind == TK_QIDENT ||
+                                       (lx.toks[lx.n - 1].kind == TK_OP && lx.toks[lx.n - 1].op == OP_RPAREN))))) {
+            TokKind k;
+            int suf;
+            size_t e = lex_number(&lx, i, &k, &suf);
+            push(&lx, k, 0, suf, st, e);
+            i = e;
+            continue;
+        }
+        if (is_word(c)) {
+            size_t j = i;
+            while (j < len && is_word(s[j])) j++;
+            push(&lx, TK_WORD, 0, 0, st, j);
+            i = j;
+            continue;
+        }
+        if (c == '`') {
+            size_t j = i + 1;
+            for (;;) {
+                if (j >= len) {
+                    out->error_class = "PARSE_SYNTAX_ERROR";
+                    out->err_start = (int32_t)st;
+                    out->err_stop = (int32_t)len - 1;
+                    out->err_text = "`";
+                    return;
+                }
+                if (s[j] == '`') {
+                    if (j + 1 < len && s[j + 1] == '`') {
+                        j += 2;
+                        continue;
+                    }
+                    break;
+                }
+                j++;
+            }
+            push(&lx, TK_QIDENT, 0, 0, st, j + 1);
+            i = j + 1;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            size_t j = i + 1;
+            while (j < len && s[j] != c) {
+                if (s[j] == '\\' && j + 1 < len) j++;
+                j++;
+            }
+            if (j >= len) goto bad_string;
+            push(&lx, TK_STRING, 0, c == '"' ? '"' : 0, st, j + 1);
+            i = j + 1;
+            continue;
+        }
+        if (c == ':' && i + 1 < len && (is_word(s[i + 1]) && !is_digit(s[i + 1])) &&
+            !(i > 0 && s[i - 1] == ':')) {
+            size_t j = i + 1;
+            while (j < len && is_word(s[j])) j++;
+            push(&lx, TK_NPARAM, 0, 0, st, j);
+            i = j;
+            continue;
+        }
+        int op = OP_NONE, w = 1;
+        char d = i + 1 < len ? s[i + 1] : 0, e3 = i + 2 < len ? s[i + 2] : 0;
+        switch (c) {
+        case '(': op = OP_LPAREN; break;
+        case ')': op = OP_RPAREN; break;
+        case ',': op = OP_COMMA; break;
+        case '.': op = OP_DOT; break;
+        case ';': op = OP_SEMI; break;
+        case '[': op = OP_LBRACKET; break;
+        case ']': op = OP_RBRACKET; break;
+        case '{': op = OP_LBRACE; break;
+        case '}': op = OP_RBRACE; break;
+        case '+': op = OP_PLUS; break;
+        case '-': if (d == '>') { op = OP_ARROW; w = 2; } else op = OP_MINUS; break;
+        case '*': op = OP_STAR; break;
+        case '/': op = OP_SLASH; break;
+        case '%': op = OP_PERCENT; break;
+        case '~': op = OP_TILDE; break;
+        case '&': op = OP_AMP; break;
+        case '^': op = OP_CARET; break;
+        case '$': op = OP_DOLLAR; break;
+        case '?': push(&lx, TK_QPARAM, 0, 0, st, st + 1); i++; continue;
+        case '|':
+            if (d == '|') { op = OP_CONCAT; w = 2; }
+            else if (d == '>') { op = OP_PIPEGT; w = 2; }
+            else op = OP_PIPE;
+            break;
+        case '=':
+            if (d == '=') { op = OP_EQEQ; w = 2; }
+            else if (d == '>') { op = OP_FATARROW; w = 2; }
+            else op = OP_EQ;
+            break;
+        case '<':
+            if (d == '=' && e3 == '>') { op = OP_NSEQ; w = 3; }
+            else if (d == '=') { op = OP_LE; w = 2; }
+            else if (d == '>') { op = OP_NEQ; w = 2; }
+            else op = OP_LT;
+            break;
+        case '>':
+            if (d == '=') { op = OP_GE; w = 2; }
+            else op = OP_GT;
+            break;
+        case '!':
+            if (d == '=') { op = OP_NEQJ; w = 2; }
+            else op = OP_BANG;
+            break;
+        case ':':
+            if (d == ':') { op = OP_DCOLON; w = 2; }
+            else op = OP_COLON;
+            break;
+        default: break;
+        }
+        if (op == OP_NONE) {
+            out->error_class = "PARSE_SYNTAX_ERROR";
+            out->err_start = (int32_t)st;
+            out->err_stop = (int32_t)st;
+            out->err_text = arena_strndup(a, s + st, 1);
+            return;
+        }
+        push(&lx, TK_OP, op, 0, st, st + (size_t)w);
+        i += (size_t)w;
+    }
+    push(&lx, TK_EOF, 0, 0, len, len);
+    out->toks = lx.toks;
+    out->ntoks = lx.n;
+    return;
+bad_string:
+    out->error_class = "PARSE_SYNTAX_ERROR";
+    out->err_start = (int32_t)i;
+    out->err_stop = (int32_t)len - 1;
+    out->err_text = arena_strndup(a, s + i, 1);
+}

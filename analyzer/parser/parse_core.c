@@ -1,0 +1,437 @@
+/* Parser plumbing: entry points, token helpers, errors, identifiers, data
+ * types and node builders. Syntax errors longjmp to the entry point (every
+ * allocation is in the arena, so nothing leaks); semantic errors that Spark's
+ * AstBuilder raises are deferred so a later syntax error still wins, as in
+ * Spark where the whole statement is parsed before the tree is built. */
+#include "parser_int.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- tokens ---- */
+
+bool accept_kw(Parser *p, Keyword k) {
+    if (is_kw(p, k)) {
+        advance(p);
+        return true;
+    }
+    return false;
+}
+
+bool accept_op(Parser *p, OpKind o) {
+    if (is_op(p, o)) {
+        advance(p);
+        return true;
+    }
+    return false;
+}
+
+void expect_kw(Parser *p, Keyword k) {
+    if (!accept_kw(p, k)) syntax_error(p, "");
+}
+
+void expect_op(Parser *p, OpKind o) {
+    if (!accept_op(p, o)) syntax_error(p, "");
+}
+
+const char *tok_text(Parser *p, const Token *t) { return arena_strndup(p->a, p->sql + t->start, (size_t)(t->end - t->start)); }
+
+/* ---- errors ---- */
+
+ErrorInfo *perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) {
+    const char *names[16], *values[16];
+    int n = 0;
+    va_list ap;
+    va_start(ap, stop);
+    for (;;) {
+        const char *k = va_arg(ap, const char *);
+        if (!k) break;
+        const char *v = va_arg(ap, const char *);
+        if (n < 16) {
+            names[n] = k;
+            values[n] = v;
+            n++;
+        }
+    }
+    va_end(ap);
+    ErrorInfo *e = error_make_v(p->a, cls, start, stop, n, names, values);
+    e->phase = "parse";
+    return e;
+}
+
+_Noreturn void fail(Parser *p, ErrorInfo *e) {
+    p->err = e;
+    longjmp(*p->jb, 1);
+}
+
+void defer_error(Parser *p, ErrorInfo *e) {
+    if (!p->deferred) p->deferred = e;
+}
+
+_Noreturn void syntax_error_at(Parser *p, const Token *t, const char *hint) {
+    const char *what;
+    int32_t start, stop;
+    if (t->kind == TK_EOF) {
+        what = "end of input";
+        start = stop = p->len ? (int32_t)p->len - 1 : 0;
+    } else {
+        what = arena_printf(p->a, "'%s'", tok_text(p, t));
+        start = t->start;
+        stop = t->end - 1;
+    }
+    fail(p, perr(p, "PARSE_SYNTAX_ERROR", start, stop, "error", what, "hint", hint ? hint : "", NULL));
+}
+
+_Noreturn void syntax_error(Parser *p, const char *hint) { syntax_error_at(p, tk(p), hint); }
+
+void enter(Parser *p) {
+    if (++p->depth > p->opts.max_depth)
+        fail(p, perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
+}
+
+/* ---- identifiers ---- */
+
+bool at_identifier(const Parser *p) {
+    const Token *t = tk(p);
+    if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
+    return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
+}
+
+static const char *ident_value(Parser *p, const Token *t) {
+    if (t->kind == TK_QIDENT || (t->kind == TK_STRING && t->suffix == '"')) {
+        char q = p->sql[t->start];
+        const char *s = p->sql + t->start + 1;
+        size_t n = (size_t)(t->end - t->start - 2);
+        char *out = arena_alloc(p->a, n + 1);
+        size_t j = 0;
+        for (size_t i = 0; i < n; i++) {
+            out[j++] = s[i];
+            if (s[i] == q && i + 1 < n && s[i + 1] == q) i++;
+        }
+        out[j] = 0;
+        return out;
+    }
+    return tok_text(p, t);
+}
+
+const char *parse_identifier(Parser *p) {
+    if (!at_identifier(p)) syntax_error(p, "");
+    const char *s = ident_value(p, tk(p));
+    advance(p);
+    return s;
+}
+
+NameParts parse_multipart(Parser *p) {
+    const char *parts[64];
+    uint32_t n = 0;
+    parts[n++] = parse_identifier(p);
+    while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
+        advance(p);
+        const char *s = parse_identifier(p);
+        if (n < 64) parts[n++] = s;
+    }
+    return name_parts(p->a, n, parts);
+}
+
+uint32_t parse_ident_list(Parser *p, const char ***out) {
+    const char *tmp[256];
+    uint32_t n = 0;
+    expect_op(p, OP_LPAREN);
+    do {
+        const char *s = parse_identifier(p);
+        if (n < 256) tmp[n++] = s;
+    } while (accept_op(p, OP_COMMA));
+    expect_op(p, OP_RPAREN);
+    const char **v = ARENA_ARRAY(p->a, const char *, n);
+    memcpy(v, tmp, sizeof(char *) * n);
+    *out = v;
+    return n;
+}
+
+bool is_clause_keyword(const Token *t) {
+    if (t->kind != TK_WORD) return false;
+    switch (t->kw) {
+    case KW_FROM: case KW_WHERE: case KW_GROUP: case KW_HAVING: case KW_ORDER: case KW_LIMIT:
+    case KW_OFFSET: case KW_UNION: case KW_EXCEPT: case KW_INTERSECT: case KW_MINUS: case KW_WINDOW:
+    case KW_SORT: case KW_CLUSTER: case KW_DISTRIBUTE: case KW_LATERAL: case KW_JOIN: case KW_INNER:
+    case KW_LEFT: case KW_RIGHT: case KW_FULL: case KW_CROSS: case KW_NATURAL: case KW_SEMI: case KW_ANTI:
+    case KW_ON: case KW_USING: case KW_INTO: case KW_PIVOT: case KW_UNPIVOT: case KW_TABLESAMPLE:
+    case KW_AS: case KW_WHEN: case KW_THEN: case KW_ELSE: case KW_END: case KW_AND: case KW_OR:
+    case KW_FOR: case KW_SELECT: case KW_VALUES: case KW_OVER: case KW_FILTER: case KW_WITHIN:
+    case KW_IS: case KW_IN: case KW_NOT: case KW_BETWEEN: case KW_LIKE: case KW_ILIKE: case KW_RLIKE:
+    case KW_REGEXP: case KW_ESCAPE: case KW_WITH: case KW_ROWS: case KW_RANGE: case KW_PARTITION:
+    case KW_COMMENT: case KW_TBLPROPERTIES: case KW_OPTIONS: case KW_LOCATION: case KW_PARTITIONED:
+    case KW_COLLATE: case KW_DIV:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool is_strict_nonreserved(const Token *t) {
+    if (t->kind != TK_WORD) return false;
+    switch (t->kw) {
+    case KW_ANTI: case KW_CROSS: case KW_EXCEPT: case KW_FULL: case KW_INNER: case KW_INTERSECT:
+    case KW_JOIN: case KW_LATERAL: case KW_LEFT: case KW_MINUS: case KW_NATURAL: case KW_ON:
+    case KW_RIGHT: case KW_SEMI: case KW_UNION: case KW_USING:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- data types ---- */
+
+/* The type's text runs to the matching close of its brackets; type_parse
+ * (types.c) does the work, we only find where the type ends. */
+const DataType *parse_type(Parser *p) {
+    const Token *first = tk(p);
+    if (!at_identifier(p)) syntax_error(p, "");
+    int depth = 0;
+    int32_t start = first->start, end = first->end;
+    advance(p);
+    /* INTERVAL qualifiers and CHARACTER VARYING-like multi-word types */
+    if (tok_kw(first, KW_INTERVAL)) {
+        static const Keyword units[] = {KW_YEAR, KW_MONTH, KW_DAY, KW_HOUR, KW_MINUTE, KW_SECOND};
+        for (int round = 0; round < 2; round++) {
+            bool got = false;
+            for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+                if (is_kw(p, units[i])) got = true;
+            if (!got) break;
+            end = tk(p)->end;
+            advance(p);
+            if (round == 0 && is_kw(p, KW_TO)) {
+                advance(p);
+            } else break;
+        }
+    }
+    while (is_op(p, OP_LT) || is_op(p, OP_LPAREN) || depth > 0) {
+        const Token *t = tk(p);
+        if (t->kind == TK_EOF) syntax_error(p, "");
+        if (tok_op(t, OP_LT) || tok_op(t, OP_LPAREN)) depth++;
+        else if (tok_op(t, OP_GT) || tok_op(t, OP_RPAREN)) depth--;
+        else if (tok_op(t, OP_GE)) depth--; /* `>=` never closes a type; treat as `>` */
+        end = t->end;
+        advance(p);
+        if (depth <= 0) break;
+    }
+    /* `>>` arrives as two `>` tokens; nothing else to do. */
+    const char *msg = NULL;
+    const DataType *dt = type_parse(p->a, p->sql + start, (size_t)(end - start), NULL, &msg);
+    if (!dt) {
+        const char *name = arena_strndup(p->a, p->sql + first->start, (size_t)(first->end - first->start));
+        for (char *c = (char *)name; *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+        defer_error(p, perr(p, "UNSUPPORTED_DATATYPE", start, end - 1, "typeName",
+                            arena_printf(p->a, "\"%s\"", arena_strndup(p->a, p->sql + start, (size_t)(end - start))), NULL));
+        (void)name;
+        return &TYPE_STRING;
+    }
+    return dt;
+}
+
+/* ---- nodes ---- */
+
+Node *mk(Parser *p, NodeKind k, int32_t start) { return node_new(p->a, k, start, prev_stop(p)); }
+
+Node *mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
+    Node *f = node_new(p->a, NK_UnresolvedFunction, start, stop);
+    f->u.un.name = name_parts1(p->a, name);
+    f->u.un.is_operator = is_op;
+    f->u.un.nargs = (uint32_t)nargs;
+    node_set_kids(p->a, f, args, (uint32_t)nargs);
+    return node_finish(f);
+}
+
+Node *mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...) {
+    Node *args[8];
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs && i < 8; i++) args[i] = va_arg(ap, Node *);
+    va_end(ap);
+    return mk_fnv(p, name, is_op, start, stop, nargs, args);
+}
+
+Node *mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop) {
+    Node *n = node_new(p->a, NK_UnresolvedAttribute, start, stop);
+    n->u.un.name = name;
+    return node_finish(n);
+}
+
+static Node *mk_lit(Parser *p, const DataType *t, int32_t start, int32_t stop) {
+    Node *n = node_new(p->a, NK_Literal, start, stop);
+    n->type = t;
+    n->u.lit.v.type = t;
+    return n;
+}
+
+Node *mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop) {
+    Node *n = mk_lit(p, &TYPE_STRING, start, stop);
+    n->u.lit.v.u.s.p = s;
+    n->u.lit.v.u.s.len = (uint32_t)strlen(s);
+    return node_finish(n);
+}
+
+Node *mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop) {
+    Node *n = mk_lit(p, &TYPE_INT, start, stop);
+    n->u.lit.v.u.i = v;
+    return node_finish(n);
+}
+
+Node *mk_lit_null(Parser *p, int32_t start, int32_t stop) {
+    Node *n = mk_lit(p, &TYPE_NULL, start, stop);
+    n->u.lit.v.is_null = true;
+    n->flags |= NF_NULLABLE;
+    return node_finish(n);
+}
+
+Node *mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
+    Node *n = mk_lit(p, &TYPE_BOOLEAN, start, stop);
+    n->u.lit.v.u.b = v;
+    return node_finish(n);
+}
+
+Node *mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
+    Node *c = node_new(p->a, NK_Cast, start, stop);
+    c->type = t;
+    c->u.cast.try_ = try_;
+    c->u.cast.ansi = true;
+    node_set_kids(p->a, c, &e, 1);
+    return node_finish(c);
+}
+
+void nv_push(Parser *p, NodeVec *nv, Node *n) {
+    if (nv->n == nv->cap) {
+        uint32_t nc = nv->cap ? nv->cap * 2 : 8;
+        Node **v = arena_alloc(p->a, sizeof(Node *) * nc);
+        if (nv->n) memcpy(v, nv->v, sizeof(Node *) * nv->n);
+        nv->v = v;
+        nv->cap = nc;
+    }
+    nv->v[nv->n++] = n;
+}
+
+/* ---- entry points ---- */
+
+static bool init(Parser *p, Arena *a, const char *sql, size_t len, const ParserOptions *opts, ErrorInfo **err) {
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->sql = sql;
+    p->len = len;
+    if (opts) p->opts = *opts;
+    if (!p->opts.max_depth) p->opts.max_depth = 1000;
+    LexResult lr;
+    lex_sql(a, sql, len, &lr);
+    if (lr.error_class) {
+        ErrorInfo *e;
+        if (strcmp(lr.error_class, "PARSE_SYNTAX_ERROR") == 0)
+            e = perr(p, lr.error_class, lr.err_start, lr.err_stop, "error", arena_printf(a, "'%s'", lr.err_text), "hint",
+                     "", NULL);
+        else e = perr(p, lr.error_class, lr.err_start, lr.err_stop, NULL);
+        *err = e;
+        return false;
+    }
+    p->t = lr.toks;
+    p->n = lr.ntoks;
+    return true;
+}
+
+static bool only_semicolons(Parser *p) {
+    while (is_op(p, OP_SEMI)) advance(p);
+    return at_eof(p);
+}
+
+Node *parse_statement(Arena *a, const char *sql, size_t len, const ParserOptions *opts, ErrorInfo **err) {
+    Parser p;
+    *err = NULL;
+    if (!init(&p, a, sql, len, opts, err)) return NULL;
+    if (only_semicolons(&p)) {
+        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        return NULL;
+    }
+    p.pos = 0;
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb)) {
+        *err = p.err;
+        return NULL;
+    }
+    Node *n = parse_statement_body(&p);
+    while (accept_op(&p, OP_SEMI)) {
+    }
+    if (!at_eof(&p)) syntax_error(&p, "");
+    if (p.deferred) {
+        *err = p.deferred;
+        return NULL;
+    }
+    return n;
+}
+
+Node *parse_expression(Arena *a, const char *sql, size_t len, const ParserOptions *opts, ErrorInfo **err) {
+    Parser p;
+    *err = NULL;
+    if (!init(&p, a, sql, len, opts, err)) return NULL;
+    if (at_eof(&p)) {
+        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        return NULL;
+    }
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb)) {
+        *err = p.err;
+        return NULL;
+    }
+    Node *n = parse_expr(&p);
+    if (!at_eof(&p)) syntax_error(&p, "");
+    if (p.deferred) {
+        *err = p.deferred;
+        return NULL;
+    }
+    return n;
+}
+
+bool parse_multipart_identifier(Arena *a, const char *s, size_t len, NameParts *out, ErrorInfo **err) {
+    Parser p;
+    *err = NULL;
+    if (!init(&p, a, s, len, NULL, err)) return false;
+    if (at_eof(&p)) {
+        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        return false;
+    }
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb)) {
+        *err = p.err;
+        return false;
+    }
+    const char *parts[64];
+    uint32_t n = 0;
+    parts[n++] = parse_identifier(&p);
+    while (accept_op(&p, OP_DOT)) {
+        const char *x = parse_identifier(&p);
+        if (n < 64) parts[n++] = x;
+    }
+    if (!at_eof(&p))
+        syntax_error(&p, arena_printf(a, ": extra input '%s'", tok_text(&p, tk(&p))));
+    *out = name_parts(a, n, parts);
+    return true;
+}
+
+const DataType *parse_data_type(Arena *a, const char *s, size_t len, ErrorInfo **err) {
+    Parser p;
+    *err = NULL;
+    if (!init(&p, a, s, len, NULL, err)) return NULL;
+    jmp_buf jb;
+    p.jb = &jb;
+    if (setjmp(jb)) {
+        *err = p.err;
+        return NULL;
+    }
+    const DataType *t = parse_type(&p);
+    if (!at_eof(&p)) syntax_error(&p, "");
+    if (p.deferred) {
+        *err = p.deferred;
+        return NULL;
+    }
+    return t;
+}

@@ -1,0 +1,1014 @@
+/* Expressions, following Spark's grammar precedence:
+ *   OR < AND < NOT < predicate (BETWEEN, IN, LIKE, IS ...) < comparison
+ *   < | < ^ < & < (+ - ||) < (* / % DIV) < unary (- + ~) < postfix ([i], .f, ::t)
+ * and AstBuilder's mapping to expressions (see README.md). */
+#include <string.h>
+
+#include "parser_int.h"
+
+static Node *parse_or(Parser *p);
+static Node *parse_and(Parser *p);
+static Node *parse_not(Parser *p);
+static Node *parse_predicate(Parser *p);
+
+Node *parse_expr(Parser *p) {
+    enter(p);
+    Node *e = parse_or(p);
+    leave(p);
+    return e;
+}
+
+static Node *unop(Parser *p, const char *name, Node *e, int32_t start) {
+    return mk_fn(p, name, true, start, prev_stop(p), 1, e);
+}
+static Node *binop(Parser *p, const char *name, Node *l, Node *r) {
+    return mk_fn(p, name, true, l->start, prev_stop(p), 2, l, r);
+}
+
+static Node *subquery_expr(Parser *p, NodeKind k, Node *plan, int32_t start) {
+    Node *n = node_new(p->a, k, start, prev_stop(p));
+    n->u.subq.plan = plan;
+    return node_finish(n);
+}
+
+/* ---- boolean level ---- */
+
+static Node *parse_or(Parser *p) {
+    Node *l = parse_and(p);
+    while (is_kw(p, KW_OR)) {
+        advance(p);
+        Node *r = parse_and(p);
+        l = binop(p, "or", l, r);
+    }
+    return l;
+}
+
+static Node *parse_and(Parser *p) {
+    Node *l = parse_not(p);
+    while (is_kw(p, KW_AND)) {
+        advance(p);
+        Node *r = parse_not(p);
+        l = binop(p, "and", l, r);
+    }
+    return l;
+}
+
+static Node *parse_not(Parser *p) {
+    int32_t start = cur_start(p);
+    if (is_kw(p, KW_NOT) || is_op(p, OP_BANG)) {
+        advance(p);
+        enter(p);
+        Node *e = parse_not(p);
+        leave(p);
+        return unop(p, "not", e, start);
+    }
+    if (is_kw(p, KW_EXISTS) && is_op_at(p, 1, OP_LPAREN)) {
+        int save = p->pos;
+        advance(p);
+        advance(p);
+        if (at_query_start(p)) {
+            Node *q = parse_query(p);
+            expect_op(p, OP_RPAREN);
+            return subquery_expr(p, NK_Exists, q, start);
+        }
+        p->pos = save;
+    }
+    return parse_predicate(p);
+}
+
+/* ---- predicates ---- */
+
+static bool is_predicate_node(const Node *e) {
+    if (e->kind == NK_In || e->kind == NK_InSubquery || e->kind == NK_Exists) return true;
+    if (e->kind != NK_UnresolvedFunction || e->u.un.name.n != 1) return false;
+    static const char *const preds[] = {"=", "<=>", "<", "<=", ">", ">=", "and", "or", "not", "isnull", "isnotnull",
+                                        "like", "rlike", "ilike", "like any", "like all", "not like any",
+                                        "not like all", "ilike any", "ilike all", "not ilike any", "not ilike all"};
+    if (!e->u.un.is_operator && strcmp(e->u.un.name.v[0], "like") != 0 && strcmp(e->u.un.name.v[0], "between") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
+        if (strcmp(e->u.un.name.v[0], preds[i]) == 0) return true;
+    return strcmp(e->u.un.name.v[0], "between") == 0;
+}
+
+/* Spark wraps a non-predicate HAVING condition in a cast to boolean. */
+Node *as_predicate(Parser *p, Node *e);
+Node *as_predicate(Parser *p, Node *e) {
+    if (is_predicate_node(e)) return e;
+    return mk_cast(p, e, &TYPE_BOOLEAN, false, e->start, e->stop);
+}
+
+/* A row constructor `(a, b)` is built as struct(a, b); it is told apart from
+ * a call of struct() by its opening parenthesis. */
+static bool is_row_constructor(Parser *p, const Node *e) {
+    return e->kind == NK_UnresolvedFunction && !e->u.un.is_operator && e->start >= 0 && p->sql[e->start] == '(';
+}
+
+static Node *finish_in_subquery(Parser *p, Node *value, Node *q, int32_t start) {
+    Node *n = node_new(p->a, NK_InSubquery, start, prev_stop(p));
+    n->u.subq.plan = q;
+    if (is_row_constructor(p, value)) {
+        node_set_kids(p->a, n, value->kids, value->u.un.nargs);
+        n->u.subq.nvalues = value->u.un.nargs;
+    } else {
+        node_set_kids(p->a, n, &value, 1);
+        n->u.subq.nvalues = 1;
+    }
+    return node_finish(n);
+}
+
+static Node *parse_predicate(Parser *p) {
+    Node *e = parse_value_expr(p);
+    for (;;) {
+        int32_t start = e->start;
+        int save = p->pos;
+        bool neg = false;
+        if (is_kw(p, KW_NOT) &&
+            (is_kw_at(p, 1, KW_BETWEEN) || is_kw_at(p, 1, KW_IN) || is_kw_at(p, 1, KW_LIKE) || is_kw_at(p, 1, KW_ILIKE) ||
+             is_kw_at(p, 1, KW_RLIKE) || is_kw_at(p, 1, KW_REGEXP))) {
+            neg = true;
+            advance(p);
+        }
+        if (accept_kw(p, KW_BETWEEN)) {
+            Node *lo = parse_value_expr(p);
+            expect_kw(p, KW_AND);
+            Node *hi = parse_value_expr(p);
+            Node *b = mk_fn(p, "between", false, start, prev_stop(p), 3, e, lo, hi);
+            e = neg ? unop(p, "not", b, start) : b;
+            continue;
+        }
+        if (accept_kw(p, KW_IN)) {
+            expect_op(p, OP_LPAREN);
+            Node *r;
+            if (at_query_start(p)) {
+                Node *q = parse_query(p);
+                expect_op(p, OP_RPAREN);
+                r = finish_in_subquery(p, e, q, start);
+            } else {
+                NodeVec v = {0};
+                nv_push(p, &v, e);
+                parse_expr_list(p, &v);
+                expect_op(p, OP_RPAREN);
+                r = node_new(p->a, NK_In, start, prev_stop(p));
+                node_set_kids(p->a, r, v.v, v.n);
+                r = node_finish(r);
+            }
+            e = neg ? unop(p, "not", r, start) : r;
+            continue;
+        }
+        if (is_kw(p, KW_RLIKE) || is_kw(p, KW_REGEXP)) {
+            advance(p);
+            Node *pat = parse_value_expr(p);
+            Node *r = mk_fn(p, "rlike", true, start, prev_stop(p), 2, e, pat);
+            e = neg ? unop(p, "not", r, start) : r;
+            continue;
+        }
+        if (is_kw(p, KW_LIKE) || is_kw(p, KW_ILIKE)) {
+            bool il = is_kw(p, KW_ILIKE);
+            advance(p);
+            if ((is_kw(p, KW_ANY) || is_kw(p, KW_SOME) || is_kw(p, KW_ALL)) && is_op_at(p, 1, OP_LPAREN)) {
+                bool all = is_kw(p, KW_ALL);
+                advance(p);
+                advance(p);
+                NodeVec v = {0};
+                nv_push(p, &v, e);
+                if (!is_op(p, OP_RPAREN)) parse_expr_list(p, &v);
+                expect_op(p, OP_RPAREN);
+                const char *name = arena_printf(p->a, "%s%s %s", neg ? "not " : "", il ? "ilike" : "like", all ? "all" : "any");
+                e = mk_fnv(p, name, true, start, prev_stop(p), (int)v.n, v.v);
+                continue;
+            }
+            Node *pat = parse_value_expr(p);
+            Node *args[3] = {e, pat, NULL};
+            int n = 2;
+            if (accept_kw(p, KW_ESCAPE)) {
+                int32_t es = cur_start(p);
+                size_t len;
+                const char *s = parse_string_lit(p, &len);
+                if (len != 1)
+                    defer_error(p, perr(p, "INVALID_ESCAPE_CHAR", es, prev_stop(p), "sqlExpr",
+                                        arena_printf(p->a, "'%s'", s), NULL));
+                args[n++] = mk_lit_string(p, s, es, prev_stop(p));
+            }
+            Node *r = mk_fnv(p, il ? "ilike" : "like", true, start, prev_stop(p), n, args);
+            e = neg ? unop(p, "not", r, start) : r;
+            continue;
+        }
+        if (neg) {
+            p->pos = save;
+            break;
+        }
+        if (is_kw(p, KW_IS)) {
+            advance(p);
+            bool isnot = accept_kw(p, KW_NOT);
+            if (accept_kw(p, KW_NULL)) {
+                e = unop(p, isnot ? "isnotnull" : "isnull", e, start);
+            } else if (is_kw(p, KW_TRUE) || is_kw(p, KW_FALSE)) {
+                bool v = is_kw(p, KW_TRUE);
+                Node *l = mk_lit_bool(p, v, cur_start(p), tk(p)->end - 1);
+                advance(p);
+                Node *r = mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, l);
+                e = isnot ? unop(p, "not", r, start) : r;
+            } else if (accept_kw(p, KW_UNKNOWN)) {
+                e = unop(p, isnot ? "isnotnull" : "isnull", e, start);
+            } else if (accept_kw(p, KW_DISTINCT)) {
+                expect_kw(p, KW_FROM);
+                Node *r = parse_value_expr(p);
+                Node *eq = mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, r);
+                e = isnot ? eq : unop(p, "not", eq, start);
+            } else syntax_error(p, "");
+            continue;
+        }
+        break;
+    }
+    return e;
+}
+
+/* ---- value expressions (precedence climbing) ---- */
+
+static int binop_prec(const Parser *p, const char **name) {
+    const Token *t = tk(p);
+    if (t->kind == TK_WORD) {
+        if (t->kw == KW_DIV) {
+            *name = "div";
+            return 6;
+        }
+        return 0;
+    }
+    if (t->kind != TK_OP) return 0;
+    switch (t->op) {
+    case OP_STAR: *name = "*"; return 6;
+    case OP_SLASH: *name = "/"; return 6;
+    case OP_PERCENT: *name = "%"; return 6;
+    case OP_PLUS: *name = "+"; return 5;
+    case OP_MINUS: *name = "-"; return 5;
+    case OP_CONCAT: *name = "||"; return 5;
+    case OP_AMP: *name = "&"; return 4;
+    case OP_CARET: *name = "^"; return 3;
+    case OP_PIPE: *name = "|"; return 2;
+    case OP_EQ: case OP_EQEQ: *name = "="; return 1;
+    case OP_NSEQ: *name = "<=>"; return 1;
+    case OP_NEQ: case OP_NEQJ: *name = "<>"; return 1;
+    case OP_LT: *name = "<"; return 1;
+    case OP_LE: *name = "<="; return 1;
+    case OP_GT: *name = ">"; return 1;
+    case OP_GE: *name = ">="; return 1;
+    default: return 0;
+    }
+}
+
+static Node *parse_unary(Parser *p);
+
+static Node *parse_binary(Parser *p, int minprec) {
+    Node *l = parse_unary(p);
+    for (;;) {
+        const char *name = NULL;
+        int prec = binop_prec(p, &name);
+        if (!prec || prec < minprec) break;
+        advance(p);
+        enter(p);
+        Node *r = parse_binary(p, prec + 1);
+        leave(p);
+        if (strcmp(name, "||") == 0) l = mk_fn(p, "concat", false, l->start, prev_stop(p), 2, l, r);
+        else if (strcmp(name, "<>") == 0) l = unop(p, "not", binop(p, "=", l, r), l->start);
+        else l = binop(p, name, l, r);
+    }
+    return l;
+}
+
+Node *parse_value_expr(Parser *p) {
+    enter(p);
+    Node *e = parse_binary(p, 1);
+    leave(p);
+    return e;
+}
+
+static bool at_number(const Parser *p, int off) {
+    TokKind k = (TokKind)tk_at(p, off)->kind;
+    return k == TK_INT || k == TK_DECIMAL || k == TK_EXP || k == TK_TYPEDNUM;
+}
+
+static Node *parse_postfix(Parser *p, Node *e);
+
+static Node *parse_unary(Parser *p) {
+    int32_t start = cur_start(p);
+    if (is_op(p, OP_MINUS) && at_number(p, 1)) {
+        /* `-1` is a literal in Spark's grammar (number: MINUS? INTEGER_VALUE ...) */
+        advance(p);
+        Node *n = parse_number(p, true, start);
+        return parse_postfix(p, n);
+    }
+    if (is_op(p, OP_MINUS) || is_op(p, OP_PLUS) || is_op(p, OP_TILDE)) {
+        const char *name = is_op(p, OP_MINUS) ? "-" : is_op(p, OP_PLUS) ? "+" : "~";
+        advance(p);
+        enter(p);
+        Node *e = parse_unary(p);
+        leave(p);
+        return unop(p, name, e, start);
+    }
+    return parse_primary(p);
+}
+
+/* ---- primary expressions ---- */
+
+uint32_t parse_expr_list(Parser *p, NodeVec *out) {
+    uint32_t n = 0;
+    do {
+        nv_push(p, out, parse_expr(p));
+        n++;
+    } while (accept_op(p, OP_COMMA));
+    return n;
+}
+
+Node *parse_sort_item(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *e = parse_expr(p);
+    bool desc = false;
+    if (accept_kw(p, KW_DESC)) desc = true;
+    else accept_kw(p, KW_ASC);
+    bool nulls_first = !desc;
+    if (accept_kw(p, KW_NULLS)) {
+        if (accept_kw(p, KW_FIRST)) nulls_first = true;
+        else if (accept_kw(p, KW_LAST)) nulls_first = false;
+        else syntax_error(p, "");
+    }
+    Node *s = node_new(p->a, NK_SortOrder, start, prev_stop(p));
+    s->u.sort_order.descending = desc;
+    s->u.sort_order.nulls_first = nulls_first;
+    node_set_kids(p->a, s, &e, 1);
+    return node_finish(s);
+}
+
+void parse_sort_list(Parser *p, NodeVec *out) {
+    do nv_push(p, out, parse_sort_item(p));
+    while (accept_op(p, OP_COMMA));
+}
+
+bool is_foldable(const Node *e) {
+    switch (e->kind) {
+    case NK_Literal: return true;
+    case NK_Cast: return is_foldable(e->kids[0]);
+    case NK_UnresolvedFunction:
+        if (!e->u.un.is_operator) return false;
+        for (uint32_t i = 0; i < e->nkids; i++)
+            if (!is_foldable(e->kids[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+static Node *parse_frame_bound(Parser *p) {
+    int32_t start = cur_start(p);
+    if (is_kw(p, KW_UNBOUNDED)) {
+        advance(p);
+        Node *b = node_new(p->a, NK_FrameBoundary, start, 0);
+        if (accept_kw(p, KW_PRECEDING)) b->u.bound.type = BOUND_UNBOUNDED_PRECEDING;
+        else if (accept_kw(p, KW_FOLLOWING)) b->u.bound.type = BOUND_UNBOUNDED_FOLLOWING;
+        else syntax_error(p, "");
+        b->stop = prev_stop(p);
+        return node_finish(b);
+    }
+    if (is_kw(p, KW_CURRENT) && is_kw_at(p, 1, KW_ROW)) {
+        advance(p);
+        advance(p);
+        Node *b = node_new(p->a, NK_FrameBoundary, start, prev_stop(p));
+        b->u.bound.type = BOUND_CURRENT_ROW;
+        return node_finish(b);
+    }
+    Node *e = parse_expr(p);
+    bool prec;
+    if (accept_kw(p, KW_PRECEDING)) prec = true;
+    else if (accept_kw(p, KW_FOLLOWING)) prec = false;
+    else syntax_error(p, "");
+    if (!is_foldable(e))
+        defer_error(p, perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
+                            "Frame bound value must be a literal.", NULL));
+    return prec ? unop(p, "-", e, start) : e;
+}
+
+Node *parse_window_spec(Parser *p) {
+    int32_t start = cur_start(p);
+    if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
+    if (at_identifier(p)) {
+        Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, 0);
+        w->u.un.name = name_parts1(p->a, parse_identifier(p));
+        return w; /* caller sets the kid and finishes */
+    }
+    expect_op(p, OP_LPAREN);
+    Node *spec = node_new(p->a, NK_WindowSpecDefinition, start, 0);
+    NodeVec kids = {0};
+    if (at_identifier(p) && is_op_at(p, 1, OP_RPAREN) && !is_kw(p, KW_PARTITION) && !is_kw(p, KW_ORDER)) {
+        spec->u.wspec.ref_name = parse_identifier(p);
+        expect_op(p, OP_RPAREN);
+        Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, prev_stop(p));
+        w->u.un.name = name_parts1(p->a, spec->u.wspec.ref_name);
+        return w;
+    }
+    if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
+        advance(p);
+        advance(p);
+        spec->u.wspec.npartition = parse_expr_list(p, &kids);
+    } else {
+        if ((is_kw(p, KW_PARTITION) || is_kw(p, KW_DISTRIBUTE)) && is_kw_at(p, 1, KW_BY)) {
+            advance(p);
+            advance(p);
+            spec->u.wspec.npartition = parse_expr_list(p, &kids);
+        }
+        if ((is_kw(p, KW_ORDER) || is_kw(p, KW_SORT)) && is_kw_at(p, 1, KW_BY)) {
+            advance(p);
+            advance(p);
+            uint32_t before = kids.n;
+            parse_sort_list(p, &kids);
+            spec->u.wspec.norder = kids.n - before;
+        }
+    }
+    if (is_kw(p, KW_ROWS) || is_kw(p, KW_RANGE)) {
+        int32_t fs = cur_start(p);
+        Node *f = node_new(p->a, NK_SpecifiedWindowFrame, fs, 0);
+        f->u.frame.type = is_kw(p, KW_ROWS) ? FRAME_ROWS : FRAME_RANGE;
+        advance(p);
+        Node *lo, *hi;
+        if (accept_kw(p, KW_BETWEEN)) {
+            lo = parse_frame_bound(p);
+            expect_kw(p, KW_AND);
+            hi = parse_frame_bound(p);
+        } else {
+            lo = parse_frame_bound(p);
+            hi = node_new(p->a, NK_FrameBoundary, -1, -1);
+            hi->u.bound.type = BOUND_CURRENT_ROW;
+            hi = node_finish(hi);
+        }
+        Node *fk[2] = {lo, hi};
+        node_set_kids(p->a, f, fk, 2);
+        f->stop = prev_stop(p);
+        nv_push(p, &kids, node_finish(f));
+        spec->u.wspec.has_frame = true;
+    }
+    expect_op(p, OP_RPAREN);
+    spec->stop = prev_stop(p);
+    node_set_kids(p->a, spec, kids.v, kids.n);
+    return node_finish(spec);
+}
+
+/* f(...) OVER spec */
+static Node *with_over(Parser *p, Node *f) {
+    if (!is_kw(p, KW_OVER)) return f;
+    advance(p);
+    Node *w = parse_window_spec(p);
+    if (w->kind == NK_UnresolvedWindowExpression) {
+        Node *c = node_copy(p->a, w);
+        node_set_kids(p->a, c, &f, 1);
+        c->start = f->start;
+        c->stop = prev_stop(p);
+        return node_finish(c);
+    }
+    Node *we = node_new(p->a, NK_WindowExpression, f->start, prev_stop(p));
+    Node *k[2] = {f, w};
+    node_set_kids(p->a, we, k, 2);
+    return node_finish(we);
+}
+
+static bool is_func_arg_start_named(const Parser *p) {
+    return at_identifier(p) && is_op_at(p, 1, OP_FATARROW);
+}
+
+/* After `name (` : arguments, `)`, WITHIN GROUP, FILTER, NULLS, OVER. */
+static Node *parse_call(Parser *p, NameParts name, int32_t start) {
+    NodeVec args = {0};
+    bool distinct = false;
+    bool ignore = false, respect = false;
+    const char *lname = name.n == 1 ? name.v[0] : "";
+    if (!is_op(p, OP_RPAREN)) {
+        if (is_kw(p, KW_DISTINCT)) {
+            advance(p);
+            distinct = true;
+        } else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_RPAREN) && !is_op_at(p, 1, OP_COMMA)) {
+            advance(p);
+        }
+        do {
+            int32_t as = cur_start(p);
+            if (is_op(p, OP_STAR) && (is_op_at(p, 1, OP_RPAREN) || is_op_at(p, 1, OP_COMMA))) {
+                advance(p);
+                Node *s = node_new(p->a, NK_UnresolvedStar, as, prev_stop(p));
+                nv_push(p, &args, node_finish(s));
+            } else if (is_func_arg_start_named(p)) {
+                const char *an = parse_identifier(p);
+                advance(p); /* => */
+                Node *v = parse_expr(p);
+                Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
+                na->u.named.name = an;
+                node_set_kids(p->a, na, &v, 1);
+                nv_push(p, &args, node_finish(na));
+            } else {
+                nv_push(p, &args, parse_expr(p));
+            }
+        } while (accept_op(p, OP_COMMA));
+        /* first(x IGNORE NULLS) / last(...) / any_value(...) */
+        if ((is_kw(p, KW_IGNORE) || is_kw(p, KW_RESPECT)) && is_kw_at(p, 1, KW_NULLS)) {
+            if (is_kw(p, KW_IGNORE)) ignore = true;
+            else respect = true;
+            advance(p);
+            advance(p);
+        }
+    }
+    (void)lname;
+    expect_op(p, OP_RPAREN);
+    uint32_t nargs = args.n;
+    NodeVec order = {0};
+    Node *filter = NULL;
+    if (is_kw(p, KW_WITHIN) && is_kw_at(p, 1, KW_GROUP)) {
+        advance(p);
+        advance(p);
+        expect_op(p, OP_LPAREN);
+        expect_kw(p, KW_ORDER);
+        expect_kw(p, KW_BY);
+        parse_sort_list(p, &order);
+        expect_op(p, OP_RPAREN);
+    }
+    if (is_kw(p, KW_FILTER) && is_op_at(p, 1, OP_LPAREN) && is_kw_at(p, 2, KW_WHERE)) {
+        advance(p);
+        advance(p);
+        advance(p);
+        filter = parse_expr(p);
+        expect_op(p, OP_RPAREN);
+    }
+    if ((is_kw(p, KW_IGNORE) || is_kw(p, KW_RESPECT)) && is_kw_at(p, 1, KW_NULLS)) {
+        if (is_kw(p, KW_IGNORE)) ignore = true;
+        else respect = true;
+        advance(p);
+        advance(p);
+    }
+    if (filter) nv_push(p, &args, filter);
+    for (uint32_t i = 0; i < order.n; i++) nv_push(p, &args, order.v[i]);
+    Node *f = node_new(p->a, NK_UnresolvedFunction, start, prev_stop(p));
+    f->u.un.name = name;
+    f->u.un.nargs = nargs;
+    f->u.un.norder = order.n;
+    f->u.un.ignore_nulls = ignore;
+    f->u.un.respect_nulls = respect;
+    if (distinct) f->flags |= NF_DISTINCT;
+    if (filter) f->flags |= NF_HAS_FILTER;
+    node_set_kids(p->a, f, args.v, args.n);
+    return with_over(p, node_finish(f));
+}
+
+/* IDENTIFIER ( expr ): the current token is IDENTIFIER. */
+Node *parse_identifier_clause(Parser *p) {
+    advance(p);
+    expect_op(p, OP_LPAREN);
+    Node *e = parse_expr(p);
+    expect_op(p, OP_RPAREN);
+    NameParts np;
+    fold_identifier(p, e, &np);
+    return e;
+}
+
+static bool const_string(const Node *e, StrBuf *sb) {
+    if (e->kind == NK_Literal && e->type && e->type->id == T_STRING && !e->u.lit.v.is_null) {
+        sb_putn(sb, e->u.lit.v.u.s.p, e->u.lit.v.u.s.len);
+        return true;
+    }
+    if (e->kind == NK_UnresolvedFunction && !e->u.un.is_operator && e->u.un.name.n == 1 &&
+        strcmp(e->u.un.name.v[0], "concat") == 0 && e->u.un.nargs == 2 && e->start >= 0) {
+        return const_string(e->kids[0], sb) && const_string(e->kids[1], sb);
+    }
+    return false;
+}
+
+bool fold_identifier(Parser *p, const Node *e, NameParts *out) {
+    StrBuf sb;
+    sb_init(&sb, p->a, 32);
+    if (!const_string(e, &sb)) return false;
+    ErrorInfo *err = NULL;
+    if (!parse_multipart_identifier(p->a, sb.data, sb.len, out, &err)) {
+        /* Spark reports the inner parse's error (its position is within the string) */
+        err->start = e->start;
+        err->stop = e->stop;
+        defer_error(p, err);
+        return false;
+    }
+    return true;
+}
+
+/* `x -> body` / `(x, y) -> body` */
+static Node *parse_lambda(Parser *p, int32_t start) {
+    const char *names[64];
+    uint32_t n = 0;
+    int32_t starts[64], stops[64];
+    if (accept_op(p, OP_LPAREN)) {
+        do {
+            starts[n] = cur_start(p);
+            const char *s = parse_identifier(p);
+            stops[n] = prev_stop(p);
+            if (n < 63) names[n++] = s;
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+    } else {
+        starts[0] = cur_start(p);
+        names[n++] = parse_identifier(p);
+        stops[0] = prev_stop(p);
+    }
+    expect_op(p, OP_ARROW);
+    Node *body = parse_expr(p);
+    Node *kids[65];
+    kids[0] = body;
+    for (uint32_t i = 0; i < n; i++) {
+        Node *v = node_new(p->a, NK_UnresolvedNamedLambdaVariable, starts[i], stops[i]);
+        v->u.un.name = name_parts1(p->a, names[i]);
+        kids[i + 1] = node_finish(v);
+    }
+    Node *l = node_new(p->a, NK_LambdaFunction, start, prev_stop(p));
+    node_set_kids(p->a, l, kids, n + 1);
+    return node_finish(l);
+}
+
+static bool at_lambda_params(const Parser *p) {
+    /* ( a , b ) -> */
+    if (!is_op(p, OP_LPAREN)) return false;
+    int i = 1;
+    for (;;) {
+        const Token *t = tk_at(p, i);
+        if (t->kind != TK_WORD && t->kind != TK_QIDENT) return false;
+        i++;
+        if (tok_op(tk_at(p, i), OP_COMMA)) {
+            i++;
+            continue;
+        }
+        return tok_op(tk_at(p, i), OP_RPAREN) && tok_op(tk_at(p, i + 1), OP_ARROW);
+    }
+}
+
+static Node *parse_case(Parser *p, int32_t start) {
+    NodeVec kids = {0};
+    Node *operand = NULL;
+    if (!is_kw(p, KW_WHEN)) operand = parse_expr(p);
+    if (!is_kw(p, KW_WHEN)) syntax_error(p, "");
+    while (accept_kw(p, KW_WHEN)) {
+        Node *c = parse_expr(p);
+        expect_kw(p, KW_THEN);
+        Node *v = parse_expr(p);
+        if (operand) c = mk_fn(p, "=", true, operand->start, c->stop, 2, operand, c);
+        nv_push(p, &kids, c);
+        nv_push(p, &kids, v);
+    }
+    bool has_else = false;
+    if (accept_kw(p, KW_ELSE)) {
+        nv_push(p, &kids, parse_expr(p));
+        has_else = true;
+    }
+    expect_kw(p, KW_END);
+    Node *cw = node_new(p->a, NK_CaseWhen, start, prev_stop(p));
+    cw->u.casew.has_else = has_else;
+    node_set_kids(p->a, cw, kids.v, kids.n);
+    return node_finish(cw);
+}
+
+static Node *star(Parser *p, NameParts target, int32_t start) {
+    Node *s = node_new(p->a, NK_UnresolvedStar, start, prev_stop(p));
+    s->u.un.name = target;
+    if (is_kw(p, KW_EXCEPT) && is_op_at(p, 1, OP_LPAREN)) {
+        advance(p);
+        advance(p);
+        NodeVec ex = {0};
+        do {
+            int32_t es = cur_start(p);
+            NameParts np = parse_multipart(p);
+            nv_push(p, &ex, mk_attr(p, np, es, prev_stop(p)));
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+        node_set_kids(p->a, s, ex.v, ex.n);
+        s->stop = prev_stop(p);
+    }
+    return node_finish(s);
+}
+
+static Node *parse_primary_inner(Parser *p);
+
+Node *parse_primary(Parser *p) {
+    enter(p);
+    Node *e = parse_primary_inner(p);
+    e = parse_postfix(p, e);
+    leave(p);
+    return e;
+}
+
+static Node *parse_postfix(Parser *p, Node *e) {
+    for (;;) {
+        int32_t start = e->start;
+        if (is_op(p, OP_LBRACKET)) {
+            advance(p);
+            Node *i = parse_expr(p);
+            expect_op(p, OP_RBRACKET);
+            Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
+            Node *k[2] = {e, i};
+            node_set_kids(p->a, x, k, 2);
+            e = node_finish(x);
+            continue;
+        }
+        if (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
+            advance(p);
+            if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
+            int32_t fs = cur_start(p);
+            const char *f = parse_identifier(p);
+            if (e->kind == NK_UnresolvedAttribute) {
+                const char **v = ARENA_ARRAY(p->a, const char *, e->u.un.name.n + 1);
+                memcpy(v, e->u.un.name.v, sizeof(char *) * e->u.un.name.n);
+                v[e->u.un.name.n] = f;
+                e = mk_attr(p, name_parts(p->a, e->u.un.name.n + 1, v), start, prev_stop(p));
+                continue;
+            }
+            Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
+            x->u.extract.is_field = true;
+            Node *k[2] = {e, mk_lit_string(p, f, fs, prev_stop(p))};
+            node_set_kids(p->a, x, k, 2);
+            e = node_finish(x);
+            continue;
+        }
+        if (is_op(p, OP_DOT) && is_op_at(p, 1, OP_STAR) && e->kind == NK_UnresolvedAttribute) {
+            advance(p);
+            advance(p);
+            e = star(p, e->u.un.name, start);
+            continue;
+        }
+        if (is_op(p, OP_DCOLON)) {
+            advance(p);
+            const DataType *t = parse_type(p);
+            e = mk_cast(p, e, t, false, start, prev_stop(p));
+            continue;
+        }
+        if (is_kw(p, KW_COLLATE)) {
+            advance(p);
+            int32_t cs = cur_start(p);
+            NameParts np = parse_multipart(p);
+            StrBuf sb;
+            sb_init(&sb, p->a, 16);
+            for (uint32_t i = 0; i < np.n; i++) {
+                if (i) sb_putc(&sb, '.');
+                sb_puts(&sb, np.v[i]);
+            }
+            e = mk_fn(p, "collate", false, start, prev_stop(p), 2, e, mk_lit_string(p, sb.data, cs, prev_stop(p)));
+            continue;
+        }
+        break;
+    }
+    return e;
+}
+
+static bool next_is_lparen(const Parser *p) { return is_op_at(p, 1, OP_LPAREN); }
+
+static Node *parse_primary_inner(Parser *p) {
+    const Token *t = tk(p);
+    int32_t start = t->start;
+    switch ((TokKind)t->kind) {
+    case TK_INT: case TK_DECIMAL: case TK_EXP: case TK_TYPEDNUM:
+        return parse_number(p, false, start);
+    case TK_STRING:
+        if (at_string(p)) {
+            size_t n;
+            const char *s = parse_string_lit(p, &n);
+            Node *l = mk_lit_string(p, s, start, prev_stop(p));
+            l->u.lit.v.u.s.len = (uint32_t)n;
+            return l;
+        }
+        break; /* double-quoted identifier */
+    case TK_QPARAM: {
+        advance(p);
+        Node *n = node_new(p->a, NK_PosParameter, start, prev_stop(p));
+        n->u.pos.index = p->npos_params++;
+        return node_finish(n);
+    }
+    case TK_NPARAM: {
+        advance(p);
+        Node *n = node_new(p->a, NK_NamedParameter, start, prev_stop(p));
+        n->u.named.name = arena_strndup(p->a, p->sql + t->start + 1, (size_t)(t->end - t->start - 1));
+        return node_finish(n);
+    }
+    case TK_OP:
+        if (t->op == OP_STAR) {
+            advance(p);
+            return star(p, (NameParts){0, NULL}, start);
+        }
+        if (t->op == OP_LPAREN) {
+            if (at_lambda_params(p)) return parse_lambda(p, start);
+            advance(p);
+            if (at_query_start(p)) {
+                Node *q = parse_query(p);
+                expect_op(p, OP_RPAREN);
+                return subquery_expr(p, NK_ScalarSubquery, q, start);
+            }
+            NodeVec v = {0};
+            parse_expr_list(p, &v);
+            expect_op(p, OP_RPAREN);
+            if (v.n == 1) return v.v[0];
+            return mk_fnv(p, "struct", false, start, prev_stop(p), (int)v.n, v.v);
+        }
+        syntax_error(p, "");
+    case TK_EOF:
+        syntax_error(p, "");
+    default:
+        break;
+    }
+    if (!at_identifier(p)) syntax_error(p, "");
+    /* words: special forms first */
+    if (t->kind == TK_WORD) {
+        const Token *nx = tk_at(p, 1);
+        if (tok_op(nx, OP_ARROW)) return parse_lambda(p, start);
+        switch (t->kw) {
+        case KW_NULL:
+            advance(p);
+            return mk_lit_null(p, start, prev_stop(p));
+        case KW_TRUE: case KW_FALSE:
+            advance(p);
+            return mk_lit_bool(p, t->kw == KW_TRUE, start, prev_stop(p));
+        case KW_CASE:
+            advance(p);
+            return parse_case(p, start);
+        case KW_CAST: case KW_TRY_CAST:
+            if (next_is_lparen(p)) {
+                bool try_ = t->kw == KW_TRY_CAST;
+                advance(p);
+                advance(p);
+                Node *e = parse_expr(p);
+                expect_kw(p, KW_AS);
+                const DataType *ty = parse_type(p);
+                expect_op(p, OP_RPAREN);
+                return mk_cast(p, e, ty, try_, start, prev_stop(p));
+            }
+            break;
+        case KW_EXTRACT:
+            if (next_is_lparen(p) && (tk_at(p, 2)->kind == TK_WORD || tk_at(p, 2)->kind == TK_QIDENT) &&
+                is_kw_at(p, 3, KW_FROM)) {
+                advance(p);
+                advance(p);
+                int32_t fs = cur_start(p);
+                const char *field = parse_identifier(p);
+                Node *fl = mk_lit_string(p, field, fs, prev_stop(p));
+                expect_kw(p, KW_FROM);
+                Node *src = parse_expr(p);
+                expect_op(p, OP_RPAREN);
+                return mk_fn(p, "extract", false, start, prev_stop(p), 2, fl, src);
+            }
+            break;
+        case KW_SUBSTRING: case KW_SUBSTR:
+            if (next_is_lparen(p)) {
+                int save = p->pos;
+                const char *name = tok_text(p, t);
+                advance(p);
+                advance(p);
+                Node *s = parse_value_expr(p);
+                if (accept_kw(p, KW_FROM)) {
+                    Node *pos = parse_value_expr(p);
+                    Node *len = NULL;
+                    if (accept_kw(p, KW_FOR) || accept_op(p, OP_COMMA)) len = parse_value_expr(p);
+                    expect_op(p, OP_RPAREN);
+                    return len ? mk_fn(p, name, false, start, prev_stop(p), 3, s, pos, len)
+                               : mk_fn(p, name, false, start, prev_stop(p), 2, s, pos);
+                }
+                p->pos = save;
+            }
+            break;
+        case KW_POSITION:
+            if (next_is_lparen(p)) {
+                int save = p->pos;
+                advance(p);
+                advance(p);
+                Node *sub = parse_value_expr(p);
+                if (accept_kw(p, KW_IN)) {
+                    Node *str = parse_value_expr(p);
+                    expect_op(p, OP_RPAREN);
+                    return mk_fn(p, "locate", false, start, prev_stop(p), 2, sub, str);
+                }
+                p->pos = save;
+            }
+            break;
+        case KW_TRIM:
+            if (next_is_lparen(p)) {
+                int save = p->pos;
+                advance(p);
+                advance(p);
+                const char *fname = "btrim";
+                bool opt = false;
+                if (is_kw(p, KW_BOTH) || is_kw(p, KW_LEADING) || is_kw(p, KW_TRAILING)) {
+                    fname = is_kw(p, KW_BOTH) ? "btrim" : is_kw(p, KW_LEADING) ? "ltrim" : "rtrim";
+                    advance(p);
+                    opt = true;
+                }
+                Node *trim_str = NULL;
+                if (!is_kw(p, KW_FROM)) trim_str = parse_value_expr(p);
+                if (accept_kw(p, KW_FROM)) {
+                    Node *src = parse_value_expr(p);
+                    expect_op(p, OP_RPAREN);
+                    return trim_str ? mk_fn(p, fname, false, start, prev_stop(p), 2, src, trim_str)
+                                    : mk_fn(p, fname, false, start, prev_stop(p), 1, src);
+                }
+                if (opt) syntax_error(p, "");
+                p->pos = save;
+            }
+            break;
+        case KW_OVERLAY:
+            if (next_is_lparen(p)) {
+                int save = p->pos;
+                advance(p);
+                advance(p);
+                Node *in = parse_value_expr(p);
+                if (accept_kw(p, KW_PLACING)) {
+                    Node *rep = parse_value_expr(p);
+                    expect_kw(p, KW_FROM);
+                    Node *pos = parse_value_expr(p);
+                    Node *len = NULL;
+                    if (accept_kw(p, KW_FOR)) len = parse_value_expr(p);
+                    expect_op(p, OP_RPAREN);
+                    return len ? mk_fn(p, "overlay", false, start, prev_stop(p), 4, in, rep, pos, len)
+                               : mk_fn(p, "overlay", false, start, prev_stop(p), 3, in, rep, pos);
+                }
+                p->pos = save;
+            }
+            break;
+        case KW_INTERVAL:
+            if (at_number(p, 1) || tk_at(p, 1)->kind == TK_STRING || tok_op(nx, OP_MINUS) || tok_op(nx, OP_PLUS)) {
+                advance(p);
+                return parse_interval(p, start);
+            }
+            break;
+        case KW_DATE: case KW_TIMESTAMP: case KW_TIMESTAMP_NTZ: case KW_TIMESTAMP_LTZ: case KW_X:
+            if (nx->kind == TK_STRING && !(p->opts.double_quoted_identifiers && nx->suffix == '"')) {
+                advance(p);
+                return parse_typed_literal(p, (Keyword)t->kw, start);
+            }
+            break;
+        case KW_EXISTS:
+            if (next_is_lparen(p)) {
+                int save = p->pos;
+                advance(p);
+                advance(p);
+                if (at_query_start(p)) {
+                    Node *q = parse_query(p);
+                    expect_op(p, OP_RPAREN);
+                    return subquery_expr(p, NK_Exists, q, start);
+                }
+                p->pos = save;
+            }
+            break;
+        case KW_IDENTIFIER:
+            if (next_is_lparen(p)) {
+                Node *idx = parse_identifier_clause(p);
+                if (is_op(p, OP_LPAREN)) {
+                    /* IDENTIFIER(expr)(args) */
+                    advance(p);
+                    Node *call = parse_call(p, (NameParts){0, NULL}, start);
+                    Node *f = call->kind == NK_UnresolvedFunction ? call : call->kids[0];
+                    Node *ie = node_new(p->a, NK_UnresolvedIdentifierExpr, start, f->stop);
+                    ie->u.idexpr.is_function = true;
+                    ie->u.idexpr.distinct = (f->flags & NF_DISTINCT) != 0;
+                    Node **k = ARENA_ARRAY(p->a, Node *, f->nkids + 1);
+                    k[0] = idx;
+                    for (uint32_t i = 0; i < f->nkids; i++) k[i + 1] = f->kids[i];
+                    node_set_kids(p->a, ie, k, f->nkids + 1);
+                    ie = node_finish(ie);
+                    if (call == f) return ie;
+                    Node *c = node_copy(p->a, call);
+                    Node *ck[2] = {ie, call->nkids > 1 ? call->kids[1] : NULL};
+                    node_set_kids(p->a, c, ck, call->nkids);
+                    return node_finish(c);
+                }
+                Node *ie = node_new(p->a, NK_UnresolvedIdentifierExpr, start, prev_stop(p));
+                node_set_kids(p->a, ie, &idx, 1);
+                return node_finish(ie);
+            }
+            break;
+        default:
+            if (nx->kind == TK_STRING && !next_is_lparen(p) && !is_clause_keyword(t) &&
+                !(p->opts.double_quoted_identifiers && nx->suffix == '"') && t->kw != KW_NOT) {
+                /* `identifier 'literal'`: a typed literal of an unsupported type */
+                const char *ty = tok_text(p, t);
+                advance(p);
+                size_t n;
+                parse_string_lit(p, &n);
+                for (char *c = (char *)ty; *c; c++)
+                    if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 32);
+                defer_error(p, perr(p, "UNSUPPORTED_TYPED_LITERAL", start, prev_stop(p), "unsupportedType",
+                                    arena_printf(p->a, "\"%s\"", ty), "supportedTypes",
+                                    "\"DATE\", \"TIMESTAMP_NTZ\", \"TIMESTAMP_LTZ\", \"TIMESTAMP\", \"INTERVAL\", \"X\"", NULL));
+                return mk_lit_null(p, start, prev_stop(p));
+            }
+            break;
+        }
+    }
+    /* name: column reference or function call */
+    const char *parts[64];
+    uint32_t n = 0;
+    parts[n++] = parse_identifier(p);
+    while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
+           !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
+        /* a.b( ... ) is a qualified function name; a.b is a column path */
+        advance(p);
+        const char *s = parse_identifier(p);
+        if (n < 64) parts[n++] = s;
+    }
+    NameParts np = name_parts(p->a, n, parts);
+    if (is_op(p, OP_LPAREN)) {
+        advance(p);
+        return parse_call(p, np, start);
+    }
+    return mk_attr(p, np, start, prev_stop(p));
+}

@@ -1,0 +1,847 @@
+/* Queries: WITH, set operations, query specifications (SELECT ... FROM ...
+ * WHERE ... GROUP BY ... HAVING ... WINDOW), result clauses (ORDER/SORT/
+ * DISTRIBUTE/CLUSTER BY, LIMIT, OFFSET) and relations (tables, subqueries,
+ * VALUES, table-valued functions, joins, LATERAL, LATERAL VIEW), built as
+ * Spark's AstBuilder builds them. */
+#include <string.h>
+
+#include "parser_int.h"
+
+Node *as_predicate(Parser *p, Node *e);
+
+static const char AUTO_SUBQUERY_NAME[] = "__auto_generated_subquery_name";
+
+static Node *plan1(Parser *p, NodeKind k, Node *child, int32_t start) {
+    Node *n = node_new(p->a, k, start, prev_stop(p));
+    if (child) node_set_kids(p->a, n, &child, 1);
+    return n;
+}
+
+static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t start) {
+    Node *n = plan1(p, NK_SubqueryAlias, child, start);
+    n->u.alias.name = name_parts1(p->a, name);
+    return node_finish(n);
+}
+
+bool at_query_start(const Parser *p) {
+    int i = 0;
+    while (tok_op(tk_at(p, i), OP_LPAREN)) i++;
+    const Token *t = tk_at(p, i);
+    if (t->kind != TK_WORD) return false;
+    switch (t->kw) {
+    case KW_SELECT: case KW_WITH: case KW_VALUES: case KW_FROM: return true;
+    case KW_TABLE: {
+        const Token *n = tk_at(p, i + 1);
+        return n->kind == TK_WORD || n->kind == TK_QIDENT;
+    }
+    default: return false;
+    }
+}
+
+/* ---- table alias: [AS] name [(cols)] ---- */
+
+typedef struct TableAlias {
+    const char *name;
+    uint32_t ncols;
+    const char **cols;
+} TableAlias;
+
+static bool can_be_alias(const Parser *p) {
+    const Token *t = tk(p);
+    if (!at_identifier(p)) return false;
+    if (t->kind == TK_WORD && (is_clause_keyword(t) || is_strict_nonreserved(t))) return false;
+    if (tok_kw(t, KW_ORDER) || tok_kw(t, KW_SORT) || tok_kw(t, KW_LIMIT) || tok_kw(t, KW_OFFSET)) return false;
+    return true;
+}
+
+static TableAlias parse_table_alias(Parser *p) {
+    TableAlias ta = {NULL, 0, NULL};
+    if (is_kw(p, KW_AS)) {
+        if (is_op_at(p, 1, OP_LPAREN)) {
+            /* `AS (c)`: AS itself is the alias name, as Spark's grammar makes it */
+            ta.name = tok_text(p, tk(p));
+            advance(p);
+            ta.ncols = parse_ident_list(p, &ta.cols);
+            return ta;
+        }
+        advance(p);
+        if (is_strict_nonreserved(tk(p))) syntax_error(p, "");
+        ta.name = parse_identifier(p);
+    } else if (can_be_alias(p)) {
+        ta.name = parse_identifier(p);
+    } else return ta;
+    if (is_op(p, OP_LPAREN)) ta.ncols = parse_ident_list(p, &ta.cols);
+    return ta;
+}
+
+static Node *apply_alias(Parser *p, const TableAlias *ta, Node *plan, int32_t start) {
+    if (!ta->name) return plan;
+    if (ta->ncols) {
+        Node *c = plan1(p, NK_UnresolvedSubqueryColumnAliases, plan, start);
+        c->u.cols.ncols = ta->ncols;
+        c->u.cols.cols = ta->cols;
+        plan = node_finish(c);
+    }
+    return subquery_alias(p, ta->name, plan, start);
+}
+
+/* ---- VALUES ---- */
+
+static bool is_row_ctor(Parser *p, const Node *e) {
+    return e->kind == NK_UnresolvedFunction && !e->u.un.is_operator && e->start >= 0 && p->sql[e->start] == '(';
+}
+
+static Node *parse_inline_table(Parser *p, int32_t start) {
+    expect_kw(p, KW_VALUES);
+    NodeVec rows = {0};
+    uint32_t first = 0;
+    do {
+        int32_t rs = cur_start(p);
+        Node *e = parse_expr(p);
+        Node *row = node_new(p->a, NK_ExprList, rs, prev_stop(p));
+        if (is_row_ctor(p, e)) node_set_kids(p->a, row, e->kids, e->u.un.nargs);
+        else node_set_kids(p->a, row, &e, 1);
+        if (!rows.n) first = row->nkids;
+        nv_push(p, &rows, node_finish(row));
+    } while (accept_op(p, OP_COMMA));
+    TableAlias ta = parse_table_alias(p);
+    Node *t = node_new(p->a, NK_UnresolvedInlineTable, start, prev_stop(p));
+    node_set_exprs(p->a, t, rows.v, rows.n);
+    if (ta.ncols) {
+        t->u.cols.ncols = ta.ncols;
+        t->u.cols.cols = ta.cols;
+    } else {
+        t->u.cols.ncols = first;
+        t->u.cols.cols = ARENA_ARRAY(p->a, const char *, first ? first : 1);
+        for (uint32_t i = 0; i < first; i++) t->u.cols.cols[i] = arena_printf(p->a, "col%u", i + 1);
+    }
+    for (uint32_t i = 0; i < rows.n; i++)
+        if (rows.v[i]->nkids != t->u.cols.ncols) {
+            defer_error(p, perr(p, "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH", start, prev_stop(p), "expectedNumCols",
+                                arena_printf(p->a, "%u", t->u.cols.ncols), "actualNumCols",
+                                arena_printf(p->a, "%u", rows.v[i]->nkids), "rowIndex", arena_printf(p->a, "%u", i), NULL));
+            break;
+        }
+    node_finish(t);
+    if (!ta.name) return t;
+    return subquery_alias(p, ta.name, t, start);
+}
+
+/* ---- relations ---- */
+
+static Node *parse_relation(Parser *p, Node *left);
+
+static const char *join_sql(JoinType t) {
+    switch (t) {
+    case JOIN_INNER: return "INNER";
+    case JOIN_LEFT_OUTER: return "LEFT OUTER";
+    case JOIN_RIGHT_OUTER: return "RIGHT OUTER";
+    case JOIN_FULL_OUTER: return "FULL OUTER";
+    case JOIN_LEFT_SEMI: return "LEFT SEMI";
+    case JOIN_LEFT_ANTI: return "LEFT ANTI";
+    case JOIN_CROSS: return "CROSS";
+    }
+    return "INNER";
+}
+
+static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_expr) {
+    expect_op(p, OP_LPAREN);
+    NodeVec args = {0};
+    if (!is_op(p, OP_RPAREN)) {
+        do {
+            int32_t as = cur_start(p);
+            if (is_kw(p, KW_TABLE)) {
+                /* TABLE t / TABLE(query) table argument: kept as a scalar subquery of the relation */
+                advance(p);
+                Node *rel;
+                if (accept_op(p, OP_LPAREN)) {
+                    rel = parse_query(p);
+                    expect_op(p, OP_RPAREN);
+                } else {
+                    int32_t rs = cur_start(p);
+                    NameParts np = parse_multipart(p);
+                    rel = node_new(p->a, NK_UnresolvedRelation, rs, prev_stop(p));
+                    rel->u.un.name = np;
+                    rel = node_finish(rel);
+                }
+                Node *s = node_new(p->a, NK_ScalarSubquery, as, prev_stop(p));
+                s->u.subq.plan = rel;
+                nv_push(p, &args, node_finish(s));
+            } else if (at_identifier(p) && is_op_at(p, 1, OP_FATARROW)) {
+                const char *an = parse_identifier(p);
+                advance(p);
+                Node *v = parse_expr(p);
+                Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
+                na->u.named.name = an;
+                node_set_kids(p->a, na, &v, 1);
+                nv_push(p, &args, node_finish(na));
+            } else nv_push(p, &args, parse_expr(p));
+        } while (accept_op(p, OP_COMMA));
+    }
+    expect_op(p, OP_RPAREN);
+    Node *f = node_new(p->a, NK_UnresolvedTableValuedFunction, start, prev_stop(p));
+    f->u.un.name = name;
+    node_set_exprs(p->a, f, args.v, args.n);
+    f = node_finish(f);
+    if (ident_expr) {
+        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
+        w->u.idplan.builds = NK_UnresolvedTableValuedFunction;
+        node_set_exprs(p->a, w, &ident_expr, 1);
+        node_set_kids(p->a, w, &f, 1);
+        f = node_finish(w);
+    }
+    if (name.n > 1)
+        defer_error(p, perr(p, "INVALID_SQL_SYNTAX.INVALID_TABLE_VALUED_FUNC_NAME", start, prev_stop(p), "funcName",
+                            sql_id_parts(p->a, name), NULL));
+    TableAlias ta = parse_table_alias(p);
+    return apply_alias(p, &ta, f, start);
+}
+
+Node *parse_relation_primary(Parser *p) {
+    int32_t start = cur_start(p);
+    if (is_op(p, OP_LPAREN)) {
+        if (at_query_start(p)) {
+            /* ( query ) alias — but `((a JOIN b))` is a relation: try the query */
+            int save = p->pos;
+            advance(p);
+            if (at_query_start(p)) {
+                Node *q = parse_query(p);
+                expect_op(p, OP_RPAREN);
+                TableAlias ta = parse_table_alias(p);
+                if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
+                return apply_alias(p, &ta, q, start);
+            }
+            p->pos = save;
+        }
+        advance(p);
+        Node *r = parse_relation(p, NULL);
+        expect_op(p, OP_RPAREN);
+        TableAlias ta = parse_table_alias(p);
+        return apply_alias(p, &ta, r, start);
+    }
+    if (is_kw(p, KW_VALUES)) return parse_inline_table(p, start);
+    if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
+        Node *e = parse_identifier_clause(p);
+        if (is_op(p, OP_LPAREN)) return parse_tvf(p, (NameParts){0, NULL}, start, e);
+        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
+        w->u.idplan.builds = NK_UnresolvedRelation;
+        node_set_exprs(p->a, w, &e, 1);
+        w = node_finish(w);
+        TableAlias ta = parse_table_alias(p);
+        return apply_alias(p, &ta, w, start);
+    }
+    NameParts np;
+    {
+        const char *parts[64];
+        uint32_t n = 0;
+        parts[n++] = parse_identifier(p);
+        while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
+            advance(p);
+            const char *s = parse_identifier(p);
+            if (n < 64) parts[n++] = s;
+        }
+        np = name_parts(p->a, n, parts);
+    }
+    if (is_op(p, OP_LPAREN)) return parse_tvf(p, np, start, NULL);
+    Node *r = node_new(p->a, NK_UnresolvedRelation, start, prev_stop(p));
+    r->u.un.name = np;
+    r = node_finish(r);
+    if (is_kw(p, KW_TABLESAMPLE)) {
+        /* sampling does not change the plan's names; skipped */
+        advance(p);
+        expect_op(p, OP_LPAREN);
+        int depth = 1;
+        while (depth && !at_eof(p)) {
+            if (is_op(p, OP_LPAREN)) depth++;
+            if (is_op(p, OP_RPAREN)) depth--;
+            advance(p);
+        }
+    }
+    TableAlias ta = parse_table_alias(p);
+    return apply_alias(p, &ta, r, start);
+}
+
+static Node *lateral_join(Parser *p, Node *left, Node *right, JoinType jt, Node *cond, int32_t start) {
+    Node *ls = node_new(p->a, NK_LateralSubquery, right->start, right->stop);
+    ls->u.subq.plan = right;
+    ls = node_finish(ls);
+    Node *j = plan1(p, NK_LateralJoin, left, start);
+    Node *ex[2] = {ls, cond};
+    node_set_exprs(p->a, j, ex, cond ? 2 : 1);
+    j->u.join.type = jt;
+    return node_finish(j);
+}
+
+static bool at_join(const Parser *p) {
+    int i = 0;
+    if (is_kw(p, KW_NATURAL)) i++;
+    const Token *t = tk_at(p, i);
+    if (tok_kw(t, KW_JOIN)) return true;
+    if (tok_kw(t, KW_INNER) || tok_kw(t, KW_CROSS) || tok_kw(t, KW_SEMI) || tok_kw(t, KW_ANTI))
+        return tok_kw(tk_at(p, i + 1), KW_JOIN);
+    if (tok_kw(t, KW_LEFT) || tok_kw(t, KW_RIGHT) || tok_kw(t, KW_FULL)) {
+        const Token *u = tk_at(p, i + 1);
+        if (tok_kw(u, KW_OUTER) || tok_kw(u, KW_SEMI) || tok_kw(u, KW_ANTI)) u = tk_at(p, i + 2);
+        return tok_kw(u, KW_JOIN);
+    }
+    return false;
+}
+
+static Node *parse_join(Parser *p, Node *left) {
+    int32_t start = left->start;
+    const Token *jt_tok = tk(p);
+    bool natural = accept_kw(p, KW_NATURAL);
+    JoinType jt = JOIN_INNER;
+    if (accept_kw(p, KW_INNER)) jt = JOIN_INNER;
+    else if (accept_kw(p, KW_CROSS)) jt = JOIN_CROSS;
+    else if (accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
+    else if (accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
+    else if (accept_kw(p, KW_LEFT)) {
+        if (accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
+        else if (accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
+        else {
+            accept_kw(p, KW_OUTER);
+            jt = JOIN_LEFT_OUTER;
+        }
+    } else if (accept_kw(p, KW_RIGHT)) {
+        accept_kw(p, KW_OUTER);
+        jt = JOIN_RIGHT_OUTER;
+    } else if (accept_kw(p, KW_FULL)) {
+        accept_kw(p, KW_OUTER);
+        jt = JOIN_FULL_OUTER;
+    }
+    expect_kw(p, KW_JOIN);
+    bool lateral = accept_kw(p, KW_LATERAL);
+    Node *right = parse_relation_primary(p);
+    Node *cond = NULL;
+    uint32_t nusing = 0;
+    const char **using_cols = NULL;
+    if (!natural && accept_kw(p, KW_ON)) cond = parse_expr(p);
+    else if (!natural && is_kw(p, KW_USING)) {
+        advance(p);
+        nusing = parse_ident_list(p, &using_cols);
+    }
+    (void)jt_tok;
+    if (lateral && jt != JOIN_INNER && jt != JOIN_CROSS && jt != JOIN_LEFT_OUTER)
+        defer_error(p, perr(p, "INVALID_LATERAL_JOIN_TYPE", start, prev_stop(p), "joinType", join_sql(jt), NULL));
+    if (lateral && nusing) defer_error(p, perr(p, "UNSUPPORTED_FEATURE.LATERAL_JOIN_USING", start, prev_stop(p), NULL));
+    if (natural && lateral)
+        defer_error(p, perr(p, "INCOMPATIBLE_JOIN_TYPES", start, prev_stop(p), "joinType1", "LATERAL", "joinType2",
+                            "NATURAL", NULL));
+    if (natural && jt == JOIN_CROSS)
+        defer_error(p, perr(p, "UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN", start, prev_stop(p), NULL));
+    if (lateral) return lateral_join(p, left, right, jt, cond, start);
+    Node *j = node_new(p->a, NK_Join, start, prev_stop(p));
+    Node *k[2] = {left, right};
+    node_set_kids(p->a, j, k, 2);
+    if (cond) node_set_exprs(p->a, j, &cond, 1);
+    j->u.join.type = jt;
+    j->u.join.natural = natural;
+    j->u.join.nusing = nusing;
+    j->u.join.using_cols = using_cols;
+    return node_finish(j);
+}
+
+/* One FROM item: [LATERAL] primary, joined to `left` by a comma, then its joins. */
+static Node *parse_relation(Parser *p, Node *left) {
+    int32_t start = cur_start(p);
+    bool lateral = false;
+    if (is_kw(p, KW_LATERAL) && !is_kw_at(p, 1, KW_VIEW)) {
+        advance(p);
+        lateral = true;
+    }
+    Node *r = parse_relation_primary(p);
+    if (left) {
+        if (lateral) r = lateral_join(p, left, r, JOIN_INNER, NULL, left->start);
+        else {
+            Node *j = node_new(p->a, NK_Join, left->start, prev_stop(p));
+            Node *k[2] = {left, r};
+            node_set_kids(p->a, j, k, 2);
+            j->u.join.type = JOIN_INNER;
+            r = node_finish(j);
+        }
+    }
+    (void)start;
+    while (at_join(p)) r = parse_join(p, r);
+    return r;
+}
+
+static Node *parse_lateral_view(Parser *p, Node *child) {
+    int32_t start = cur_start(p);
+    advance(p); /* LATERAL */
+    advance(p); /* VIEW */
+    bool outer = accept_kw(p, KW_OUTER);
+    int32_t fs = cur_start(p);
+    NameParts fname = parse_multipart(p);
+    expect_op(p, OP_LPAREN);
+    NodeVec args = {0};
+    if (!is_op(p, OP_RPAREN)) parse_expr_list(p, &args);
+    expect_op(p, OP_RPAREN);
+    Node *gen = mk_fnv(p, "", false, fs, prev_stop(p), (int)args.n, args.v);
+    gen = node_copy(p->a, gen);
+    gen->u.un.name = fname;
+    gen = node_finish(gen);
+    const char *tbl = parse_identifier(p);
+    const char *cols[64];
+    uint32_t ncols = 0;
+    if (accept_kw(p, KW_AS) || (at_identifier(p) && !is_clause_keyword(tk(p)) && !is_kw(p, KW_LATERAL))) {
+        do {
+            const char *c = parse_identifier(p);
+            if (ncols < 64) cols[ncols++] = c;
+        } while (accept_op(p, OP_COMMA));
+    }
+    Node *g = plan1(p, NK_UnresolvedGenerate, child, start);
+    g->start = child->start;
+    g->u.generate.outer = outer;
+    g->u.generate.qualifier = name_parts1(p->a, tbl);
+    g->u.generate.ncols = ncols;
+    g->u.generate.cols = ARENA_ARRAY(p->a, const char *, ncols ? ncols : 1);
+    memcpy(g->u.generate.cols, cols, sizeof(char *) * ncols);
+    node_set_exprs(p->a, g, &gen, 1);
+    return node_finish(g);
+}
+
+static Node *parse_from_clause(Parser *p) {
+    expect_kw(p, KW_FROM);
+    Node *r = parse_relation(p, NULL);
+    while (accept_op(p, OP_COMMA)) r = parse_relation(p, r);
+    while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = parse_lateral_view(p, r);
+    return r;
+}
+
+/* ---- query specification ---- */
+
+static Node *parse_select_item(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *e = parse_expr(p);
+    const char *alias = NULL;
+    if (is_kw(p, KW_AS)) {
+        advance(p);
+        if (is_op(p, OP_LPAREN)) {
+            const char **cols;
+            uint32_t n = parse_ident_list(p, &cols);
+            alias = cols[0];
+            (void)n;
+        } else alias = parse_identifier(p);
+    } else if (at_identifier(p) && !(tk(p)->kind == TK_WORD && is_clause_keyword(tk(p)))) {
+        alias = parse_identifier(p);
+    }
+    if (alias) {
+        Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+        a->u.attr.name = alias;
+        node_set_kids(p->a, a, &e, 1);
+        return node_finish(a);
+    }
+    if (e->kind == NK_UnresolvedAttribute || e->kind == NK_UnresolvedStar) return e;
+    Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
+    node_set_kids(p->a, u, &e, 1);
+    return node_finish(u);
+}
+
+/* A grouping set element: (a, b) or a → ExprList */
+static Node *parse_grouping_set(Parser *p) {
+    int32_t start = cur_start(p);
+    NodeVec v = {0};
+    if (is_op(p, OP_LPAREN)) {
+        int save = p->pos;
+        advance(p);
+        if (accept_op(p, OP_RPAREN)) {
+        } else {
+            p->pos = save;
+            Node *e = parse_expr(p);
+            if (is_row_ctor(p, e))
+                for (uint32_t i = 0; i < e->u.un.nargs; i++) nv_push(p, &v, e->kids[i]);
+            else nv_push(p, &v, e);
+        }
+    } else nv_push(p, &v, parse_expr(p));
+    Node *l = node_new(p->a, NK_ExprList, start, prev_stop(p));
+    node_set_kids(p->a, l, v.v, v.n);
+    return node_finish(l);
+}
+
+static Node *grouping_node(Parser *p, NodeKind k, int32_t start) {
+    expect_op(p, OP_LPAREN);
+    NodeVec sets = {0};
+    do {
+        if (k == NK_GroupingSets && (is_kw(p, KW_ROLLUP) || is_kw(p, KW_CUBE)) && is_op_at(p, 1, OP_LPAREN)) {
+            int32_t s = cur_start(p);
+            NodeKind kk = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
+            advance(p);
+            nv_push(p, &sets, grouping_node(p, kk, s));
+            continue;
+        }
+        nv_push(p, &sets, parse_grouping_set(p));
+    } while (accept_op(p, OP_COMMA));
+    expect_op(p, OP_RPAREN);
+    Node *g = node_new(p->a, k, start, prev_stop(p));
+    node_set_kids(p->a, g, sets.v, sets.n);
+    g->u.un.nargs = sets.n;
+    return node_finish(g);
+}
+
+static uint32_t parse_group_by(Parser *p, NodeVec *out) {
+    uint32_t before = out->n;
+    do {
+        int32_t s = cur_start(p);
+        if ((is_kw(p, KW_ROLLUP) || is_kw(p, KW_CUBE)) && is_op_at(p, 1, OP_LPAREN)) {
+            NodeKind k = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
+            advance(p);
+            nv_push(p, out, grouping_node(p, k, s));
+        } else if (is_kw(p, KW_GROUPING) && is_kw_at(p, 1, KW_SETS)) {
+            advance(p);
+            advance(p);
+            nv_push(p, out, grouping_node(p, NK_GroupingSets, s));
+        } else nv_push(p, out, parse_expr(p));
+    } while (accept_op(p, OP_COMMA));
+    /* old syntax: GROUP BY a, b WITH ROLLUP | WITH CUBE | GROUPING SETS (...) */
+    uint32_t n = out->n - before;
+    if ((is_kw(p, KW_WITH) && (is_kw_at(p, 1, KW_ROLLUP) || is_kw_at(p, 1, KW_CUBE))) ||
+        (is_kw(p, KW_GROUPING) && is_kw_at(p, 1, KW_SETS))) {
+        int32_t s = cur_start(p);
+        Node *g;
+        if (is_kw(p, KW_WITH)) {
+            advance(p);
+            NodeKind k = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
+            advance(p);
+            g = node_new(p->a, k, s, prev_stop(p));
+            Node **sets = ARENA_ARRAY(p->a, Node *, n);
+            for (uint32_t i = 0; i < n; i++) {
+                Node *l = node_new(p->a, NK_ExprList, out->v[before + i]->start, out->v[before + i]->stop);
+                node_set_kids(p->a, l, &out->v[before + i], 1);
+                sets[i] = node_finish(l);
+            }
+            node_set_kids(p->a, g, sets, n);
+            g->u.un.nargs = n;
+        } else {
+            advance(p);
+            advance(p);
+            Node *gs = grouping_node(p, NK_GroupingSets, s);
+            /* kids: the sets (u.un.nargs of them), then the user's GROUP BY expressions */
+            g = node_copy(p->a, gs);
+            Node **k = ARENA_ARRAY(p->a, Node *, gs->nkids + n);
+            memcpy(k, gs->kids, sizeof(Node *) * gs->nkids);
+            memcpy(k + gs->nkids, out->v + before, sizeof(Node *) * n);
+            node_set_kids(p->a, g, k, gs->nkids + n);
+        }
+        out->n = before;
+        nv_push(p, out, node_finish(g));
+    }
+    return out->n - before;
+}
+
+static Node *parse_window_clause(Parser *p, Node *child) {
+    const Token *wt = tk(p);
+    advance(p); /* WINDOW */
+    NodeVec defs = {0};
+    const char *refs[256]; /* `w2 AS w1`: the referenced name, else NULL */
+    do {
+        if (!at_identifier(p) || !is_kw_at(p, 1, KW_AS)) syntax_error_at(p, wt, "");
+        int32_t ns = cur_start(p);
+        const char *name = parse_identifier(p);
+        expect_kw(p, KW_AS);
+        Node *spec = parse_window_spec(p);
+        for (uint32_t i = 0; i < defs.n; i++)
+            if (strcmp(defs.v[i]->u.wspec.ref_name, name) == 0)
+                defer_error(p, perr(p, "INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION", ns, prev_stop(p), "windowName",
+                                    sql_ident(p->a, name), NULL));
+        Node *s;
+        const char *ref = NULL;
+        if (spec->kind == NK_UnresolvedWindowExpression) {
+            ref = spec->u.un.name.v[0];
+            s = node_new(p->a, NK_WindowSpecDefinition, spec->start, spec->stop);
+        } else s = node_copy(p->a, spec);
+        s->u.wspec.ref_name = name;
+        if (defs.n < 256) {
+            refs[defs.n] = ref;
+            nv_push(p, &defs, node_finish(s));
+        }
+    } while (accept_op(p, OP_COMMA));
+    for (uint32_t i = 0; i < defs.n; i++) {
+        if (!refs[i]) continue;
+        Node *found = NULL;
+        for (uint32_t j = 0; j < defs.n; j++)
+            if (!refs[j] && strcmp(defs.v[j]->u.wspec.ref_name, refs[i]) == 0) found = defs.v[j];
+        if (!found) {
+            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.CANNOT_RESOLVE_WINDOW_REFERENCE", defs.v[i]->start,
+                                defs.v[i]->stop, "windowName", sql_ident(p->a, refs[i]), NULL));
+            continue;
+        }
+        Node *c = node_copy(p->a, found);
+        c->u.wspec.ref_name = defs.v[i]->u.wspec.ref_name;
+        defs.v[i] = node_finish(c);
+    }
+    Node *w = plan1(p, NK_WithWindowDefinition, child, child->start);
+    node_set_exprs(p->a, w, defs.v, defs.n);
+    return node_finish(w);
+}
+
+/* SELECT ... [FROM ...] ...; `from` is given for `FROM t SELECT ...`. */
+static Node *parse_query_spec(Parser *p, Node *from) {
+    int32_t start = cur_start(p);
+    expect_kw(p, KW_SELECT);
+    bool distinct = false;
+    if (accept_kw(p, KW_DISTINCT)) distinct = true;
+    else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && !is_kw_at(p, 1, KW_FROM) && !at_eof(p) &&
+             tk_at(p, 1)->kind != TK_EOF)
+        advance(p);
+    NodeVec items = {0};
+    do nv_push(p, &items, parse_select_item(p));
+    while (accept_op(p, OP_COMMA));
+    Node *rel = from;
+    if (!rel && is_kw(p, KW_FROM)) rel = parse_from_clause(p);
+    while (rel && is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) rel = parse_lateral_view(p, rel);
+    if (!rel) rel = node_finish(node_new(p->a, NK_OneRowRelation, -1, -1));
+    Node *cur = rel;
+    if (accept_kw(p, KW_WHERE)) {
+        Node *c = parse_expr(p);
+        Node *f = plan1(p, NK_Filter, cur, start);
+        node_set_exprs(p->a, f, &c, 1);
+        cur = node_finish(f);
+    }
+    NodeVec groups = {0};
+    bool has_group = false;
+    if (is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY)) {
+        advance(p);
+        advance(p);
+        parse_group_by(p, &groups);
+        has_group = true;
+    }
+    Node *having = NULL;
+    if (accept_kw(p, KW_HAVING)) having = parse_expr(p);
+    Node *out;
+    if (has_group || (having && !p->opts.having_without_group_by_as_where)) {
+        Node *agg = node_new(p->a, NK_Aggregate, start, prev_stop(p));
+        NodeVec all = {0};
+        for (uint32_t i = 0; i < groups.n; i++) nv_push(p, &all, groups.v[i]);
+        for (uint32_t i = 0; i < items.n; i++) nv_push(p, &all, items.v[i]);
+        node_set_exprs(p->a, agg, all.v, all.n);
+        node_set_kids(p->a, agg, &cur, 1);
+        agg->u.aggregate.ngroup = groups.n;
+        out = node_finish(agg);
+        if (having) {
+            Node *h = plan1(p, NK_UnresolvedHaving, out, start);
+            Node *c = as_predicate(p, having);
+            node_set_exprs(p->a, h, &c, 1);
+            out = node_finish(h);
+        }
+    } else {
+        Node *proj = plan1(p, NK_Project, cur, start);
+        node_set_exprs(p->a, proj, items.v, items.n);
+        out = node_finish(proj);
+        if (having) {
+            Node *f = plan1(p, NK_Filter, out, start);
+            Node *c = as_predicate(p, having);
+            node_set_exprs(p->a, f, &c, 1);
+            out = node_finish(f);
+        }
+    }
+    if (distinct) out = node_finish(plan1(p, NK_Distinct, out, start));
+    if (is_kw(p, KW_WINDOW)) out = parse_window_clause(p, out);
+    return out;
+}
+
+/* ---- set operations ---- */
+
+static Node *parse_query_primary(Parser *p) {
+    int32_t start = cur_start(p);
+    enter(p);
+    Node *r;
+    if (is_kw(p, KW_SELECT)) r = parse_query_spec(p, NULL);
+    else if (is_kw(p, KW_VALUES)) r = parse_inline_table(p, start);
+    else if (is_kw(p, KW_TABLE)) {
+        advance(p);
+        int32_t s = cur_start(p);
+        NameParts np = parse_multipart(p);
+        r = node_new(p->a, NK_UnresolvedRelation, s, prev_stop(p));
+        r->u.un.name = np;
+        r = node_finish(r);
+    } else if (is_kw(p, KW_FROM)) {
+        Node *from = parse_from_clause(p);
+        if (!is_kw(p, KW_SELECT)) syntax_error(p, "");
+        r = parse_query_spec(p, from);
+    } else if (is_op(p, OP_LPAREN)) {
+        advance(p);
+        r = parse_query(p);
+        expect_op(p, OP_RPAREN);
+    } else syntax_error(p, "");
+    leave(p);
+    return r;
+}
+
+static Node *setop(Parser *p, NodeKind k, Node *l, Node *r, bool all) {
+    Node *n = node_new(p->a, k, l->start, prev_stop(p));
+    Node *kids[2] = {l, r};
+    node_set_kids(p->a, n, kids, 2);
+    n->u.setop.is_all = all;
+    return node_finish(n);
+}
+
+static bool set_quantifier(Parser *p) {
+    if (accept_kw(p, KW_ALL)) return true;
+    accept_kw(p, KW_DISTINCT);
+    return false;
+}
+
+static Node *parse_intersect_term(Parser *p) {
+    Node *l = parse_query_primary(p);
+    while (is_kw(p, KW_INTERSECT)) {
+        advance(p);
+        bool all = set_quantifier(p);
+        Node *r = parse_query_primary(p);
+        l = setop(p, NK_Intersect, l, r, all);
+    }
+    return l;
+}
+
+static Node *parse_set_term(Parser *p) {
+    Node *l = parse_intersect_term(p);
+    while (is_kw(p, KW_UNION) || is_kw(p, KW_EXCEPT) || is_kw(p, KW_MINUS)) {
+        bool is_union = is_kw(p, KW_UNION);
+        advance(p);
+        bool all = set_quantifier(p);
+        Node *r = parse_intersect_term(p);
+        if (is_union) {
+            Node *u = setop(p, NK_Union, l, r, all);
+            l = all ? u : node_finish(plan1(p, NK_Distinct, u, l->start));
+        } else l = setop(p, NK_Except, l, r, all);
+    }
+    return l;
+}
+
+/* ORDER BY / CLUSTER BY / DISTRIBUTE BY / SORT BY / WINDOW / LIMIT / OFFSET */
+static Node *parse_organization(Parser *p, Node *q, int32_t start) {
+    NodeVec order = {0}, cluster = {0}, distribute = {0}, sort = {0};
+    if (is_kw(p, KW_ORDER) && is_kw_at(p, 1, KW_BY)) {
+        advance(p), advance(p);
+        parse_sort_list(p, &order);
+    }
+    if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
+        advance(p), advance(p);
+        parse_expr_list(p, &cluster);
+    }
+    if (is_kw(p, KW_DISTRIBUTE) && is_kw_at(p, 1, KW_BY)) {
+        advance(p), advance(p);
+        parse_expr_list(p, &distribute);
+    }
+    if (is_kw(p, KW_SORT) && is_kw_at(p, 1, KW_BY)) {
+        advance(p), advance(p);
+        parse_sort_list(p, &sort);
+    }
+    Node *r = q;
+    int kinds = (order.n > 0) + (cluster.n > 0) + (distribute.n > 0 || sort.n > 0);
+    if (kinds > 1) {
+        defer_error(p, perr(p, "UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES", start, prev_stop(p), NULL));
+    } else if (order.n) {
+        Node *s = plan1(p, NK_Sort, r, start);
+        node_set_exprs(p->a, s, order.v, order.n);
+        s->u.sort.global = true;
+        r = node_finish(s);
+    } else if (cluster.n) {
+        Node *rp = plan1(p, NK_RepartitionByExpression, r, start);
+        node_set_exprs(p->a, rp, cluster.v, cluster.n);
+        r = node_finish(rp);
+        Node **so = ARENA_ARRAY(p->a, Node *, cluster.n);
+        for (uint32_t i = 0; i < cluster.n; i++) {
+            Node *o = node_new(p->a, NK_SortOrder, cluster.v[i]->start, cluster.v[i]->stop);
+            o->u.sort_order.nulls_first = true;
+            node_set_kids(p->a, o, &cluster.v[i], 1);
+            so[i] = node_finish(o);
+        }
+        Node *s = plan1(p, NK_Sort, r, start);
+        node_set_exprs(p->a, s, so, cluster.n);
+        r = node_finish(s);
+    } else {
+        if (distribute.n) {
+            Node *rp = plan1(p, NK_RepartitionByExpression, r, start);
+            node_set_exprs(p->a, rp, distribute.v, distribute.n);
+            r = node_finish(rp);
+        }
+        if (sort.n) {
+            Node *s = plan1(p, NK_Sort, r, start);
+            node_set_exprs(p->a, s, sort.v, sort.n);
+            r = node_finish(s);
+        }
+    }
+    if (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
+    if (accept_kw(p, KW_LIMIT)) {
+        if (!accept_kw(p, KW_ALL)) {
+            Node *n = parse_expr(p);
+            Node *ll = plan1(p, NK_LocalLimit, r, start);
+            node_set_exprs(p->a, ll, &n, 1);
+            ll = node_finish(ll);
+            Node *gl = plan1(p, NK_GlobalLimit, ll, start);
+            node_set_exprs(p->a, gl, &n, 1);
+            r = node_finish(gl);
+        }
+    }
+    if (accept_kw(p, KW_OFFSET)) {
+        Node *n = parse_expr(p);
+        Node *o = plan1(p, NK_Offset, r, start);
+        node_set_exprs(p->a, o, &n, 1);
+        r = node_finish(o);
+    }
+    return r;
+}
+
+Node *parse_query_no_with(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *t = parse_set_term(p);
+    return parse_organization(p, t, start);
+}
+
+Node *parse_query(Parser *p) {
+    enter(p);
+    int32_t start = cur_start(p);
+    if (!is_kw(p, KW_WITH)) {
+        Node *q = parse_query_no_with(p);
+        leave(p);
+        return q;
+    }
+    advance(p);
+    NodeVec ctes = {0};
+    do {
+        int32_t cs = cur_start(p);
+        if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
+        const char *name = parse_identifier(p);
+        const char **cols = NULL;
+        uint32_t ncols = 0;
+        if (is_op(p, OP_LPAREN)) ncols = parse_ident_list(p, &cols);
+        accept_kw(p, KW_AS);
+        expect_op(p, OP_LPAREN);
+        Node *q = parse_query(p);
+        expect_op(p, OP_RPAREN);
+        if (ncols) {
+            Node *c = plan1(p, NK_UnresolvedSubqueryColumnAliases, q, cs);
+            c->u.cols.ncols = ncols;
+            c->u.cols.cols = cols;
+            q = node_finish(c);
+        }
+        nv_push(p, &ctes, subquery_alias(p, name, q, cs));
+    } while (accept_op(p, OP_COMMA));
+    /* duplicate names, in first-seen order */
+    StrBuf dups;
+    sb_init(&dups, p->a, 16);
+    for (uint32_t i = 0; i < ctes.n; i++) {
+        const char *ni = ctes.v[i]->u.alias.name.v[0];
+        bool seen_before = false, dup = false;
+        for (uint32_t j = 0; j < i; j++)
+            if (strcmp(ctes.v[j]->u.alias.name.v[0], ni) == 0) seen_before = true;
+        if (seen_before) continue;
+        for (uint32_t j = i + 1; j < ctes.n; j++)
+            if (strcmp(ctes.v[j]->u.alias.name.v[0], ni) == 0) dup = true;
+        if (dup) {
+            if (dups.len) sb_puts(&dups, ", ");
+            sb_put_quoted_ident(&dups, ni);
+        }
+    }
+    if (dups.len)
+        defer_error(p, perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));
+    Node *body = parse_query_no_with(p);
+    Node *w = node_new(p->a, NK_UnresolvedWith, start, prev_stop(p));
+    NodeVec kids = {0};
+    nv_push(p, &kids, body);
+    for (uint32_t i = 0; i < ctes.n; i++) nv_push(p, &kids, ctes.v[i]);
+    node_set_kids(p->a, w, kids.v, kids.n);
+    leave(p);
+    return node_finish(w);
+}

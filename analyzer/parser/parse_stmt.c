@@ -1,0 +1,658 @@
+/* Statements: queries, CREATE/DROP VIEW and TABLE, namespaces, USE,
+ * session variables (DECLARE / SET VAR / DROP TEMPORARY VARIABLE), SET and
+ * RESET of configuration, EXECUTE IMMEDIATE, INSERT, and the other commands
+ * Spark has (DESCRIBE, SHOW, CACHE, ALTER, ...) as a generic Command naming
+ * its target. A target written IDENTIFIER(expr) wraps the statement in
+ * UnresolvedIdentifierPlan with the statement's name left empty. */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parser_int.h"
+
+static bool word_is(const Parser *p, int off, const char *w) {
+    const Token *t = tk_at(p, off);
+    size_t n = strlen(w);
+    return t->kind == TK_WORD && (size_t)(t->end - t->start) == n && strncasecmp(p->sql + t->start, w, n) == 0;
+}
+
+static bool accept_word(Parser *p, const char *w) {
+    if (word_is(p, 0, w)) {
+        advance(p);
+        return true;
+    }
+    return false;
+}
+
+/* A statement's target: IDENTIFIER(expr) or a multi-part name. */
+typedef struct Target {
+    NameParts name;
+    Node *ident;     /* IDENTIFIER's expression, or NULL */
+    bool folded;     /* ident was a constant string: name holds its parts */
+    int32_t start, stop;
+} Target;
+
+static Target parse_target(Parser *p) {
+    Target t = {{0, NULL}, NULL, false, cur_start(p), 0};
+    if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
+        advance(p);
+        advance(p);
+        t.ident = parse_expr(p);
+        expect_op(p, OP_RPAREN);
+        t.folded = fold_identifier(p, t.ident, &t.name);
+    } else {
+        t.name = parse_multipart(p);
+    }
+    t.stop = prev_stop(p);
+    return t;
+}
+
+static Node *stmt_finish(Parser *p, Node *s, const Target *t) {
+    if (t && t->ident) {
+        s->u.ddl.name = (NameParts){0, NULL};
+        s = node_finish(s);
+        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, s->start, s->stop);
+        w->u.idplan.builds = s->kind;
+        Node *e = t->ident;
+        node_set_exprs(p->a, w, &e, 1);
+        node_set_kids(p->a, w, &s, 1);
+        return node_finish(w);
+    }
+    if (t) s->u.ddl.name = t->name;
+    return node_finish(s);
+}
+
+static bool parse_if_not_exists(Parser *p) {
+    if (is_kw(p, KW_IF) && is_kw_at(p, 1, KW_NOT) && is_kw_at(p, 2, KW_EXISTS)) {
+        advance(p), advance(p), advance(p);
+        return true;
+    }
+    return false;
+}
+
+static bool parse_if_exists(Parser *p) {
+    if (is_kw(p, KW_IF) && is_kw_at(p, 1, KW_EXISTS)) {
+        advance(p), advance(p);
+        return true;
+    }
+    return false;
+}
+
+static void skip_balanced(Parser *p) {
+    int depth = 0;
+    do {
+        if (at_eof(p)) syntax_error(p, "");
+        if (is_op(p, OP_LPAREN)) depth++;
+        else if (is_op(p, OP_RPAREN)) depth--;
+        advance(p);
+    } while (depth > 0);
+}
+
+/* Skips the rest of the statement (up to `;` or the end). */
+static void skip_rest(Parser *p) {
+    int depth = 0;
+    while (!at_eof(p) && !(depth == 0 && is_op(p, OP_SEMI))) {
+        if (is_op(p, OP_LPAREN)) depth++;
+        else if (is_op(p, OP_RPAREN)) depth--;
+        advance(p);
+    }
+}
+
+static const char *text_between(Parser *p, int32_t start, int32_t stop) {
+    return arena_strndup(p->a, p->sql + start, (size_t)(stop - start + 1));
+}
+
+/* ---- CREATE VIEW ---- */
+
+static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global, bool temp) {
+    expect_kw(p, KW_VIEW);
+    bool ine = parse_if_not_exists(p);
+    Target t = parse_target(p);
+    Node *s = node_new(p->a, NK_CreateView, start, 0);
+    s->u.ddl.or_replace = or_replace;
+    s->u.ddl.global = global;
+    s->u.ddl.temporary = temp;
+    s->u.ddl.is_view = true;
+    s->u.ddl.if_not_exists = ine;
+    if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
+        defer_error(p, perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", t.start, t.stop, "actualName",
+                            sql_id_parts(p->a, t.name), NULL));
+    if (is_op(p, OP_LPAREN)) {
+        advance(p);
+        const char *names[256], *comments[256];
+        uint32_t n = 0;
+        do {
+            const char *c = parse_identifier(p);
+            const char *cm = NULL;
+            if (accept_kw(p, KW_COMMENT)) cm = parse_string_lit(p, NULL);
+            if (n < 256) {
+                names[n] = c;
+                comments[n] = cm;
+                n++;
+            }
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+        s->u.ddl.ncols = n;
+        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
+        s->u.ddl.col_comments = ARENA_ARRAY(p->a, const char *, n);
+        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
+        memcpy(s->u.ddl.col_comments, comments, sizeof(char *) * n);
+    }
+    /* COMMENT / TBLPROPERTIES / PARTITIONED ON / SCHEMA BINDING ... before AS */
+    while (!is_kw(p, KW_AS) && !at_eof(p)) {
+        if (accept_kw(p, KW_COMMENT)) parse_string_lit(p, NULL);
+        else if (accept_kw(p, KW_TBLPROPERTIES)) skip_balanced(p);
+        else if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        else advance(p);
+    }
+    expect_kw(p, KW_AS);
+    int32_t qs = cur_start(p);
+    Node *q = parse_query(p);
+    s->u.ddl.text = text_between(p, qs, prev_stop(p));
+    node_set_kids(p->a, s, &q, 1);
+    s->stop = prev_stop(p);
+    return stmt_finish(p, s, &t);
+}
+
+/* ---- CREATE TABLE ---- */
+
+static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) {
+    expect_kw(p, KW_TABLE);
+    bool ine = parse_if_not_exists(p);
+    Target t = parse_target(p);
+    Node *s = node_new(p->a, NK_CreateTable, start, 0);
+    s->u.ddl.or_replace = or_replace;
+    s->u.ddl.temporary = temp;
+    s->u.ddl.if_not_exists = ine;
+    if (is_op(p, OP_LPAREN) && !at_query_start(p)) {
+        advance(p);
+        const char *names[1024], *comments[1024];
+        const DataType *types[1024];
+        uint32_t n = 0;
+        do {
+            /* table constraints (PRIMARY KEY ..., CONSTRAINT ...) are skipped */
+            if (word_is(p, 0, "CONSTRAINT") || word_is(p, 0, "PRIMARY") || word_is(p, 0, "FOREIGN") ||
+                (word_is(p, 0, "UNIQUE") && is_op_at(p, 1, OP_LPAREN))) {
+                while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) {
+                    if (is_op(p, OP_LPAREN)) skip_balanced(p);
+                    else advance(p);
+                }
+                continue;
+            }
+            const char *c = parse_identifier(p);
+            const DataType *ty = parse_type(p);
+            const char *cm = NULL;
+            for (;;) {
+                if (is_kw(p, KW_NOT) && is_kw_at(p, 1, KW_NULL)) advance(p), advance(p);
+                else if (accept_kw(p, KW_COMMENT)) cm = parse_string_lit(p, NULL);
+                else if (accept_kw(p, KW_DEFAULT)) parse_expr(p);
+                else if (word_is(p, 0, "GENERATED")) {
+                    while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) {
+                        if (is_op(p, OP_LPAREN)) skip_balanced(p);
+                        else advance(p);
+                    }
+                } else break;
+            }
+            if (n < 1024) {
+                names[n] = c;
+                types[n] = ty;
+                comments[n] = cm;
+                n++;
+            }
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+        s->u.ddl.ncols = n;
+        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
+        s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, n);
+        s->u.ddl.col_comments = ARENA_ARRAY(p->a, const char *, n);
+        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
+        memcpy(s->u.ddl.col_types, types, sizeof(DataType *) * n);
+        memcpy(s->u.ddl.col_comments, comments, sizeof(char *) * n);
+    }
+    Node *q = NULL;
+    while (!at_eof(p) && !is_op(p, OP_SEMI)) {
+        if (accept_kw(p, KW_USING)) s->u.ddl.provider = parse_identifier(p);
+        else if (is_kw(p, KW_AS) || at_query_start(p)) {
+            accept_kw(p, KW_AS);
+            int32_t qs = cur_start(p);
+            q = parse_query(p);
+            s->u.ddl.text = text_between(p, qs, prev_stop(p));
+            break;
+        } else if (accept_kw(p, KW_COMMENT) || accept_kw(p, KW_LOCATION)) parse_string_lit(p, NULL);
+        else if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        else advance(p);
+    }
+    if (q) node_set_kids(p->a, s, &q, 1);
+    s->stop = prev_stop(p);
+    return stmt_finish(p, s, &t);
+}
+
+/* ---- generic commands ---- */
+
+/* Words that may follow a command's first keyword and belong to its name. */
+static bool is_command_word(const Parser *p) {
+    static const char *const words[] = {
+        "TABLE", "TABLES", "VIEW", "VIEWS", "FUNCTION", "FUNCTIONS", "SCHEMA", "SCHEMAS", "DATABASE", "DATABASES",
+        "NAMESPACE", "NAMESPACES", "EXTENDED", "FORMATTED", "QUERY", "TEMPORARY", "TEMP", "LAZY", "CURRENT",
+        "COLUMNS", "TBLPROPERTIES", "PARTITIONS", "CREATE", "ON", "COLUMN", "IN", "FROM", "REPAIR", "CACHE", "USER",
+        "SYSTEM", "INTO", "GLOBAL", "OR", "REPLACE", "CATALOG", "CATALOGS"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (word_is(p, 0, words[i])) return true;
+    return false;
+}
+
+static Node *generic_command(Parser *p, int32_t start) {
+    StrBuf sb;
+    sb_init(&sb, p->a, 32);
+    const Token *first = tk(p);
+    const char *w = tok_text(p, first);
+    for (char *c = (char *)w; *c; c++) *c = (char)toupper((unsigned char)*c);
+    sb_puts(&sb, w);
+    bool explain = word_is(p, 0, "EXPLAIN");
+    advance(p);
+    if (explain) {
+        while (word_is(p, 0, "EXTENDED") || word_is(p, 0, "CODEGEN") || word_is(p, 0, "COST") ||
+               word_is(p, 0, "FORMATTED") || word_is(p, 0, "LOGICAL"))
+            advance(p);
+        Node *inner = parse_statement_body(p);
+        Node *s = node_new(p->a, NK_Command, start, prev_stop(p));
+        s->u.ddl.text = sb.data;
+        node_set_kids(p->a, s, &inner, 1);
+        return node_finish(s);
+    }
+    while (is_command_word(p) && !(is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN))) {
+        /* a command word followed by nothing, `.`, or `(` is a name, not a word */
+        if (is_op_at(p, 1, OP_DOT)) break;
+        const char *x = tok_text(p, tk(p));
+        for (char *c = (char *)x; *c; c++) *c = (char)toupper((unsigned char)*c);
+        sb_putc(&sb, ' ');
+        sb_puts(&sb, x);
+        advance(p);
+    }
+    Node *s = node_new(p->a, NK_Command, start, 0);
+    s->u.ddl.text = sb.data;
+    Target t = {{0, NULL}, NULL, false, -1, -1};
+    bool has_target = false;
+    if (parse_if_exists(p)) s->u.ddl.if_exists = true;
+    else if (parse_if_not_exists(p)) s->u.ddl.if_not_exists = true;
+    if (at_identifier(p) && !is_op(p, OP_SEMI)) {
+        t = parse_target(p);
+        has_target = true;
+    }
+    bool temp_fn = strstr(sb.data, "TEMPORARY FUNCTION") != NULL;
+    if (temp_fn && has_target && (t.ident ? t.folded : true) && t.name.n > 1) {
+        if (strncmp(sb.data, "CREATE", 6) == 0)
+            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
+                                "database", sql_ident(p->a, t.name.v[0]), NULL));
+        else if (strncmp(sb.data, "DROP", 4) == 0)
+            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
+                                "DROP TEMPORARY FUNCTION", "name", sql_id_parts(p->a, t.name), NULL));
+    }
+    /* ALTER VIEW v AS query / CACHE TABLE t [AS] query: keep the query */
+    Node *q = NULL;
+    if ((strncmp(sb.data, "ALTER VIEW", 10) == 0 || strncmp(sb.data, "CACHE", 5) == 0)) {
+        if (is_kw(p, KW_OPTIONS)) {
+            advance(p);
+            skip_balanced(p);
+        }
+        accept_kw(p, KW_AS);
+        if (at_query_start(p)) q = parse_query(p);
+    }
+    skip_rest(p);
+    if (q) node_set_kids(p->a, s, &q, 1);
+    s->stop = prev_stop(p);
+    return stmt_finish(p, s, has_target ? &t : NULL);
+}
+
+/* ---- namespaces ---- */
+
+static bool at_namespace_word(const Parser *p) {
+    return is_kw(p, KW_DATABASE) || is_kw(p, KW_SCHEMA) || is_kw(p, KW_NAMESPACE);
+}
+
+static Node *create_namespace(Parser *p, int32_t start) {
+    advance(p);
+    bool ine = parse_if_not_exists(p);
+    Target t = parse_target(p);
+    skip_rest(p);
+    Node *s = node_new(p->a, NK_CreateNamespace, start, prev_stop(p));
+    s->u.ddl.if_not_exists = ine;
+    return stmt_finish(p, s, &t);
+}
+
+static Node *drop_namespace(Parser *p, int32_t start) {
+    advance(p);
+    bool ie = parse_if_exists(p);
+    Target t = parse_target(p);
+    bool cascade = false;
+    if (word_is(p, 0, "CASCADE")) {
+        advance(p);
+        cascade = true;
+    } else accept_word(p, "RESTRICT");
+    Node *s = node_new(p->a, NK_DropNamespace, start, prev_stop(p));
+    s->u.ddl.if_exists = ie;
+    s->u.ddl.cascade = cascade;
+    return stmt_finish(p, s, &t);
+}
+
+/* ---- variables ---- */
+
+static Node *declare_variable(Parser *p, int32_t start) {
+    advance(p); /* DECLARE */
+    bool or_replace = false;
+    if (is_kw(p, KW_OR) && is_kw_at(p, 1, KW_REPLACE)) {
+        advance(p), advance(p);
+        or_replace = true;
+    }
+    if ((is_kw(p, KW_VARIABLE) || is_kw(p, KW_VAR)) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT))
+        advance(p);
+    Target t = parse_target(p);
+    const DataType *ty = NULL;
+    Node *def = NULL;
+    if (!at_eof(p) && !is_op(p, OP_SEMI) && !is_kw(p, KW_DEFAULT) && !is_op(p, OP_EQ)) ty = parse_type(p);
+    if (accept_kw(p, KW_DEFAULT) || accept_op(p, OP_EQ)) def = parse_expr(p);
+    if (!ty && !def)
+        defer_error(p, perr(p, "INVALID_SQL_SYNTAX.VARIABLE_TYPE_OR_DEFAULT_REQUIRED", start, prev_stop(p), NULL));
+    Node *s = node_new(p->a, NK_DeclareVariable, start, prev_stop(p));
+    s->u.ddl.or_replace = or_replace;
+    s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, 1);
+    s->u.ddl.col_types[0] = ty;
+    if (def) node_set_exprs(p->a, s, &def, 1);
+    return stmt_finish(p, s, &t);
+}
+
+static Node *one_row(Parser *p) { return node_finish(node_new(p->a, NK_OneRowRelation, -1, -1)); }
+
+/* SET VAR a = e [, b = e] | SET VAR (a, b) = (query); syntax errors longjmp. */
+static Node *set_variable(Parser *p, int32_t start) {
+    advance(p); /* VAR / VARIABLE */
+    NodeVec targets = {0};
+    Node *src;
+    if (accept_op(p, OP_LPAREN)) {
+        do {
+            int32_t ts = cur_start(p);
+            NameParts np = parse_multipart(p);
+            nv_push(p, &targets, mk_attr(p, np, ts, prev_stop(p)));
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+        expect_op(p, OP_EQ);
+        expect_op(p, OP_LPAREN);
+        src = parse_query(p);
+        expect_op(p, OP_RPAREN);
+    } else {
+        NodeVec vals = {0};
+        do {
+            int32_t ts = cur_start(p);
+            NameParts np = parse_multipart(p);
+            nv_push(p, &targets, mk_attr(p, np, ts, prev_stop(p)));
+            expect_op(p, OP_EQ);
+            Node *v = parse_expr(p);
+            if (v->kind != NK_UnresolvedAttribute && v->kind != NK_Alias) {
+                /* Spark names a value after its variable */
+                Node *a = node_new(p->a, NK_Alias, v->start, v->stop);
+                a->u.attr.name = np.v[np.n - 1];
+                node_set_kids(p->a, a, &v, 1);
+                v = node_finish(a);
+            }
+            nv_push(p, &vals, v);
+        } while (accept_op(p, OP_COMMA));
+        Node *proj = node_new(p->a, NK_Project, start, prev_stop(p));
+        node_set_exprs(p->a, proj, vals.v, vals.n);
+        Node *orr = one_row(p);
+        node_set_kids(p->a, proj, &orr, 1);
+        src = node_finish(proj);
+    }
+    Node *s = node_new(p->a, NK_SetVariable, start, prev_stop(p));
+    node_set_exprs(p->a, s, targets.v, targets.n);
+    node_set_kids(p->a, s, &src, 1);
+    return node_finish(s);
+}
+
+static bool key_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '\\' || c == '.' || c == ':'; }
+
+/* SET, SET key, SET key=value, SET -v: Spark matches the raw text. */
+static Node *set_config(Parser *p, int32_t start, int32_t rest) {
+    skip_rest(p);
+    int32_t end = at_eof(p) ? (int32_t)p->len : cur_start(p);
+    const char *s = p->sql + rest, *e = p->sql + end;
+    while (s < e && isspace((unsigned char)*s)) s++;
+    while (e > s && (isspace((unsigned char)e[-1]) || e[-1] == ';')) e--;
+    Node *n = node_new(p->a, NK_SetConfig, start, end > start ? end - 1 : start);
+    if (s == e) return node_finish(n);
+    if (e - s == 2 && s[0] == '-' && s[1] == 'v') {
+        n->u.ddl.text = "-v";
+        return node_finish(n);
+    }
+    const char *k = s;
+    /* `key` = value (quoted key) */
+    if (*k == '`') {
+        const char *q = memchr(k + 1, '`', (size_t)(e - k - 1));
+        if (q) {
+            const char *after = q + 1;
+            while (after < e && isspace((unsigned char)*after)) after++;
+            n->u.ddl.text = arena_strndup(p->a, k + 1, (size_t)(q - k - 1));
+            if (after == e) return node_finish(n);
+            if (*after == '=') {
+                const char *v = after + 1;
+                while (v < e && isspace((unsigned char)*v)) v++;
+                n->u.ddl.value = arena_strndup(p->a, v, (size_t)(e - v));
+                return node_finish(n);
+            }
+        }
+    }
+    while (k < e && key_char(*k)) k++;
+    if (k > s) {
+        const char *after = k;
+        while (after < e && isspace((unsigned char)*after)) after++;
+        if (after == e && k == e) {
+            n->u.ddl.text = arena_strndup(p->a, s, (size_t)(k - s));
+            return node_finish(n);
+        }
+        if (after < e && *after == '=') {
+            const char *v = after + 1;
+            while (v < e && isspace((unsigned char)*v)) v++;
+            n->u.ddl.text = arena_strndup(p->a, s, (size_t)(k - s));
+            n->u.ddl.value = arena_strndup(p->a, v, (size_t)(e - v));
+            return node_finish(n);
+        }
+    }
+    defer_error(p, perr(p, "INVALID_SET_SYNTAX", start, n->stop, NULL));
+    return node_finish(n);
+}
+
+static Node *parse_set(Parser *p, int32_t start) {
+    const Token *set_tok = tk(p);
+    advance(p);
+    if (is_kw(p, KW_VAR) || is_kw(p, KW_VARIABLE)) {
+        /* try SET VARIABLE; if it is not one syntactically, it is SET config text */
+        int save = p->pos;
+        jmp_buf jb, *outer = p->jb;
+        ErrorInfo *deferred = p->deferred;
+        p->jb = &jb;
+        if (!setjmp(jb)) {
+            Node *n = set_variable(p, start);
+            if (!at_eof(p) && !is_op(p, OP_SEMI)) syntax_error(p, "");
+            p->jb = outer;
+            return n;
+        }
+        p->jb = outer;
+        p->pos = save;
+        p->deferred = deferred;
+    }
+    return set_config(p, start, set_tok->end);
+}
+
+/* ---- EXECUTE IMMEDIATE ---- */
+
+static Node *execute_immediate(Parser *p, int32_t start) {
+    advance(p), advance(p);
+    NodeVec ex = {0}, using = {0}, into = {0};
+    nv_push(p, &ex, parse_value_expr(p));
+    if (accept_kw(p, KW_INTO)) {
+        do {
+            int32_t ts = cur_start(p);
+            NameParts np = parse_multipart(p);
+            nv_push(p, &into, mk_attr(p, np, ts, prev_stop(p)));
+        } while (accept_op(p, OP_COMMA));
+    }
+    if (accept_kw(p, KW_USING)) {
+        do {
+            int32_t us = cur_start(p);
+            Node *e = parse_expr(p);
+            if (accept_kw(p, KW_AS) || (at_identifier(p) && !is_op(p, OP_COMMA) && !is_kw(p, KW_INTO))) {
+                const char *an = parse_identifier(p);
+                Node *a = node_new(p->a, NK_Alias, us, prev_stop(p));
+                a->u.attr.name = an;
+                node_set_kids(p->a, a, &e, 1);
+                e = node_finish(a);
+            }
+            nv_push(p, &using, e);
+        } while (accept_op(p, OP_COMMA));
+    }
+    if (!into.n && accept_kw(p, KW_INTO)) {
+        do {
+            int32_t ts = cur_start(p);
+            NameParts np = parse_multipart(p);
+            nv_push(p, &into, mk_attr(p, np, ts, prev_stop(p)));
+        } while (accept_op(p, OP_COMMA));
+    }
+    Node *s = node_new(p->a, NK_ExecuteImmediate, start, prev_stop(p));
+    for (uint32_t i = 0; i < using.n; i++) nv_push(p, &ex, using.v[i]);
+    for (uint32_t i = 0; i < into.n; i++) nv_push(p, &ex, into.v[i]);
+    node_set_exprs(p->a, s, ex.v, ex.n);
+    s->u.ddl.nusing = using.n;
+    return node_finish(s);
+}
+
+/* ---- INSERT ---- */
+
+static Node *insert_into(Parser *p, int32_t start) {
+    advance(p);
+    bool overwrite = false;
+    if (accept_kw(p, KW_OVERWRITE)) overwrite = true;
+    else expect_kw(p, KW_INTO);
+    accept_kw(p, KW_TABLE);
+    Target t = parse_target(p);
+    if (is_kw(p, KW_PARTITION) && is_op_at(p, 1, OP_LPAREN)) {
+        advance(p);
+        skip_balanced(p);
+    }
+    Node *s = node_new(p->a, NK_InsertInto, start, 0);
+    s->u.ddl.or_replace = overwrite;
+    if (is_op(p, OP_LPAREN) && !at_query_start(p)) {
+        advance(p);
+        const char *names[1024];
+        uint32_t n = 0;
+        do {
+            const char *c = parse_identifier(p);
+            if (n < 1024) names[n++] = c;
+            if (is_op(p, OP_LPAREN)) syntax_error(p, ": missing ')'");
+        } while (accept_op(p, OP_COMMA));
+        expect_op(p, OP_RPAREN);
+        s->u.ddl.ncols = n;
+        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
+        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
+    }
+    if (is_kw(p, KW_BY) && is_kw_at(p, 1, KW_NAME)) advance(p), advance(p);
+    Node *q = parse_query(p);
+    node_set_kids(p->a, s, &q, 1);
+    s->stop = prev_stop(p);
+    return stmt_finish(p, s, &t);
+}
+
+/* ---- DROP ---- */
+
+static Node *parse_drop(Parser *p, int32_t start) {
+    if (is_kw_at(p, 1, KW_TABLE) || is_kw_at(p, 1, KW_VIEW)) {
+        advance(p);
+        bool view = is_kw(p, KW_VIEW);
+        advance(p);
+        bool ie = parse_if_exists(p);
+        Target t = parse_target(p);
+        accept_word(p, "PURGE");
+        Node *s = node_new(p->a, NK_DropTable, start, prev_stop(p));
+        s->u.ddl.is_view = view;
+        s->u.ddl.if_exists = ie;
+        return stmt_finish(p, s, &t);
+    }
+    if (tok_kw(tk_at(p, 1), KW_DATABASE) || tok_kw(tk_at(p, 1), KW_SCHEMA) || tok_kw(tk_at(p, 1), KW_NAMESPACE)) {
+        advance(p);
+        return drop_namespace(p, start);
+    }
+    if ((is_kw_at(p, 1, KW_TEMPORARY) || is_kw_at(p, 1, KW_TEMP)) && (is_kw_at(p, 2, KW_VARIABLE) || is_kw_at(p, 2, KW_VAR))) {
+        advance(p), advance(p), advance(p);
+        bool ie = parse_if_exists(p);
+        Target t = parse_target(p);
+        Node *s = node_new(p->a, NK_DropVariable, start, prev_stop(p));
+        s->u.ddl.if_exists = ie;
+        return stmt_finish(p, s, &t);
+    }
+    if (is_kw_at(p, 1, KW_FUNCTION) || ((is_kw_at(p, 1, KW_TEMPORARY) || is_kw_at(p, 1, KW_TEMP)) && is_kw_at(p, 2, KW_FUNCTION)) ||
+        word_is(p, 1, "INDEX") || word_is(p, 1, "CATALOG"))
+        return generic_command(p, start);
+    advance(p);
+    syntax_error(p, "");
+}
+
+/* ---- CREATE ---- */
+
+static Node *parse_create(Parser *p, int32_t start) {
+    advance(p); /* CREATE */
+    bool or_replace = false, global = false, temp = false;
+    if (is_kw(p, KW_OR) && is_kw_at(p, 1, KW_REPLACE)) {
+        advance(p), advance(p);
+        or_replace = true;
+    }
+    if (accept_kw(p, KW_GLOBAL)) global = true;
+    if (accept_kw(p, KW_TEMPORARY) || accept_kw(p, KW_TEMP)) temp = true;
+    accept_word(p, "EXTERNAL");
+    if (is_kw(p, KW_VIEW)) return create_view(p, start, or_replace, global, temp);
+    if (is_kw(p, KW_TABLE)) return create_table(p, start, or_replace, temp);
+    if (at_namespace_word(p) && !or_replace && !temp) return create_namespace(p, start);
+    /* CREATE [TEMPORARY] FUNCTION, CREATE INDEX, ...: generic, restarting at CREATE */
+    int32_t save = p->pos;
+    while (p->pos > 0 && p->t[p->pos - 1].start >= start) p->pos--;
+    (void)save;
+    return generic_command(p, start);
+}
+
+/* ---- dispatch ---- */
+
+Node *parse_statement_body(Parser *p) {
+    int32_t start = cur_start(p);
+    if (at_query_start(p) || is_op(p, OP_LPAREN)) return parse_query(p);
+    const Token *t = tk(p);
+    if (t->kind != TK_WORD) syntax_error(p, "");
+    switch (t->kw) {
+    case KW_CREATE: return parse_create(p, start);
+    case KW_DROP: return parse_drop(p, start);
+    case KW_USE: {
+        advance(p);
+        if (at_namespace_word(p) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) advance(p);
+        Target tg = parse_target(p);
+        Node *s = node_new(p->a, NK_UseNamespace, start, prev_stop(p));
+        return stmt_finish(p, s, &tg);
+    }
+    case KW_DECLARE: return declare_variable(p, start);
+    case KW_SET: return parse_set(p, start);
+    case KW_RESET: {
+        advance(p);
+        int32_t ks = cur_start(p);
+        skip_rest(p);
+        Node *s = node_new(p->a, NK_ResetConfig, start, prev_stop(p));
+        if (prev_stop(p) >= ks) s->u.ddl.text = text_between(p, ks, prev_stop(p));
+        return node_finish(s);
+    }
+    case KW_EXECUTE:
+        if (is_kw_at(p, 1, KW_IMMEDIATE)) return execute_immediate(p, start);
+        break;
+    case KW_INSERT: return insert_into(p, start);
+    default: break;
+    }
+    static const char *const commands[] = {"DESCRIBE", "DESC", "SHOW", "CACHE", "UNCACHE", "ALTER", "ANALYZE",
+                                           "REFRESH", "REPAIR", "MSCK", "TRUNCATE", "COMMENT", "DELETE", "UPDATE",
+                                           "MERGE", "REPLACE", "EXPLAIN", "CLEAR", "LOAD", "ADD", "LIST", "CALL"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (word_is(p, 0, commands[i])) return generic_command(p, start);
+    syntax_error(p, "");
+}
