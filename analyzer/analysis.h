@@ -27,7 +27,12 @@ typedef struct Analysis {
     ErrorInfo *error;           /* the first error; NULL while none */
     uint32_t max_depth;
     int depth;                  /* view / subquery nesting while resolving */
-    void *rules_state;          /* private to the rule executor */
+    struct Tracer *tracer;      /* executor.h; NULL: no tracing, no timing */
+    struct OuterScope *outer;   /* the enclosing queries' scopes while resolving a subquery (rules/scope.h) */
+    uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
+    const volatile int *cancel; /* non-zero: stop */
+    jmp_buf *oom;               /* where the arena budget handler jumps */
+    struct CteRegistry *ctes;   /* resolved CTE definitions by id (rules/cte_refs.c) */
 } Analysis;
 
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }

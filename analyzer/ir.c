@@ -49,6 +49,7 @@ Node *node_new(Arena *a, NodeKind k, int32_t start, int32_t stop) {
 Node *node_copy(Arena *a, const Node *n) {
     Node *c = arena_alloc(a, sizeof(Node));
     memcpy(c, n, sizeof(Node));
+    c->out = NULL;
     return c;
 }
 
@@ -97,6 +98,7 @@ Node *node_finish(Node *n) {
         resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
     }
     if (!node_kind_is_plan(n->kind) && !n->type) resolved = false;
+    if (n->flags & NF_PENDING) resolved = false;
     n->mask = m;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
                (nondet ? NF_NONDETERMINISTIC : 0);

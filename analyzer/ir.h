@@ -135,6 +135,8 @@ enum {
     NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
     NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified) */
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
+    NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
+                                   whose definition is not resolved yet); node_finish keeps it unresolved */
 };
 
 typedef struct Node Node;
@@ -148,6 +150,7 @@ struct Node {
     KindMask mask;          /* kinds present in this subtree, expressions and subquery plans included */
     const DataType *type;   /* expressions: result type, once resolved */
     int32_t plan_id;        /* client plan id (Spark Connect), -1 if none */
+    struct OutputCache *out; /* plans: output attributes, computed once (output.c); not copied */
     union {
         /* Literal */
         struct { Value v; } lit;
@@ -222,7 +225,7 @@ struct Node {
         /* Relation */
         struct { NameParts name; const struct TableDef *table; } relation;
         /* LocalRelation: rows of constant values, ncols per row */
-        struct { uint32_t nrows; const Value *rows; } local;
+        struct { uint32_t nrows; const Value *rows; Node **row_exprs; /* nrows ExprLists, typed as the columns */ } local;
         /* Range */
         struct { int64_t start, end, step; int32_t num_slices; } range;
         /* Aggregate */

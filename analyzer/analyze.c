@@ -1,0 +1,31 @@
+#include "analyze.h"
+
+#include "commands.h"
+#include "executor.h"
+
+Node *analyze_query(Analysis *an, Node *plan) {
+    Node *resolved = executor_run(an, plan);
+    if (!resolved) return NULL;
+    if (!check_analysis(an, resolved)) return NULL;
+    return resolved;
+}
+
+Node *analyze_statement(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pending) {
+    if (node_kind_is_command(stmt->kind) ||
+        (stmt->kind == NK_UnresolvedIdentifierPlan && node_kind_is_command(stmt->u.idplan.builds)))
+        return run_command(an, s, stmt, pending);
+    return analyze_query(an, stmt);
+}
+
+Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer) {
+    if ((uint32_t)++an->depth > an->max_depth / 4 + 8) {
+        an->depth--;
+        return an_fail(an, error_make(an->arena, "CATALYZER_LIMIT_EXCEEDED", plan, "limit", "nesting depth", NULL));
+    }
+    struct OuterScope *saved = an->outer;
+    an->outer = outer;
+    Node *r = executor_run(an, plan);
+    an->outer = saved;
+    an->depth--;
+    return r;
+}

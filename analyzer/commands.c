@@ -1,0 +1,247 @@
+/* Statements that change the session or the catalog. Each is checked and
+ * applied to pending copies of the catalog and session state, which the
+ * caller publishes only when the statement succeeds. */
+#include "commands.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "consteval.h"
+#include "functions/functions.h"
+#include "output.h"
+#include "print/printer.h"
+#include "rules/rules.h"
+
+Catalog *pending_catalog(CzSession *s, PendingChanges *p) {
+    if (!p->catalog) p->catalog = catalog_clone(s->catalog);
+    return p->catalog;
+}
+
+SessionState *pending_state(CzSession *s, PendingChanges *p) {
+    if (!p->state) p->state = state_clone(s->state);
+    return p->state;
+}
+
+static Node *ok(Node *stmt) { return stmt; }
+
+/* ns and table of a (multi-part) name as the catalog sees it. */
+static bool split_table_name(Analysis *an, const Node *at, NameParts n, const char **ns, const char **tbl) {
+    *tbl = n.v[n.n - 1];
+    *ns = an->session->current_ns;
+    if (n.n == 2) *ns = n.v[0];
+    else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) *ns = n.v[1];
+    else if (n.n >= 3) {
+        an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", at, "sessionCatalog", "spark_catalog",
+                               "namespace", sql_id_parts(an->arena, (NameParts){n.n - 1, n.v}), NULL));
+        return false;
+    }
+    return true;
+}
+
+static const char *qualified(Analysis *an, const char *ns, const char *tbl) {
+    const char *parts[3] = {"spark_catalog", ns, tbl};
+    return sql_id_parts(an->arena, (NameParts){3, parts});
+}
+
+static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    NameParts n = stmt->u.ddl.name;
+    if (stmt->u.ddl.temporary && !stmt->u.ddl.global && n.n > 1) {
+        return an_fail(an, error_make(an->arena, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", stmt, "actualName",
+                                      sql_id_parts(an->arena, n), NULL));
+    }
+    Node *query = analyze_query(an, stmt->kids[0]);
+    if (!query) return NULL;
+    AttrList out = plan_output(an, query);
+    if (stmt->u.ddl.ncols && stmt->u.ddl.ncols != out.n) {
+        return an_fail(an, error_make(an->arena, stmt->u.ddl.ncols < out.n ? "CREATE_VIEW_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS"
+                                                                           : "CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+                                      stmt, "viewName", sql_id_parts(an->arena, n), "viewColumns", "", "dataColumns",
+                                      "", NULL));
+    }
+    if (stmt->u.ddl.temporary) {
+        SessionState *st = pending_state(s, pend);
+        const char *name = n.v[n.n - 1];
+        if (state_find_view(st, name) && !stmt->u.ddl.or_replace) {
+            if (stmt->u.ddl.if_not_exists) return ok(stmt);
+            return an_fail(an, error_make(an->arena, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
+                                          sql_ident(an->arena, name), NULL));
+        }
+        TempView v = {.name = name, .sql = stmt->u.ddl.text, .ncols = (int)stmt->u.ddl.ncols,
+                      .cols = stmt->u.ddl.col_names};
+        state_put_view(st, &v);
+        return ok(stmt);
+    }
+    const char *ns, *tbl;
+    if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
+    /* a persistent view may not reference temporary objects */
+    Catalog *c = pending_catalog(s, pend);
+    if (!catalog_has_namespace(c, ns))
+        return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
+                                      arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
+    const TableDef *existing = catalog_find_table(c, ns, tbl);
+    if (existing && !stmt->u.ddl.or_replace) {
+        if (stmt->u.ddl.if_not_exists) return ok(stmt);
+        return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
+                                      qualified(an, ns, tbl), NULL));
+    }
+    ColumnDef *cols = ARENA_ARRAY(an->arena, ColumnDef, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++)
+        cols[i] = (ColumnDef){i < stmt->u.ddl.ncols ? stmt->u.ddl.col_names[i] : out.v[i]->u.attr.name, out.v[i]->type,
+                              expr_nullable(out.v[i])};
+    TableDef *t = catalog_put_table(c, ns, tbl, (int)out.n, cols);
+    t->is_view = true;
+    t->view_text = arena_strdup(c->arena, stmt->u.ddl.text ? stmt->u.ddl.text : "");
+    if (stmt->u.ddl.ncols) {
+        t->nview_cols = (int)stmt->u.ddl.ncols;
+        t->view_cols = ARENA_ARRAY(c->arena, const char *, stmt->u.ddl.ncols);
+        for (uint32_t i = 0; i < stmt->u.ddl.ncols; i++) t->view_cols[i] = arena_strdup(c->arena, stmt->u.ddl.col_names[i]);
+    }
+    return ok(stmt);
+}
+
+static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    const char *ns, *tbl;
+    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
+    Catalog *c = pending_catalog(s, pend);
+    if (!catalog_has_namespace(c, ns))
+        return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
+                                      arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
+    if (catalog_find_table(c, ns, tbl) && !stmt->u.ddl.or_replace) {
+        if (stmt->u.ddl.if_not_exists) return ok(stmt);
+        return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
+                                      qualified(an, ns, tbl), NULL));
+    }
+    ColumnDef *cols;
+    uint32_t ncols;
+    if (stmt->nkids) {
+        Node *query = analyze_query(an, stmt->kids[0]);
+        if (!query) return NULL;
+        AttrList out = plan_output(an, query);
+        ncols = out.n;
+        cols = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
+        for (uint32_t i = 0; i < ncols; i++) cols[i] = (ColumnDef){out.v[i]->u.attr.name, out.v[i]->type, true};
+    } else {
+        ncols = stmt->u.ddl.ncols;
+        cols = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
+        for (uint32_t i = 0; i < ncols; i++) cols[i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true};
+    }
+    TableDef *t = catalog_put_table(c, ns, tbl, (int)ncols, cols);
+    if (stmt->u.ddl.provider) t->provider = arena_strdup(c->arena, stmt->u.ddl.provider);
+    return ok(stmt);
+}
+
+static Node *drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    NameParts n = stmt->u.ddl.name;
+    if (n.n == 1) {
+        SessionState *st = pending_state(s, pend);
+        if (state_drop_view(st, n.v[0])) return ok(stmt);
+    }
+    const char *ns, *tbl;
+    if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
+    Catalog *c = pending_catalog(s, pend);
+    const TableDef *t = catalog_find_table(c, ns, tbl);
+    if (!t || (bool)t->is_view != stmt->u.ddl.is_view) {
+        if (stmt->u.ddl.if_exists) return ok(stmt);
+        if (t && t->is_view && !stmt->u.ddl.is_view)
+            return an_fail(an, error_make(an->arena, "WRONG_COMMAND_FOR_OBJECT_TYPE", stmt, "operation", "DROP TABLE",
+                                          NULL));
+        return an_fail(an, error_make(an->arena, stmt->u.ddl.is_view ? "VIEW_NOT_FOUND" : "TABLE_OR_VIEW_NOT_FOUND",
+                                      stmt, "relationName", sql_id_parts(an->arena, n), NULL));
+    }
+    catalog_drop_table(c, ns, tbl);
+    return ok(stmt);
+}
+
+static const char *single_namespace(Analysis *an, Node *stmt) {
+    NameParts n = stmt->u.ddl.name;
+    if (n.n == 2 && strcasecmp(n.v[0], "spark_catalog") == 0) return n.v[1];
+    if (n.n != 1) {
+        an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", stmt, "sessionCatalog", "spark_catalog",
+                               "namespace", sql_id_parts(an->arena, n), NULL));
+        return NULL;
+    }
+    return n.v[0];
+}
+
+static Node *namespace_cmd(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    const char *ns = single_namespace(an, stmt);
+    if (!ns) return NULL;
+    if (stmt->kind == NK_UseNamespace) {
+        if (!catalog_has_namespace(s->catalog, ns))
+            return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
+                                          arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
+        SessionState *st = pending_state(s, pend);
+        st->current_ns = arena_strdup(st->arena, ns);
+        return ok(stmt);
+    }
+    Catalog *c = pending_catalog(s, pend);
+    if (stmt->kind == NK_CreateNamespace) {
+        if (catalog_has_namespace(c, ns)) {
+            if (stmt->u.ddl.if_not_exists) return ok(stmt);
+            return an_fail(an, error_make(an->arena, "SCHEMA_ALREADY_EXISTS", stmt, "schemaName",
+                                          arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
+        }
+        catalog_add_namespace(c, ns);
+        return ok(stmt);
+    }
+    if (!catalog_has_namespace(c, ns)) {
+        if (stmt->u.ddl.if_exists) return ok(stmt);
+        return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
+                                      arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
+    }
+    if (!catalog_drop_namespace(c, ns, stmt->u.ddl.cascade))
+        return an_fail(an, error_make(an->arena, "SCHEMA_NOT_EMPTY", stmt, "schemaName",
+                                      arena_printf(an->arena, "`%s`", ns), NULL));
+    return ok(stmt);
+}
+
+static Node *set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    const char *key = stmt->u.ddl.text;
+    if (!key || !stmt->u.ddl.value) return ok(stmt); /* SET / SET key: shows values */
+    if (state_find_var(s->state, key))
+        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.SET_VARIABLE_USING_SET", stmt, "variableName",
+                                      sql_ident(an->arena, key), NULL));
+    SessionState *st = pending_state(s, pend);
+    if (!state_set_conf(st, key, stmt->u.ddl.value))
+        return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.DEFAULT", stmt, "confValue",
+                                      arena_printf(an->arena, "'%s'", stmt->u.ddl.value), "confName",
+                                      sql_conf(an->arena, key), NULL));
+    return ok(stmt);
+}
+
+static Node *insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    (void)pend;
+    const char *ns, *tbl;
+    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
+    if (!catalog_find_table(s->catalog, ns, tbl) && !(stmt->u.ddl.name.n == 1 && state_find_view(s->state, tbl)))
+        return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
+                                      sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
+    if (stmt->nkids && !analyze_query(an, stmt->kids[0])) return NULL;
+    return ok(stmt);
+}
+
+/* Session variables, EXECUTE IMMEDIATE and IDENTIFIER targets live in variables_cmd.c. */
+Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend);
+
+Node *run_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    switch (stmt->kind) {
+    case NK_CreateView: return create_view(an, s, stmt, pend);
+    case NK_CreateTable: return create_table(an, s, stmt, pend);
+    case NK_DropTable: return drop_table(an, s, stmt, pend);
+    case NK_CreateNamespace:
+    case NK_DropNamespace:
+    case NK_UseNamespace: return namespace_cmd(an, s, stmt, pend);
+    case NK_SetConfig: return set_config(an, s, stmt, pend);
+    case NK_ResetConfig: return ok(stmt);
+    case NK_InsertInto: return insert_into(an, s, stmt, pend);
+    case NK_DeclareVariable:
+    case NK_SetVariable:
+    case NK_DropVariable:
+    case NK_ExecuteImmediate:
+    case NK_UnresolvedIdentifierPlan: return run_variable_command(an, s, stmt, pend);
+    default:
+        /* other statements (DESCRIBE, SHOW, CACHE, ...): their query, if any, must analyse */
+        if (stmt->nkids && !node_kind_is_command(stmt->kids[0]->kind) && !analyze_query(an, stmt->kids[0])) return NULL;
+        return ok(stmt);
+    }
+}

@@ -1,0 +1,146 @@
+/* ResolveAggregateFunctions — Spark's Analyzer.ResolveAggregateFunctions:
+ * HAVING and ORDER BY over an aggregation may name select-list aliases,
+ * grouping columns that are not selected, and aggregate functions that are
+ * not in the select list. Names resolve against the aggregation's output
+ * first, then its input; aggregates and missing grouping columns are added
+ * to the Aggregate as extra outputs and a Project restores its output.
+ *
+ *   'UnresolvedHaving ('max('id) > 0)          Project [1#1]
+ *   +- Aggregate [1 AS 1#1]              =>    +- Filter (max(id)#2L > cast(0 as bigint))
+ *      +- Range (0, 10, step=1)                   +- Aggregate [1 AS 1#1, max(id#0L) AS max(id)#2L]
+ *                                                    +- Range (0, 10, step=1)
+ */
+#include <string.h>
+
+#include "print/printer.h"
+#include "rules.h"
+#include "variables.h"
+
+typedef struct AggExt {
+    Analysis *an;
+    Node *agg;
+    Node **list;     /* the Aggregate's aggregate list, growing */
+    uint32_t n, cap;
+    uint32_t original;
+    AttrList input;  /* the Aggregate's child output */
+} AggExt;
+
+static Node *add_output(AggExt *x, Node *e, const char *name) {
+    Analysis *an = x->an;
+    for (uint32_t i = 0; i < x->n; i++) {
+        Node *item = x->list[i];
+        Node *inner = item->kind == NK_Alias ? item->kids[0] : item;
+        if (expr_semantic_equal(inner, e)) return to_attribute(an, item);
+    }
+    if (x->n == x->cap) {
+        uint32_t cap = x->cap * 2 + 4;
+        Node **l = ARENA_ARRAY(an->arena, Node *, cap);
+        memcpy(l, x->list, sizeof(Node *) * x->n);
+        x->list = l;
+        x->cap = cap;
+    }
+    Node *item = e->kind == NK_AttributeReference ? e : make_alias(an, e, name, true);
+    x->list[x->n++] = item;
+    return to_attribute(an, item);
+}
+
+static bool is_grouping_expr(AggExt *x, const Node *e) {
+    for (uint32_t i = 0; i < x->agg->u.aggregate.ngroup; i++)
+        if (expr_semantic_equal(x->agg->exprs[i], e)) return true;
+    return false;
+}
+
+/* Rewrites e so it only uses the Aggregate's outputs. */
+static Node *extract(AggExt *x, Node *e) {
+    Analysis *an = x->an;
+    if (e->kind == NK_AggregateExpression) return add_output(x, e, expr_auto_name(an->arena, e));
+    if (e->kind == NK_AttributeReference) {
+        /* an output of the aggregate already? */
+        for (uint32_t i = 0; i < x->n; i++)
+            if (named_expr_id(x->list[i]) == e->u.attr.id) return e;
+        if (is_grouping_expr(x, e)) return add_output(x, e, e->u.attr.name);
+        return e; /* CheckAnalysis reports it */
+    }
+    if (e->nkids && is_grouping_expr(x, e) && !kind_mask_has(e->mask, NK_AggregateExpression))
+        return add_output(x, e, expr_auto_name(an->arena, e));
+    if (!e->nkids) return e;
+    Node *stack[8];
+    Node **kids = e->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, e->nkids);
+    for (uint32_t i = 0; i < e->nkids; i++) kids[i] = extract(x, e->kids[i]);
+    return node_with_kids(an->arena, e, kids, e->nkids);
+}
+
+static Node *resolve_against(Analysis *an, Node *e, AttrList first, AttrList second) {
+    e = resolve_expr_refs(an, e, first, NULL, 0);
+    if (!an_failed(an) && kind_mask_has(e->mask, NK_UnresolvedAttribute)) e = resolve_expr_refs(an, e, second, NULL, 0);
+    return e;
+}
+
+static Node *rewrite(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an)) return p;
+    bool having = p->kind == NK_UnresolvedHaving;
+    if (!having && p->kind != NK_Sort) return p;
+    Node *agg = p->kids[0];
+    if (agg->kind != NK_Aggregate || !plan_is_resolved(agg)) return p;
+    if (!having && node_resolved(p)) {
+        /* a resolved ORDER BY over an aggregation may still need aggregates pushed down */
+        bool needs = false;
+        for (uint32_t i = 0; i < p->nexprs; i++)
+            if (expr_has_kind(p->exprs[i], KIND_MASK(NK_AggregateExpression))) needs = true;
+        if (!needs)
+            for (uint32_t i = 0; i < p->nexprs && !needs; i++)
+                if (!expr_refs_within(p->exprs[i], plan_output(an, agg))) needs = true;
+        if (!needs) return p;
+    }
+    AttrList aout = plan_output(an, agg);
+    AttrList ain = plan_output(an, agg->kids[0]);
+    Node **exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
+    bool resolved = true, changed = false;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        exprs[i] = resolve_against(an, p->exprs[i], aout, ain);
+        if (exprs[i] != p->exprs[i]) changed = true;
+        if (!node_resolved(exprs[i])) resolved = false;
+    }
+    if (an_failed(an)) return p;
+    if (!resolved) return changed ? node_with_exprs(an->arena, p, exprs, p->nexprs) : p;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    AggExt x = {an, agg, NULL, agg->nexprs - ng, agg->nexprs - ng + 8, agg->nexprs - ng, ain};
+    x.list = ARENA_ARRAY(an->arena, Node *, x.cap);
+    memcpy(x.list, agg->exprs + ng, sizeof(Node *) * x.n);
+    for (uint32_t i = 0; i < p->nexprs; i++) exprs[i] = extract(&x, exprs[i]);
+    Node *new_agg = agg;
+    if (x.n != x.original) {
+        Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.n);
+        memcpy(all, agg->exprs, sizeof(Node *) * ng);
+        memcpy(all + ng, x.list, sizeof(Node *) * x.n);
+        new_agg = node_with_exprs(an->arena, agg, all, ng + x.n);
+    }
+    Node *op;
+    if (having) {
+        op = node_new(an->arena, NK_Filter, p->start, p->stop);
+        node_set_exprs(an->arena, op, exprs, p->nexprs);
+        node_set_kids(an->arena, op, &new_agg, 1);
+        op = node_finish(op);
+    } else {
+        op = node_copy(an->arena, p);
+        node_set_exprs(an->arena, op, exprs, p->nexprs);
+        node_set_kids(an->arena, op, &new_agg, 1);
+        op = node_finish(op);
+    }
+    if (new_agg == agg) return op;
+    AttrList orig = {aout.n, aout.v};
+    return make_project(an, op, orig.v, orig.n);
+}
+
+static Node *apply(Analysis *an, Node *plan) {
+    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedHaving, NK_Sort), rewrite, an);
+}
+
+const Rule RULE_RESOLVE_AGGREGATE_FUNCTIONS = {
+    .name = "ResolveAggregateFunctions",
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveAggregateFunctions",
+    .kinds = {NK_UnresolvedHaving, NK_Sort},
+    .nkinds = 2,
+    .apply = apply,
+};

@@ -1,0 +1,101 @@
+/* ResolveFunctions — Spark's Analyzer.ResolveFunctions and LookupFunctions,
+ * with the typing of the type-coercion batch folded in: a function call is
+ * looked up as soon as it is seen (UNRESOLVED_ROUTINE at once, as
+ * LookupFunctions does) and, once its arguments are resolved, typed by the
+ * function library (functions/), which inserts Spark's implicit casts. Other
+ * computed expressions (CAST, CASE, IN, field access) are typed the same way.
+ *
+ *   'Project [unresolvedalias('sum('b))]      'Project [unresolvedalias(sum(b#2))]
+ *   +- Relation t[a#1,b#2]               =>   +- Relation t[a#1,b#2]
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "functions/functions.h"
+#include "catalog.h"
+#include "rules.h"
+
+static const char *function_name_sql(Analysis *an, NameParts n) { return sql_id_parts(an->arena, n); }
+
+static const FuncDef *lookup(Analysis *an, const Node *f) {
+    NameParts n = f->u.un.name;
+    const char *name = n.v[n.n - 1];
+    if (f->u.un.is_operator) return func_lookup_builtin(name);
+    if (n.n == 1 && an->catalog) {
+        const FuncDef *udf = catalog_find_udf(an->catalog, name);
+        if (udf) return udf;
+    }
+    bool builtin_path = n.n == 1 || (n.n == 2 && strcasecmp(n.v[0], "builtin") == 0) ||
+                        (n.n == 3 && strcasecmp(n.v[0], "system") == 0 && strcasecmp(n.v[1], "builtin") == 0);
+    return builtin_path ? func_lookup_builtin(name) : NULL;
+}
+
+static bool args_resolved(const Node *f) {
+    for (uint32_t i = 0; i < f->nkids; i++) {
+        const Node *k = f->kids[i];
+        if (k->kind == NK_UnresolvedStar) continue; /* count(*) */
+        if (k->kind == NK_LambdaFunction) continue; /* typed with the call */
+        if (!node_resolved(k)) return false;
+    }
+    return true;
+}
+
+static Node *resolve_expr(Node *e, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an)) return e;
+    switch (e->kind) {
+    case NK_UnresolvedFunction: {
+        const FuncDef *def = lookup(an, e);
+        if (!def) {
+            return an_fail(an, error_make(an->arena, "UNRESOLVED_ROUTINE", e, "routineName",
+                                          function_name_sql(an, e->u.un.name), "searchPath",
+                                          "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]", NULL));
+        }
+        if (!args_resolved(e)) return e;
+        Node *r = func_resolve_call(an, e, def);
+        return r ? r : e;
+    }
+    case NK_Cast:
+    case NK_CaseWhen:
+    case NK_In:
+    case NK_UnresolvedExtractValue:
+    case NK_SortOrder:
+    case NK_WindowExpression:
+    case NK_WindowSpecDefinition:
+    case NK_SpecifiedWindowFrame:
+    case NK_FrameBoundary:
+    case NK_ExprList:
+    case NK_NamedArgument: {
+        if (e->type) return e;
+        for (uint32_t i = 0; i < e->nkids; i++)
+            if (!node_resolved(e->kids[i])) return e;
+        Node *r = expr_resolve_typed(an, e);
+        return r ? r : e;
+    }
+    default: return e;
+    }
+}
+
+static Node *resolve_plan_exprs(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
+                              NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
+                              NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
+    return plan_map_exprs_up(an->arena, p, want, resolve_expr, an);
+}
+
+static Node *apply(Analysis *an, Node *plan) {
+    KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
+                              NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
+                              NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
+    return plan_transform_up(an->arena, plan, want, resolve_plan_exprs, an);
+}
+
+const Rule RULE_RESOLVE_FUNCTIONS = {
+    .name = "ResolveFunctions",
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveFunctions",
+    .kinds = {NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue, NK_SortOrder,
+              NK_WindowExpression, NK_ExprList},
+    .nkinds = 8,
+    .apply = apply,
+};

@@ -1,0 +1,224 @@
+/* ResolveReferences — Spark's Analyzer.ResolveReferences (with the column
+ * resolution order of ColumnResolutionHelper): once an operator's children
+ * are resolved, bind its column references to their output attributes by
+ * expression id, expand stars, and fall back, in Spark's order, to lateral
+ * column aliases (left for ResolveLateralColumnAlias), outer references
+ * (inside subqueries) and session variables.
+ *
+ *   'Project ['a, ('b + 1) AS c]          Project [a#1, (b#2 + 1) AS c#3]
+ *   +- Relation t[a#1,b#2]          =>    +- Relation t[a#1,b#2]
+ */
+#include <string.h>
+
+#include "functions/functions.h"
+#include "rules.h"
+#include "variables.h"
+
+typedef struct RefCtx {
+    Analysis *an;
+    AttrList input;
+    /* the select list being resolved (Project / Aggregate), for the lateral
+       alias precedence: a name an earlier item defines is not an outer
+       reference or a variable */
+    Node *const *select_list;
+    uint32_t select_upto;
+    bool allow_outer;
+} RefCtx;
+
+static bool defined_earlier(const RefCtx *c, const char *name) {
+    if (!c->select_list || !c->an->conf->lateral_alias) return false;
+    for (uint32_t i = 0; i < c->select_upto; i++) {
+        const Node *e = c->select_list[i];
+        if (e->kind == NK_Alias && ident_eq(c->an, e->u.attr.name, name)) return true;
+    }
+    return false;
+}
+
+static Node *wrap_outer(Analysis *an, Node *resolved) {
+    /* outer(a) — or for a nested field, the extraction over outer(a) */
+    if (resolved->kind == NK_AttributeReference) {
+        Node *o = node_new(an->arena, NK_OuterReference, resolved->start, resolved->stop);
+        o->type = resolved->type;
+        o->flags |= resolved->flags & NF_NULLABLE;
+        node_set_kids(an->arena, o, &resolved, 1);
+        return node_finish(o);
+    }
+    return resolved;
+}
+
+Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name) {
+    for (OuterScope *s = an->outer; s; s = s->parent) {
+        Node *found = NULL;
+        ResolveStatus st = resolve_name(an, at, name, s->attrs, &found);
+        if (st == RS_AMBIGUOUS) return NULL;
+        if (st == RS_FOUND) {
+            if (found->kind == NK_Alias) {
+                /* nested field of an outer column: rebuild over outer(col) */
+                Node *base = found->kids[0];
+                while (base->kind == NK_GetStructField) base = base->kids[0];
+                Node *outer = wrap_outer(an, base);
+                Node *e = extract_fields(an, at, outer, name.v + (name.n - 1), 1);
+                return e ? make_alias(an, e, name.v[name.n - 1], false) : NULL;
+            }
+            return wrap_outer(an, found);
+        }
+    }
+    return NULL;
+}
+
+static Node *resolve_attr(Node *e, void *ctx) {
+    RefCtx *c = ctx;
+    Analysis *an = c->an;
+    if (an_failed(an) || e->kind != NK_UnresolvedAttribute) return e;
+    Node *found = NULL;
+    ResolveStatus st = resolve_name(an, e, e->u.un.name, c->input, &found);
+    if (st == RS_FOUND) {
+        if (found->kind == NK_AttributeReference && (found->start != e->start || found->stop != e->stop)) {
+            /* keep the reference's own position for error contexts */
+            Node *p = node_copy(an->arena, found);
+            p->start = e->start;
+            p->stop = e->stop;
+            found = node_finish(p);
+        }
+        return found;
+    }
+    if (st == RS_AMBIGUOUS) return e;
+    if (defined_earlier(c, e->u.un.name.v[0])) return e; /* a lateral column alias */
+    if (c->allow_outer && an->outer) {
+        Node *o = resolve_outer_name(an, e, e->u.un.name);
+        if (o || an_failed(an)) return o ? o : e;
+    }
+    Node *v = resolve_variable(an, e);
+    return v ? v : e;
+}
+
+static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
+
+Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
+    RefCtx c = {an, input, select_list, upto, true};
+    return expr_transform_up(an->arena, e, ref_kinds(), resolve_attr, &c);
+}
+
+/* Expands the stars of a select list; returns the new list in *out. */
+static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList input, Node ***out, uint32_t *nout) {
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++)
+        if (in[i]->kind == NK_UnresolvedStar) any = true;
+    if (!any) return false;
+    uint32_t cap = n + input.n * 2 + 8, m = 0;
+    Node **v = ARENA_ARRAY(an->arena, Node *, cap);
+    for (uint32_t i = 0; i < n; i++) {
+        if (in[i]->kind != NK_UnresolvedStar) {
+            if (m == cap) break;
+            v[m++] = in[i];
+            continue;
+        }
+        AttrList exp;
+        if (!expand_star(an, in[i], input, &exp)) return false;
+        if (m + exp.n > cap) {
+            uint32_t ncap = (m + exp.n) * 2;
+            Node **nv = ARENA_ARRAY(an->arena, Node *, ncap);
+            memcpy(nv, v, sizeof(Node *) * m);
+            v = nv;
+            cap = ncap;
+        }
+        for (uint32_t k = 0; k < exp.n; k++) v[m++] = exp.v[k];
+    }
+    *out = v;
+    *nout = m;
+    return true;
+}
+
+/* Resolves a select list (Project / Aggregate aggregates). */
+static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, AttrList input, uint32_t *nout,
+                                  bool *changed) {
+    Node **exp = NULL;
+    uint32_t m = n;
+    if (expand_list(an, list, n, input, &exp, &m)) *changed = true;
+    else exp = (Node **)list;
+    if (an_failed(an)) return NULL;
+    Node **out = ARENA_ARRAY(an->arena, Node *, m + 1);
+    for (uint32_t i = 0; i < m; i++) {
+        out[i] = resolve_expr_refs(an, exp[i], input, out, i);
+        if (out[i] != exp[i]) *changed = true;
+    }
+    *nout = m;
+    return out;
+}
+
+static Node *resolve_group_alias(Analysis *an, Node *g, Node *const *aggs, uint32_t naggs) {
+    if (g->kind != NK_UnresolvedAttribute || g->u.un.name.n != 1) return g;
+    for (uint32_t i = 0; i < naggs; i++) {
+        const Node *a = aggs[i];
+        if (a->kind == NK_Alias && ident_eq(an, a->u.attr.name, g->u.un.name.v[0]) && node_resolved(a->kids[0]))
+            return a->kids[0];
+    }
+    return g;
+}
+
+static Node *apply_node(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an) || node_resolved(p) || !children_resolved(p)) return p;
+    KindMask want = KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar);
+    bool needs = false;
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (kind_mask_any(p->exprs[i]->mask, want)) needs = true;
+    if (!needs) return p;
+    AttrList input = plan_input(an, p);
+    switch (p->kind) {
+    case NK_Project: {
+        bool changed = false;
+        uint32_t n;
+        Node **list = resolve_select_list(an, p->exprs, p->nexprs, input, &n, &changed);
+        if (!list || !changed) return p;
+        return node_with_exprs(an->arena, p, list, n);
+    }
+    case NK_Aggregate: {
+        uint32_t ng = p->u.aggregate.ngroup;
+        bool changed = false;
+        uint32_t na;
+        Node **aggs = resolve_select_list(an, p->exprs + ng, p->nexprs - ng, input, &na, &changed);
+        if (!aggs) return p;
+        Node **all = ARENA_ARRAY(an->arena, Node *, ng + na + 1);
+        for (uint32_t i = 0; i < ng; i++) {
+            Node *g = p->exprs[i];
+            /* GROUP BY ALL is left to ResolveGroupByAll unless a column is named all */
+            Node *r = resolve_expr_refs(an, g, input, NULL, 0);
+            if (an->conf->group_by_aliases && r->kind == NK_UnresolvedAttribute) r = resolve_group_alias(an, r, aggs, na);
+            all[i] = r;
+            if (r != g) changed = true;
+        }
+        memcpy(all + ng, aggs, sizeof(Node *) * na);
+        if (!changed) return p;
+        Node *c = node_copy(an->arena, p);
+        node_set_exprs(an->arena, c, all, ng + na);
+        return node_finish(c);
+    }
+    case NK_UnresolvedHaving:
+    case NK_Sort:
+        /* the aggregate and missing-reference rules resolve these against more than the input */
+        if (p->kids[0]->kind == NK_Aggregate && p->kind == NK_UnresolvedHaving) return p;
+        /* fall through */
+    default: {
+        Node **out = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
+        bool changed = false;
+        for (uint32_t i = 0; i < p->nexprs; i++) {
+            out[i] = resolve_expr_refs(an, p->exprs[i], input, NULL, 0);
+            if (out[i] != p->exprs[i]) changed = true;
+        }
+        return changed ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
+    }
+    }
+}
+
+static Node *apply(Analysis *an, Node *plan) {
+    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar), apply_node, an);
+}
+
+const Rule RULE_RESOLVE_REFERENCES = {
+    .name = "ResolveReferences",
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveReferences",
+    .kinds = {NK_UnresolvedAttribute, NK_UnresolvedStar},
+    .nkinds = 2,
+    .apply = apply,
+};

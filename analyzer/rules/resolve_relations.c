@@ -1,0 +1,118 @@
+/* ResolveRelations — Spark's Analyzer.ResolveRelations: a table name becomes
+ * the relation it names, looked up as Spark does — temporary views first (a
+ * single-part name), then the catalog (current namespace, `db.t`,
+ * `spark_catalog.db.t`). Views are analysed in their own context and wrapped
+ * as Spark shows them. (CTE names were already turned into CTERelationRefs by
+ * CTESubstitution.)
+ *
+ *   'UnresolvedRelation [t]      SubqueryAlias spark_catalog.default.t
+ *                          =>    +- Relation spark_catalog.default.t[a#1,b#2] parquet
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "analyze.h"
+#include "parser/parser.h"
+#include "rules.h"
+#include "session.h"
+
+static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at) {
+    const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
+    parts[0] = t->catalog;
+    parts[1] = t->ns;
+    parts[2] = t->name;
+    NameParts full = {3, parts};
+    Node *rel = node_new(an->arena, NK_Relation, at->start, at->stop);
+    rel->u.relation.name = full;
+    rel->u.relation.table = t;
+    Node **attrs = ARENA_ARRAY(an->arena, Node *, t->ncols + 1);
+    for (int i = 0; i < t->ncols; i++)
+        attrs[i] = attr_new(an, t->cols[i].name, t->cols[i].type, t->cols[i].nullable, 0, (NameParts){0, NULL}, -1, -1);
+    node_set_exprs(an->arena, rel, attrs, (uint32_t)t->ncols);
+    return make_subquery_alias(an, node_finish(rel), full);
+}
+
+/* Parses and analyses a view body; wraps it in View and SubqueryAlias. */
+static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *const *cols, NameParts alias,
+                         NameParts view_name, bool temporary, const Node *at) {
+    ParserOptions po = {.max_depth = an->max_depth};
+    ErrorInfo *err = NULL;
+    Node *parsed = parse_statement(an->arena, sql, strlen(sql), &po, &err);
+    if (!parsed) return an_fail(an, err);
+    /* the view's own text positions must not leak into this query's errors */
+    const char *saved_sql = an->sql;
+    size_t saved_len = an->sql_len;
+    an->sql = NULL;
+    an->sql_len = 0;
+    Node *body = analyze_nested(an, parsed, NULL);
+    an->sql = saved_sql;
+    an->sql_len = saved_len;
+    if (!body) return NULL;
+    AttrList out = plan_output(an, body);
+    if (ncols) {
+        Node **items = ARENA_ARRAY(an->arena, Node *, out.n + 1);
+        for (uint32_t i = 0; i < out.n; i++)
+            items[i] = (int)i < ncols ? make_alias(an, out.v[i], cols[i], false) : out.v[i];
+        body = make_project(an, body, items, out.n);
+        out = plan_output(an, body);
+    }
+    Node *view = node_new(an->arena, NK_View, at->start, at->stop);
+    view->u.view.name = view_name;
+    view->u.view.temporary = temporary;
+    node_set_kids(an->arena, view, &body, 1);
+    node_set_exprs(an->arena, view, out.v, out.n);
+    return make_subquery_alias(an, node_finish(view), alias);
+}
+
+static Node *resolve_one(Analysis *an, Node *u) {
+    NameParts n = u->u.un.name;
+    if (n.n == 1 && an->session) {
+        const TempView *v = state_find_view(an->session, n.v[0]);
+        if (v && v->sql) {
+            NameParts alias = name_parts1(an->arena, v->name);
+            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, u);
+        }
+    }
+    const char *ns = an->session ? an->session->current_ns : "default";
+    const char *tbl = n.v[n.n - 1];
+    if (n.n == 2) ns = n.v[0];
+    else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) ns = n.v[1];
+    else if (n.n >= 3) {
+        return an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", u, "sessionCatalog",
+                                      "spark_catalog", "namespace", sql_id_parts(an->arena, (NameParts){n.n - 1, n.v}),
+                                      NULL));
+    }
+    const TableDef *t = an->catalog ? catalog_find_table(an->catalog, ns, tbl) : NULL;
+    if (!t) {
+        return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", u, "relationName",
+                                      sql_id_parts(an->arena, n), NULL));
+    }
+    if (t->is_view) {
+        const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
+        parts[0] = "spark_catalog";
+        parts[1] = t->ns;
+        parts[2] = t->name;
+        NameParts full = {3, parts};
+        return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, u);
+    }
+    return relation_for_table(an, t, u);
+}
+
+static Node *rewrite(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (p->kind != NK_UnresolvedRelation || an_failed(an)) return p;
+    Node *r = resolve_one(an, p);
+    return r ? r : p;
+}
+
+static Node *apply(Analysis *an, Node *plan) {
+    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedRelation), rewrite, an);
+}
+
+const Rule RULE_RESOLVE_RELATIONS = {
+    .name = "ResolveRelations",
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveRelations",
+    .kinds = {NK_UnresolvedRelation},
+    .nkinds = 1,
+    .apply = apply,
+};
