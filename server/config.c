@@ -1,0 +1,163 @@
+/* Flag and environment parsing for catalyzerd (see config.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL } OptKind;
+
+typedef struct Opt {
+    const char *flag; /* without the leading -- */
+    const char *env;
+    OptKind kind;
+    size_t offset;
+    const char *def;
+    const char *help;
+} Opt;
+
+#define OFF(f) offsetof(Config, f)
+static const Opt OPTS[] = {
+    {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:50051", "gRPC (HTTP/2 cleartext) listen address; port 0 = any free port"},
+    {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "HTTP/1.1 JSON endpoint listen address; 'off' disables it"},
+    {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis worker threads; 0 = number of cores"},
+    {"queue", "CATALYZERD_QUEUE", OPT_U32, OFF(queue), "256", "bounded job queue; a full queue answers RESOURCE_EXHAUSTED"},
+    {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker thread"},
+    {"max-message-bytes", "CATALYZERD_MAX_MESSAGE_BYTES", OPT_U32, OFF(max_message_bytes), "4194304", "largest request message (gRPC or JSON body)"},
+    {"max-plan-depth", "CATALYZERD_MAX_PLAN_DEPTH", OPT_U32, OFF(max_plan_depth), "1000", "deepest plan/expression nesting, checked before unpacking"},
+    {"max-plan-nodes", "CATALYZERD_MAX_PLAN_NODES", OPT_U32, OFF(max_plan_nodes), "200000", "most plan/expression nodes in a request"},
+    {"max-memory-bytes", "CATALYZERD_MAX_MEMORY_BYTES", OPT_SIZE, OFF(max_memory_bytes), "268435456", "per-request analysis memory budget"},
+    {"max-concurrent-streams", "CATALYZERD_MAX_CONCURRENT_STREAMS", OPT_U32, OFF(max_concurrent_streams), "100", "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS"},
+    {"max-header-list-bytes", "CATALYZERD_MAX_HEADER_LIST_BYTES", OPT_U32, OFF(max_header_list_bytes), "16384", "HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE (enforced)"},
+    {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports"},
+    {"session-idle-seconds", "CATALYZERD_SESSION_IDLE_SECONDS", OPT_U32, OFF(session_idle_seconds), "600", "idle sessions expire after this"},
+    {"max-sessions", "CATALYZERD_MAX_SESSIONS", OPT_U32, OFF(max_sessions), "10000", "most live sessions; more answers RESOURCE_EXHAUSTED"},
+    {"default-timeout-ms", "CATALYZERD_DEFAULT_TIMEOUT_MS", OPT_U32, OFF(default_timeout_ms), "0", "deadline of calls without grpc-timeout; 0 = none"},
+    {"drain-timeout-ms", "CATALYZERD_DRAIN_TIMEOUT_MS", OPT_U32, OFF(drain_timeout_ms), "10000", "on SIGTERM, how long in-flight calls may take"},
+    {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
+    {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},
+};
+#define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+bool config_parse_hostport(const char *s, char *host, size_t hostcap, int *port) {
+    const char *colon = strrchr(s, ':');
+    if (!colon) return false;
+    size_t hl = (size_t)(colon - s);
+    if (hl >= 2 && s[0] == '[' && s[hl - 1] == ']') { /* [::1]:port */
+        s++;
+        hl -= 2;
+    }
+    if (hl == 0 || hl >= hostcap) return false;
+    char *end;
+    errno = 0;
+    long p = strtol(colon + 1, &end, 10);
+    if (!colon[1] || *end || errno || p < 0 || p > 65535) return false;
+    memcpy(host, s, hl);
+    host[hl] = '\0';
+    *port = (int)p;
+    return true;
+}
+
+static bool set_opt(Config *cfg, const Opt *o, const char *v) {
+    char *end;
+    errno = 0;
+    switch (o->kind) {
+    case OPT_HOSTPORT_GRPC: return config_parse_hostport(v, cfg->grpc_host, sizeof cfg->grpc_host, &cfg->grpc_port);
+    case OPT_HOSTPORT_HTTP:
+        if (strcmp(v, "off") == 0 || !*v) {
+            cfg->http_host[0] = '\0';
+            return true;
+        }
+        return config_parse_hostport(v, cfg->http_host, sizeof cfg->http_host, &cfg->http_port);
+    case OPT_U32: {
+        unsigned long long n = strtoull(v, &end, 10);
+        if (!*v || *end || errno || n > UINT32_MAX || *v == '-') return false;
+        *(uint32_t *)((char *)cfg + o->offset) = (uint32_t)n;
+        return true;
+    }
+    case OPT_SIZE: {
+        unsigned long long n = strtoull(v, &end, 10);
+        if (!*v || *end || errno || *v == '-') return false;
+        *(size_t *)((char *)cfg + o->offset) = (size_t)n;
+        return true;
+    }
+    case OPT_LOGLEVEL: {
+        static const char *const L[] = {"debug", "info", "warn", "error"};
+        for (int i = 0; i < 4; i++)
+            if (strcmp(v, L[i]) == 0) {
+                cfg->log_level = i;
+                return true;
+            }
+        return false;
+    }
+    }
+    return false;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: catalyzerd [--grpc HOST:PORT] [--http HOST:PORT|off] [options]\n\n"
+               "Catalyzer's analyzer daemon: gRPC service catalyzer.v1.Analyzer and grpc.health.v1.Health\n"
+               "over HTTP/2 cleartext, plus a JSON debugging endpoint (POST /v1/analyze, /v1/execute,\n"
+               "/v1/register-catalog, /v1/drop-session; GET /healthz, /metrics) over HTTP/1.1.\n"
+               "The first log line (JSON) names the ports chosen. SIGTERM/SIGINT drain and exit 0.\n\n"
+               "options (each also read from its environment variable; flags win):\n");
+    for (size_t i = 0; i < NOPTS; i++)
+        fprintf(f, "  --%-24s %-36s %s (default %s)\n", OPTS[i].flag, OPTS[i].env, OPTS[i].help, OPTS[i].def);
+    fprintf(f, "  --%-24s %-36s %s\n", "help", "", "this text");
+    fprintf(f, "  --%-24s %-36s %s\n", "version", "", "print the version");
+}
+
+int config_load(Config *cfg, int argc, char **argv) {
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!set_opt(cfg, &OPTS[i], OPTS[i].def)) abort(); /* defaults are valid by construction */
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(OPTS[i].env);
+        if (v && !set_opt(cfg, &OPTS[i], v)) {
+            fprintf(stderr, "catalyzerd: bad value for %s: '%s'\n", OPTS[i].env, v);
+            return -1;
+        }
+    }
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return 1;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("catalyzerd 0.1.0\n");
+            return 1;
+        }
+        if (strncmp(arg, "--", 2) != 0) {
+            fprintf(stderr, "catalyzerd: unexpected argument '%s' (see --help)\n", arg);
+            return -1;
+        }
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+        const Opt *o = NULL;
+        for (size_t i = 0; i < NOPTS; i++)
+            if (strlen(OPTS[i].flag) == nl && strncmp(OPTS[i].flag, name, nl) == 0) o = &OPTS[i];
+        if (!o) {
+            fprintf(stderr, "catalyzerd: unknown option '%s' (see --help)\n", arg);
+            return -1;
+        }
+        const char *v = eq ? eq + 1 : (a + 1 < argc ? argv[++a] : NULL);
+        if (!v || !set_opt(cfg, o, v)) {
+            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, v ? v : "(missing)");
+            return -1;
+        }
+    }
+    if (cfg->workers == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cfg->workers = n > 0 ? (uint32_t)n : 1;
+    }
+    if (cfg->workers > 1024) cfg->workers = 1024;
+    if (cfg->queue == 0) cfg->queue = 1;
+    if (cfg->max_plan_depth == 0) cfg->max_plan_depth = 1;
+    if (cfg->worker_stack_bytes < 256 * 1024) cfg->worker_stack_bytes = 256 * 1024;
+    if (cfg->max_concurrent_streams == 0) cfg->max_concurrent_streams = 1;
+    if (cfg->stream_buffer_bytes < 16384) cfg->stream_buffer_bytes = 16384;
+    return 0;
+}

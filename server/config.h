@@ -1,0 +1,41 @@
+/* catalyzerd settings: one table of flags, each with an environment variable
+ * (CATALYZERD_<NAME>), a default and a help line. Flags win over the
+ * environment. This is a stable interface that tools rely on. */
+#ifndef CZ_CONFIG_H
+#define CZ_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Config {
+    char grpc_host[256];
+    int grpc_port;
+    char http_host[256]; /* empty: JSON endpoint off */
+    int http_port;
+    uint32_t workers;           /* 0 → number of cores */
+    uint32_t queue;             /* bounded job queue */
+    size_t worker_stack_bytes;
+    uint32_t max_message_bytes;
+    uint32_t max_plan_depth;
+    uint32_t max_plan_nodes;
+    size_t max_memory_bytes;    /* per-request arena budget */
+    uint32_t max_concurrent_streams;
+    uint32_t max_header_list_bytes;
+    uint32_t max_connections;
+    uint32_t session_idle_seconds;
+    uint32_t max_sessions;
+    uint32_t default_timeout_ms; /* 0: none */
+    uint32_t drain_timeout_ms;
+    uint32_t stream_buffer_bytes; /* per-call unsent output before the worker waits */
+    int log_level;              /* 0 debug, 1 info, 2 warn, 3 error */
+} Config;
+
+/* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when
+ * --help/--version was printed (exit 0), -1 on a bad setting (message on stderr). */
+int config_load(Config *cfg, int argc, char **argv);
+
+/* "host:port" → parts; port 0 allowed. */
+bool config_parse_hostport(const char *s, char *host, size_t hostcap, int *port);
+
+#endif

@@ -1,0 +1,700 @@
+/* gRPC over HTTP/2 cleartext on nghttp2 (1.52, non-"2" APIs), driven by the
+ * server's libuv loop. One H2Conn per TCP connection, one H2Call per stream.
+ *
+ * A call becomes a Job once its request is complete: the worker's output is
+ * pulled by nghttp2's data callback only as flow control allows (unsent
+ * output stays bounded in the job). Errors found before a job exists are
+ * answered Trailers-Only. Follows gRPC's doc/PROTOCOL-HTTP2.md. */
+#include <nghttp2/nghttp2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "grpc_codec.h"
+#include "health.pb-c.h"
+#include "log.h"
+#include "rpc.h"
+
+enum { WRITE_HIGH_WATER = 1 << 20 }; /* stop producing frames while this much is unsent on the socket */
+
+typedef struct H2Conn H2Conn;
+
+typedef struct H2Call {
+    H2Conn *conn;
+    int32_t stream_id;
+    RpcMethod method;
+    bool known_method, is_post, ct_ok, has_ct, bad_timeout, bad_encoding, unknown_path;
+    int64_t timeout_ns;
+    size_t header_bytes;
+    char path[160];
+    uint8_t *body;
+    size_t body_len, body_cap;
+    bool too_large;
+    Job *job;              /* the call's reference */
+    bool responded;        /* response HEADERS submitted */
+    bool finished;         /* trailers (or Trailers-Only) submitted */
+    bool forced;           /* loop decided the status (deadline, drain) */
+    int forced_status;
+    char forced_msg[256];
+    bool recorded;
+    uv_timer_t *deadline;
+    char request_id[32];
+    uint64_t start_ns;
+    int watch_sent;        /* health Watch: last status sent, -1 none */
+    struct H2Call *wnext, *wprev;
+} H2Call;
+
+struct H2Conn {
+    ConnHead head;
+    nghttp2_session *ng;
+    size_t pending_write; /* bytes handed to uv_write, not yet written */
+    char rbuf[65536];
+    uint32_t ncalls;
+    bool goaway_sent;
+};
+
+typedef struct WriteReq {
+    uv_write_t req;
+    size_t len;
+    uint8_t data[];
+} WriteReq;
+
+static void h2_flush(H2Conn *c);
+static void h2_close(ConnHead *ch);
+
+/* ---------------------------------------------------------------- watchers (health) */
+
+static void watch_link(Server *srv, H2Call *call) {
+    H2Call *head = srv->watchers;
+    call->wprev = NULL;
+    call->wnext = head;
+    if (head) head->wprev = call;
+    srv->watchers = call;
+}
+
+static void watch_unlink(Server *srv, H2Call *call) {
+    if (call->wprev)
+        call->wprev->wnext = call->wnext;
+    else if (srv->watchers == call)
+        srv->watchers = call->wnext;
+    if (call->wnext) call->wnext->wprev = call->wprev;
+    call->wnext = call->wprev = NULL;
+}
+
+/* ---------------------------------------------------------------- responses */
+
+#define NV(n, v) {(uint8_t *)(n), (uint8_t *)(v), sizeof(n) - 1, strlen(v), NGHTTP2_NV_FLAG_NONE}
+
+static void record(H2Call *call, int status, const char *msg) {
+    if (call->recorded) return;
+    call->recorded = true;
+    Server *srv = call->conn->head.srv;
+    const char *cls = call->job ? call->job->error_class : NULL;
+    server_record(srv, call->known_method ? call->method : RPC_COUNT_, "grpc", call->request_id, status, cls, msg,
+                  call->start_ns);
+}
+
+/* Trailers-Only: a single HEADERS frame with END_STREAM carrying the status. */
+static void trailers_only(H2Call *call, int status, const char *msg) {
+    char code[8], enc[512];
+    snprintf(code, sizeof code, "%d", status);
+    grpc_percent_encode(msg, strlen(msg), enc, sizeof enc);
+    nghttp2_nv nva[] = {NV(":status", "200"), NV("content-type", "application/grpc"), NV("grpc-status", code),
+                        NV("grpc-message", enc)};
+    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, *enc ? 4 : 3, NULL);
+    call->responded = call->finished = true;
+    record(call, status, msg);
+}
+
+static void submit_trailers(H2Call *call, int status, const char *msg) {
+    char code[8], enc[512];
+    snprintf(code, sizeof code, "%d", status);
+    grpc_percent_encode(msg, strlen(msg), enc, sizeof enc);
+    nghttp2_nv nva[] = {NV("grpc-status", code), NV("grpc-message", enc)};
+    nghttp2_submit_trailer(call->conn->ng, call->stream_id, nva, *enc ? 2 : 1);
+    call->finished = true;
+    record(call, status, msg);
+}
+
+static ssize_t data_read(nghttp2_session *ng, int32_t sid, uint8_t *buf, size_t len, uint32_t *flags,
+                         nghttp2_data_source *src, void *ud) {
+    (void)ng;
+    (void)sid;
+    (void)ud;
+    H2Call *call = src->ptr;
+    if (call->forced) {
+        *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
+        submit_trailers(call, call->forced_status, call->forced_msg);
+        return 0;
+    }
+    if (!call->job) return NGHTTP2_ERR_DEFERRED;
+    bool eof;
+    size_t n = job_take(call->job, buf, len, &eof);
+    if (eof) {
+        *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
+        submit_trailers(call, call->job->status, call->job->status_msg);
+        return (ssize_t)n;
+    }
+    return n ? (ssize_t)n : NGHTTP2_ERR_DEFERRED;
+}
+
+static void start_response(H2Call *call) {
+    nghttp2_nv nva[] = {NV(":status", "200"), NV("content-type", "application/grpc"),
+                        NV("grpc-accept-encoding", "identity")};
+    nghttp2_data_provider dp = {.source.ptr = call, .read_callback = data_read};
+    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, 3, &dp);
+    call->responded = true;
+}
+
+/* Loop: the job has new output or is done. */
+void h2_job_output(Job *j) {
+    H2Call *call = j->call;
+    if (!call || call->finished) return;
+    if (!call->responded) {
+        if (job_is_done(j) && j->status != GRPC_OK && !job_has_output(j))
+            trailers_only(call, j->status, j->status_msg);
+        else
+            start_response(call);
+    } else {
+        nghttp2_session_resume_data(call->conn->ng, call->stream_id);
+    }
+    h2_flush(call->conn);
+}
+
+/* The loop decides the outcome (deadline, drain, cancel) and drops the job's output. */
+static void force_status(H2Call *call, int status, const char *msg) {
+    if (call->finished) return;
+    if (call->job) {
+        job_cancel(call->job);
+        call->job->call = NULL;
+    }
+    if (!call->responded) {
+        trailers_only(call, status, msg);
+    } else {
+        call->forced = true;
+        call->forced_status = status;
+        snprintf(call->forced_msg, sizeof call->forced_msg, "%s", msg);
+        nghttp2_session_resume_data(call->conn->ng, call->stream_id);
+    }
+    h2_flush(call->conn);
+}
+
+static void on_deadline(uv_timer_t *t) {
+    H2Call *call = t->data;
+    if (call) force_status(call, GRPC_DEADLINE_EXCEEDED, "deadline exceeded");
+}
+
+static void timer_closed(uv_handle_t *h) { free(h); }
+
+static void call_free(H2Call *call) {
+    Server *srv = call->conn->head.srv;
+    if (call->deadline) {
+        call->deadline->data = NULL;
+        uv_timer_stop(call->deadline);
+        uv_close((uv_handle_t *)call->deadline, timer_closed);
+    }
+    if (call->method == RPC_HEALTH_WATCH && call->known_method) watch_unlink(srv, call);
+    if (call->job) {
+        if (!call->finished) job_cancel(call->job); /* RST_STREAM or connection loss */
+        call->job->call = NULL;
+        job_unref(call->job);
+    }
+    if (!call->recorded) record(call, GRPC_CANCELLED, "cancelled by the client");
+    call->conn->ncalls--;
+    free(call->body);
+    free(call);
+}
+
+/* ---------------------------------------------------------------- health */
+
+static void health_send(H2Call *call) {
+    Server *srv = call->conn->head.srv;
+    Grpc__Health__V1__HealthCheckResponse r = GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__INIT;
+    r.status = srv->serving ? GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING
+                            : GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__NOT_SERVING;
+    call->watch_sent = (int)r.status;
+    job_emit_grpc(call->job, &r.base);
+}
+
+/* The daemon serves "" (overall) and "catalyzer.v1.Analyzer". */
+static bool health_service_known(const uint8_t *msg, size_t len, char *err, size_t errlen) {
+    Grpc__Health__V1__HealthCheckRequest *rq = grpc__health__v1__health_check_request__unpack(NULL, len, msg);
+    if (!rq) {
+        snprintf(err, errlen, "malformed HealthCheckRequest");
+        return false;
+    }
+    bool ok = !*rq->service || strcmp(rq->service, "catalyzer.v1.Analyzer") == 0;
+    if (!ok) snprintf(err, errlen, "unknown service");
+    grpc__health__v1__health_check_request__free_unpacked(rq, NULL);
+    return ok;
+}
+
+void h2_health_changed(Server *srv) {
+    for (H2Call *c = srv->watchers, *n; c; c = n) {
+        n = c->wnext;
+        if (!c->job || c->finished) continue;
+        health_send(c);
+        if (srv->draining) job_finish(c->job, GRPC_UNAVAILABLE, "server shutting down");
+        else server_notify(srv, c->job);
+    }
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static const struct {
+    const char *path;
+    RpcMethod m;
+} METHODS[] = {
+    {"/catalyzer.v1.Analyzer/Analyze", RPC_ANALYZE},
+    {"/catalyzer.v1.Analyzer/Execute", RPC_EXECUTE},
+    {"/catalyzer.v1.Analyzer/RegisterCatalog", RPC_REGISTER_CATALOG},
+    {"/catalyzer.v1.Analyzer/DropSession", RPC_DROP_SESSION},
+    {"/grpc.health.v1.Health/Check", RPC_HEALTH_CHECK},
+    {"/grpc.health.v1.Health/Watch", RPC_HEALTH_WATCH},
+};
+
+/* session_id is field 1 (string) of every Analyzer request: read it from the
+ * top level of the wire without unpacking (the loop stays cheap). */
+static bool wire_session_id(const uint8_t *p, size_t len, char *out, size_t cap) {
+    size_t pos = 0;
+    out[0] = '\0';
+    while (pos < len) {
+        uint64_t key = 0, v = 0;
+        int shift = 0;
+        do {
+            if (pos >= len || shift > 63) return false;
+            key |= (uint64_t)(p[pos] & 0x7f) << shift;
+            shift += 7;
+        } while (p[pos++] & 0x80);
+        unsigned wt = key & 7;
+        if (wt == 0) {
+            do {
+                if (pos >= len) return false;
+            } while (p[pos++] & 0x80);
+            continue;
+        }
+        if (wt == 1 || wt == 5) {
+            size_t k = wt == 1 ? 8 : 4;
+            if (len - pos < k) return false;
+            pos += k;
+            continue;
+        }
+        if (wt != 2) return false;
+        shift = 0;
+        do {
+            if (pos >= len || shift > 63) return false;
+            v |= (uint64_t)(p[pos] & 0x7f) << shift;
+            shift += 7;
+        } while (p[pos++] & 0x80);
+        if (v > len - pos) return false;
+        if ((key >> 3) == 1) {
+            if (v >= cap) return false;
+            memcpy(out, p + pos, v);
+            out[v] = '\0';
+        }
+        pos += v;
+    }
+    return true;
+}
+
+static void dispatch(H2Call *call) {
+    H2Conn *c = call->conn;
+    Server *srv = c->head.srv;
+    if (!call->is_post) {
+        nghttp2_nv nva[] = {NV(":status", "405")};
+        nghttp2_submit_response(c->ng, call->stream_id, nva, 1, NULL);
+        call->responded = call->finished = true;
+        record(call, GRPC_UNIMPLEMENTED, "method not POST");
+        return;
+    }
+    if (!call->ct_ok) { /* gRPC: HTTP 415 for a wrong content-type */
+        nghttp2_nv nva[] = {NV(":status", "415"), NV("grpc-status", "3"),
+                            NV("grpc-message", "content-type must be application/grpc")};
+        nghttp2_submit_response(c->ng, call->stream_id, nva, 3, NULL);
+        call->responded = call->finished = true;
+        metrics_bad_input(&srv->metrics);
+        record(call, GRPC_INVALID_ARGUMENT, "bad content-type");
+        return;
+    }
+    if (!call->known_method) return trailers_only(call, GRPC_UNIMPLEMENTED, "unknown method");
+    if (call->bad_encoding) return trailers_only(call, GRPC_UNIMPLEMENTED, "only identity grpc-encoding is supported");
+    if (call->bad_timeout) return trailers_only(call, GRPC_INVALID_ARGUMENT, "malformed grpc-timeout");
+    if (call->too_large) {
+        metrics_bad_input(&srv->metrics);
+        char m[128];
+        snprintf(m, sizeof m, "request message larger than the maximum of %u bytes", srv->cfg.max_message_bytes);
+        return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, m);
+    }
+    if (srv->draining) return trailers_only(call, GRPC_UNAVAILABLE, "server shutting down");
+    const uint8_t *msg;
+    uint32_t mlen;
+    size_t used;
+    GrpcFrameResult fr = grpc_frame_parse(call->body, call->body_len, srv->cfg.max_message_bytes, &msg, &mlen, &used);
+    const char *bad = NULL;
+    int bad_status = GRPC_INTERNAL;
+    if (fr == GRPC_FRAME_NEED_MORE) bad = call->body_len ? "truncated gRPC message" : "missing request message";
+    else if (fr == GRPC_FRAME_COMPRESSED) bad = "compressed messages are not supported", bad_status = GRPC_UNIMPLEMENTED;
+    else if (fr == GRPC_FRAME_BAD_FLAG) bad = "bad gRPC message flag";
+    else if (fr == GRPC_FRAME_TOO_LARGE) bad = "request message too large", bad_status = GRPC_RESOURCE_EXHAUSTED;
+    else if (used != call->body_len) bad = "unary call with more than one request message", bad_status = GRPC_UNIMPLEMENTED;
+    if (bad) {
+        metrics_bad_input(&srv->metrics);
+        return trailers_only(call, bad_status, bad);
+    }
+    if (call->method == RPC_HEALTH_CHECK || call->method == RPC_HEALTH_WATCH) {
+        char err[128];
+        if (!health_service_known(msg, mlen, err, sizeof err))
+            return trailers_only(call, strcmp(err, "unknown service") == 0 ? GRPC_NOT_FOUND : GRPC_INVALID_ARGUMENT, err);
+        Job *j = job_new(srv, call->method, JOB_GRPC);
+        j->loop_owned = true;
+        j->call = call;
+        j->on_output = h2_job_output;
+        j->completed = false;
+        job_ref(j); /* the "worker" reference, dropped at completion */
+        snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
+        call->job = j;
+        health_send(call);
+        if (call->method == RPC_HEALTH_CHECK)
+            job_finish(j, GRPC_OK, "");
+        else
+            watch_link(srv, call);
+        server_notify(srv, j);
+        return;
+    }
+    Job *j = job_new(srv, call->method, JOB_GRPC);
+    if (!j) return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+    snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
+    j->start_ns = call->start_ns;
+    if (call->timeout_ns > 0) j->deadline_ns = call->start_ns + (uint64_t)call->timeout_ns;
+    if (!wire_session_id(msg, mlen, j->session_id, sizeof j->session_id)) {
+        job_unref(j);
+        metrics_bad_input(&srv->metrics);
+        return trailers_only(call, GRPC_INVALID_ARGUMENT, "malformed request message");
+    }
+    if (j->session_id[0]) {
+        bool create = call->method != RPC_DROP_SESSION;
+        j->session = server_session(srv, j->session_id, create);
+        if (!j->session && create) {
+            job_unref(j);
+            return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "too many sessions");
+        }
+    }
+    j->req = malloc(mlen ? mlen : 1);
+    memcpy(j->req, msg, mlen);
+    j->req_len = mlen;
+    j->call = call;
+    j->on_output = h2_job_output;
+    call->job = j;
+    int st = server_submit(srv, j);
+    if (st != GRPC_OK) {
+        call->job = NULL;
+        j->call = NULL;
+        job_unref(j);
+        return trailers_only(call, st, st == GRPC_UNAVAILABLE ? "server shutting down" : "server overloaded: queue full");
+    }
+    if (call->timeout_ns > 0) {
+        call->deadline = malloc(sizeof(uv_timer_t));
+        uv_timer_init(srv->loop, call->deadline);
+        call->deadline->data = call;
+        uint64_t ms = (uint64_t)(call->timeout_ns + 999999) / 1000000;
+        uv_timer_start(call->deadline, on_deadline, ms, 0);
+    }
+}
+
+/* ---------------------------------------------------------------- nghttp2 callbacks */
+
+static int on_begin_headers(nghttp2_session *ng, const nghttp2_frame *f, void *ud) {
+    H2Conn *c = ud;
+    if (f->hd.type != NGHTTP2_HEADERS || f->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+    H2Call *call = calloc(1, sizeof *call);
+    if (!call) return NGHTTP2_ERR_CALLBACK_FAILURE;
+    call->conn = c;
+    call->stream_id = f->hd.stream_id;
+    call->start_ns = mono_ns();
+    call->watch_sent = -1;
+    Server *srv = c->head.srv;
+    if (srv->cfg.default_timeout_ms) call->timeout_ns = (int64_t)srv->cfg.default_timeout_ms * 1000000;
+    server_next_request_id(srv, call->request_id, sizeof call->request_id);
+    c->ncalls++;
+    nghttp2_session_set_stream_user_data(ng, f->hd.stream_id, call);
+    return 0;
+}
+
+static bool header_is(const uint8_t *n, size_t nl, const char *s) { return nl == strlen(s) && memcmp(n, s, nl) == 0; }
+
+static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t *name, size_t nl, const uint8_t *value,
+                     size_t vl, uint8_t flags, void *ud) {
+    (void)flags;
+    H2Conn *c = ud;
+    if (f->hd.type != NGHTTP2_HEADERS) return 0;
+    H2Call *call = nghttp2_session_get_stream_user_data(ng, f->hd.stream_id);
+    if (!call) return 0;
+    if (f->headers.cat != NGHTTP2_HCAT_REQUEST) return 0; /* request trailers: ignored */
+    call->header_bytes += nl + vl + 32; /* RFC 7540 6.5.2's accounting */
+    if (call->header_bytes > c->head.srv->cfg.max_header_list_bytes) {
+        metrics_bad_input(&c->head.srv->metrics);
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE; /* resets this stream only */
+    }
+    if (header_is(name, nl, ":method")) {
+        call->is_post = vl == 4 && memcmp(value, "POST", 4) == 0;
+    } else if (header_is(name, nl, ":path")) {
+        size_t k = vl < sizeof call->path - 1 ? vl : sizeof call->path - 1;
+        memcpy(call->path, value, k);
+        call->path[k] = '\0';
+        for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
+            if (vl == strlen(METHODS[i].path) && memcmp(value, METHODS[i].path, vl) == 0) {
+                call->method = METHODS[i].m;
+                call->known_method = true;
+            }
+    } else if (header_is(name, nl, "content-type")) {
+        /* application/grpc, optionally +proto or ;params */
+        call->has_ct = true;
+        call->ct_ok = vl >= 16 && memcmp(value, "application/grpc", 16) == 0 &&
+                      (vl == 16 || value[16] == '+' || value[16] == ';') &&
+                      !(vl > 16 && value[16] == '+' && !(vl >= 22 && memcmp(value + 17, "proto", 5) == 0));
+    } else if (header_is(name, nl, "grpc-timeout")) {
+        int64_t ns;
+        if (grpc_parse_timeout((const char *)value, vl, &ns))
+            call->timeout_ns = ns > 0 ? ns : 1;
+        else
+            call->bad_timeout = true;
+    } else if (header_is(name, nl, "grpc-encoding")) {
+        call->bad_encoding = !(vl == 8 && memcmp(value, "identity", 8) == 0);
+    }
+    return 0;
+}
+
+static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t sid, const uint8_t *data, size_t len, void *ud) {
+    (void)flags;
+    H2Conn *c = ud;
+    H2Call *call = nghttp2_session_get_stream_user_data(ng, sid);
+    if (!call || call->too_large || call->job) return 0;
+    size_t max = (size_t)c->head.srv->cfg.max_message_bytes + 5;
+    if (call->body_len + len > max) {
+        /* Oversize: stop buffering; the answer goes out at END_STREAM (or now, if the client keeps sending). */
+        call->too_large = true;
+        free(call->body);
+        call->body = NULL;
+        call->body_len = call->body_cap = 0;
+        return 0;
+    }
+    if (call->body_len + len > call->body_cap) {
+        size_t nc = call->body_cap ? call->body_cap : 1024;
+        while (nc < call->body_len + len) nc *= 2;
+        if (nc > max) nc = max;
+        uint8_t *nb = realloc(call->body, nc);
+        if (!nb) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+        call->body = nb;
+        call->body_cap = nc;
+    }
+    memcpy(call->body + call->body_len, data, len);
+    call->body_len += len;
+    return 0;
+}
+
+static int on_frame_recv(nghttp2_session *ng, const nghttp2_frame *f, void *ud) {
+    (void)ud;
+    if (f->hd.type != NGHTTP2_HEADERS && f->hd.type != NGHTTP2_DATA) return 0;
+    H2Call *call = nghttp2_session_get_stream_user_data(ng, f->hd.stream_id);
+    if (!call || call->responded) return 0;
+    if (f->hd.flags & NGHTTP2_FLAG_END_STREAM) {
+        dispatch(call);
+    } else if (call->too_large) {
+        /* Answer at once instead of reading the rest of an oversize body. */
+        dispatch(call);
+        nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, call->stream_id, NGHTTP2_NO_ERROR);
+    }
+    return 0;
+}
+
+static int on_stream_close(nghttp2_session *ng, int32_t sid, uint32_t err, void *ud) {
+    (void)err;
+    (void)ud;
+    H2Call *call = nghttp2_session_get_stream_user_data(ng, sid);
+    if (call) {
+        nghttp2_session_set_stream_user_data(ng, sid, NULL);
+        call_free(call);
+        server_drain_check(((H2Conn *)ud)->head.srv);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- I/O */
+
+static void on_write(uv_write_t *req, int status) {
+    (void)status;
+    WriteReq *w = (WriteReq *)req;
+    H2Conn *c = req->data;
+    c->pending_write -= w->len;
+    free(w);
+    if (!c->head.closing && c->pending_write < WRITE_HIGH_WATER / 2) h2_flush(c);
+}
+
+static void h2_flush(H2Conn *c) {
+    if (c->head.closing) return;
+    /* Gather what nghttp2 has to send into one write request. */
+    while (c->pending_write < WRITE_HIGH_WATER) {
+        size_t cap = 65536, len = 0;
+        WriteReq *w = malloc(sizeof *w + cap);
+        if (!w) break;
+        for (;;) {
+            const uint8_t *data;
+            ssize_t n = nghttp2_session_mem_send(c->ng, &data);
+            if (n < 0) {
+                free(w);
+                h2_close(&c->head);
+                return;
+            }
+            if (n == 0) break;
+            if (len + (size_t)n > cap) {
+                cap = (len + (size_t)n) * 2;
+                WriteReq *nw = realloc(w, sizeof *w + cap);
+                if (!nw) break;
+                w = nw;
+            }
+            memcpy(w->data + len, data, (size_t)n);
+            len += (size_t)n;
+            if (len >= 65536) break;
+        }
+        if (len == 0) {
+            free(w);
+            break;
+        }
+        w->len = len;
+        w->req.data = c;
+        uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)len);
+        c->pending_write += len;
+        if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, on_write) != 0) {
+            c->pending_write -= len;
+            free(w);
+            h2_close(&c->head);
+            return;
+        }
+    }
+    if (!nghttp2_session_want_read(c->ng) && !nghttp2_session_want_write(c->ng) && c->pending_write == 0)
+        h2_close(&c->head);
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+    (void)suggested;
+    H2Conn *c = h->data;
+    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
+    H2Conn *c = s->data;
+    if (n < 0) {
+        h2_close(&c->head);
+        return;
+    }
+    if (n == 0) return;
+    ssize_t rc = nghttp2_session_mem_recv(c->ng, (const uint8_t *)buf->base, (size_t)n);
+    if (rc < 0) {
+        /* Protocol abuse (bad preface, flood, ...): nghttp2 queued a GOAWAY; send it and close. */
+        log_json(c->head.srv->cfg.log_level, LOG_WARN, "http2 protocol error",
+                 json_pack("{s:s}", "error", nghttp2_strerror((int)rc)));
+        metrics_bad_input(&c->head.srv->metrics);
+        nghttp2_session_terminate_session(c->ng, NGHTTP2_PROTOCOL_ERROR);
+        h2_flush(c);
+        h2_close(&c->head);
+        return;
+    }
+    h2_flush(c);
+}
+
+static void on_closed(uv_handle_t *h) {
+    H2Conn *c = h->data;
+    Server *srv = c->head.srv;
+    nghttp2_session_del(c->ng); /* closes the streams: call_free for each */
+    conn_unlink(srv, &c->head);
+    free(c);
+    server_drain_check(srv);
+}
+
+static void h2_close(ConnHead *ch) {
+    if (ch->closing) return;
+    ch->closing = true;
+    uv_close((uv_handle_t *)&ch->tcp, on_closed);
+}
+
+static void h2_drain(ConnHead *ch) {
+    H2Conn *c = (H2Conn *)ch;
+    if (c->goaway_sent || ch->closing) return;
+    c->goaway_sent = true;
+    nghttp2_submit_goaway(c->ng, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c->ng), NGHTTP2_NO_ERROR,
+                          NULL, 0);
+    h2_flush(c);
+}
+
+static bool h2_idle(const ConnHead *ch) { return ((const H2Conn *)ch)->ncalls == 0; }
+
+static int cancel_cb(nghttp2_session *ng, int32_t sid, void *ud) {
+    (void)ud;
+    H2Call *call = nghttp2_session_get_stream_user_data(ng, sid);
+    if (call) force_status(call, GRPC_UNAVAILABLE, "server shutting down");
+    return 0;
+}
+
+static void h2_cancel_all(ConnHead *ch) {
+    H2Conn *c = (H2Conn *)ch;
+    if (ch->closing) return;
+    /* nghttp2 1.52 has no stream iterator; walk the ids we could have seen. */
+    int32_t last = nghttp2_session_get_last_proc_stream_id(c->ng);
+    for (int32_t sid = 1; sid <= last; sid += 2)
+        if (nghttp2_session_find_stream(c->ng, sid)) cancel_cb(c->ng, sid, c);
+}
+
+static const ConnOps H2_OPS = {h2_drain, h2_close, h2_idle, h2_cancel_all};
+
+void h2_on_connection(uv_stream_t *listener, int status) {
+    Server *srv = listener->data;
+    if (status < 0) return;
+    H2Conn *c = calloc(1, sizeof *c);
+    if (!c) return;
+    c->head.ops = &H2_OPS;
+    uv_tcp_init(srv->loop, &c->head.tcp);
+    c->head.tcp.data = c;
+    conn_link(srv, &c->head);
+    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || srv->nconnections > srv->cfg.max_connections ||
+        srv->draining) {
+        h2_close(&c->head);
+        return;
+    }
+    uv_tcp_nodelay(&c->head.tcp, 1);
+
+    nghttp2_session_callbacks *cb;
+    nghttp2_session_callbacks_new(&cb);
+    nghttp2_session_callbacks_set_on_begin_headers_callback(cb, on_begin_headers);
+    nghttp2_session_callbacks_set_on_header_callback(cb, on_header);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, on_data_chunk);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, on_frame_recv);
+    nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
+    nghttp2_option *opt;
+    nghttp2_option_new(&opt);
+    /* Hardening: bounded peer-announced concurrency and header sizes; the
+     * built-in flood protections (outbound ACK queue, settings, reset rate,
+     * CONTINUATION limit) stay at their defaults, i.e. on. */
+    nghttp2_option_set_max_send_header_block_length(opt, 65536);
+    nghttp2_option_set_max_deflate_dynamic_table_size(opt, 4096);
+    nghttp2_option_set_max_outbound_ack(opt, 1000);
+    nghttp2_option_set_max_settings(opt, 32);
+    nghttp2_option_set_stream_reset_rate_limit(opt, 1000, 33);
+    int rc = nghttp2_session_server_new2(&c->ng, cb, c, opt);
+    nghttp2_option_del(opt);
+    nghttp2_session_callbacks_del(cb);
+    if (rc != 0) {
+        h2_close(&c->head);
+        return;
+    }
+    nghttp2_settings_entry iv[] = {
+        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, srv->cfg.max_concurrent_streams},
+        {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, srv->cfg.max_header_list_bytes},
+        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20},
+    };
+    nghttp2_submit_settings(c->ng, NGHTTP2_FLAG_NONE, iv, 3);
+    /* Connection-level window to match the streams'. */
+    nghttp2_session_set_local_window_size(c->ng, NGHTTP2_FLAG_NONE, 0, 4 << 20);
+    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+    h2_flush(c);
+}

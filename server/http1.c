@@ -1,0 +1,486 @@
+/* The JSON debugging endpoint: HTTP/1.1 parsed by Debian's http-parser,
+ * driven from the same libuv loop as gRPC.
+ *
+ *   POST /v1/analyze, /v1/execute, /v1/register-catalog, /v1/drop-session
+ *        body: the proto3 JSON mapping of the request message (pb_json.h),
+ *        or for analyze simply {"sql": "SELECT ..."}
+ *   GET  /healthz   GET /metrics (Prometheus text)
+ *
+ * One request at a time per connection: reading pauses while a job runs,
+ * and pipelined bytes wait in the connection's buffer. */
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "grpc_codec.h"
+#include "log.h"
+#include "pb_json.h"
+#include "rpc.h"
+
+typedef struct Http1Conn {
+    ConnHead head;
+    http_parser parser;
+    char url[256];
+    size_t url_len;
+    bool url_too_long;
+    char hdr_field[32];
+    size_t hdr_field_len;
+    bool in_ct;              /* current header is content-type */
+    char ctype[64];
+    char *body;
+    size_t body_len, body_cap;
+    bool too_large;
+    bool complete;           /* a whole request is parsed, not yet answered */
+    bool keep_alive;
+    bool busy;               /* a job is running or a response is being written */
+    bool drain;
+    Job *job;
+    RpcMethod method;
+    char request_id[32];
+    uint64_t start_ns;
+    char *pending;           /* unparsed bytes received while busy */
+    size_t pending_len;
+    char rbuf[65536];
+} Http1Conn;
+
+typedef struct WriteReq {
+    uv_write_t req;
+    size_t len;
+    char data[];
+} WriteReq;
+
+static void h1_close(ConnHead *ch);
+static void h1_resume(Http1Conn *c);
+
+static const http_parser_settings SETTINGS;
+
+static int http_status_of(int grpc) {
+    switch (grpc) {
+    case GRPC_OK: return 200;
+    case GRPC_INVALID_ARGUMENT:
+    case GRPC_FAILED_PRECONDITION:
+    case GRPC_OUT_OF_RANGE: return 400;
+    case GRPC_NOT_FOUND: return 404;
+    case GRPC_RESOURCE_EXHAUSTED: return 429;
+    case GRPC_CANCELLED: return 499;
+    case GRPC_UNIMPLEMENTED: return 501;
+    case GRPC_UNAVAILABLE: return 503;
+    case GRPC_DEADLINE_EXCEEDED: return 504;
+    default: return 500;
+    }
+}
+
+static const char *reason(int code) {
+    switch (code) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 429: return "Too Many Requests";
+    case 499: return "Client Closed Request";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Internal Server Error";
+    }
+}
+
+static void on_written(uv_write_t *req, int status) {
+    (void)status;
+    Http1Conn *c = req->data;
+    free(req);
+    c->busy = false;
+    if (!c->keep_alive || c->drain || c->head.srv->draining) {
+        h1_close(&c->head);
+        return;
+    }
+    h1_resume(c);
+}
+
+static void respond(Http1Conn *c, int code, const char *ctype, const char *body, size_t len) {
+    char head[256];
+    bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
+    int hl = snprintf(head, sizeof head,
+                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nX-Request-Id: %s\r\n%s\r\n", code,
+                      reason(code), ctype, len, c->request_id, ka ? "" : "Connection: close\r\n");
+    c->keep_alive = ka;
+    WriteReq *w = malloc(sizeof *w + (size_t)hl + len);
+    if (!w) {
+        h1_close(&c->head);
+        return;
+    }
+    memcpy(w->data, head, (size_t)hl);
+    if (len) memcpy(w->data + hl, body, len);
+    w->len = (size_t)hl + len;
+    w->req.data = c;
+    c->busy = true;
+    c->complete = false;
+    uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
+    if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, on_written) != 0) {
+        free(w);
+        c->busy = false;
+        h1_close(&c->head);
+    }
+}
+
+static void respond_error(Http1Conn *c, int grpc, const char *msg) {
+    json_t *o = json_pack("{s:i,s:s,s:s}", "code", grpc, "status", grpc_status_name(grpc), "message", msg);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    respond(c, http_status_of(grpc), "application/json", s ? s : "{}", s ? strlen(s) : 2);
+    free(s);
+}
+
+/* Loop: the job finished (JSON output is collected whole, then sent). */
+void http1_job_output(Job *j) {
+    Http1Conn *c = j->call;
+    if (!c || !job_is_done(j)) return;
+    Server *srv = c->head.srv;
+    server_record(srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg, c->start_ns);
+    if (j->status != GRPC_OK) {
+        respond_error(c, j->status, j->status_msg);
+    } else {
+        size_t cap = 4096, len = 0;
+        char *buf = malloc(cap);
+        bool eof = false;
+        while (buf && !eof) {
+            if (cap - len < 4096) {
+                cap *= 2;
+                char *nb = realloc(buf, cap);
+                if (!nb) break;
+                buf = nb;
+            }
+            len += job_take(j, (uint8_t *)buf + len, cap - len, &eof);
+        }
+        respond(c, 200, "application/json", buf ? buf : "", buf ? len : 0);
+        free(buf);
+    }
+    j->call = NULL;
+    c->job = NULL;
+    job_unref(j);
+}
+
+/* ---------------------------------------------------------------- routing */
+
+static const struct {
+    const char *path;
+    RpcMethod m;
+} ROUTES[] = {
+    {"/v1/analyze", RPC_ANALYZE},
+    {"/v1/execute", RPC_EXECUTE},
+    {"/v1/register-catalog", RPC_REGISTER_CATALOG},
+    {"/v1/drop-session", RPC_DROP_SESSION},
+};
+
+static void handle(Http1Conn *c) {
+    Server *srv = c->head.srv;
+    server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    c->start_ns = mono_ns();
+    char path[256];
+    size_t pl = strcspn(c->url, "?");
+    snprintf(path, sizeof path, "%.*s", (int)pl, c->url);
+    int method = c->parser.method;
+    if (strcmp(path, "/healthz") == 0) {
+        if (method != HTTP_GET && method != HTTP_HEAD) return respond_error(c, GRPC_UNIMPLEMENTED, "use GET");
+        const char *b = srv->serving ? "{\"status\":\"SERVING\"}\n" : "{\"status\":\"NOT_SERVING\"}\n";
+        return respond(c, srv->serving ? 200 : 503, "application/json", b, strlen(b));
+    }
+    if (strcmp(path, "/metrics") == 0) {
+        Arena *a = arena_new(0);
+        StrBuf sb;
+        sb_init(&sb, a, 8192);
+        pthread_mutex_lock(&srv->pool.mu);
+        uint32_t q = srv->pool.len, r = srv->pool.running;
+        pthread_mutex_unlock(&srv->pool.mu);
+        metrics_render(&srv->metrics, &sb, q + srv->session_waiting, r, srv->pool.nthreads, srv->nsessions,
+                       srv->nconnections);
+        respond(c, 200, "text/plain; version=0.0.4", sb.data, sb.len);
+        arena_free(a);
+        return;
+    }
+    int route = -1;
+    for (size_t i = 0; i < sizeof ROUTES / sizeof ROUTES[0]; i++)
+        if (strcmp(path, ROUTES[i].path) == 0) route = (int)i;
+    if (route < 0) return respond_error(c, GRPC_NOT_FOUND, "no such endpoint");
+    c->method = ROUTES[route].m;
+    if (method != HTTP_POST) {
+        char m[] = "{\"code\":12,\"status\":\"UNIMPLEMENTED\",\"message\":\"use POST\"}";
+        return respond(c, 405, "application/json", m, strlen(m));
+    }
+    if (c->too_large) {
+        metrics_bad_input(&srv->metrics);
+        char m[128];
+        snprintf(m, sizeof m, "request body larger than the maximum of %u bytes", srv->cfg.max_message_bytes);
+        server_record(srv, c->method, "json", c->request_id, GRPC_RESOURCE_EXHAUSTED, NULL, m, c->start_ns);
+        return respond_error(c, GRPC_RESOURCE_EXHAUSTED, m);
+    }
+    if (c->ctype[0] && strncmp(c->ctype, "application/json", 16) != 0) {
+        metrics_bad_input(&srv->metrics);
+        char m[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"content-type must be application/json\"}";
+        return respond(c, 415, "application/json", m, strlen(m));
+    }
+    if (srv->draining) return respond_error(c, GRPC_UNAVAILABLE, "server shutting down");
+    json_error_t jerr;
+    json_t *body = json_loadb(c->body ? c->body : "", c->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    char err[512];
+    if (!body || !json_is_object(body)) {
+        snprintf(err, sizeof err, "invalid JSON: %s", body ? "expected an object" : jerr.text);
+        json_decref(body);
+        metrics_bad_input(&srv->metrics);
+        server_record(srv, c->method, "json", c->request_id, GRPC_INVALID_ARGUMENT, NULL, err, c->start_ns);
+        return respond_error(c, GRPC_INVALID_ARGUMENT, err);
+    }
+    /* Shorthand: {"sql": "SELECT ..."} for AnalyzeRequest.sql.query. */
+    json_t *sql = json_object_get(body, "sql");
+    if (c->method == RPC_ANALYZE && json_is_string(sql))
+        json_object_set_new(body, "sql", json_pack("{s:O}", "query", sql));
+    const ProtobufCMessageDescriptor *desc = rpc_request_descriptor(c->method);
+    /* Each plan level is at most a few JSON levels (Relation → Project → Relation). */
+    ProtobufCMessage *msg = pb_from_json(body, desc, srv->cfg.max_plan_depth * 4 + 16, err, sizeof err);
+    json_decref(body);
+    if (!msg) {
+        metrics_bad_input(&srv->metrics);
+        server_record(srv, c->method, "json", c->request_id, GRPC_INVALID_ARGUMENT, NULL, err, c->start_ns);
+        return respond_error(c, GRPC_INVALID_ARGUMENT, err);
+    }
+    Job *j = job_new(srv, c->method, JOB_JSON);
+    snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
+    j->req_msg = msg;
+    if (srv->cfg.default_timeout_ms) j->deadline_ns = c->start_ns + (uint64_t)srv->cfg.default_timeout_ms * 1000000;
+    const ProtobufCFieldDescriptor *sf = protobuf_c_message_descriptor_get_field_by_name(desc, "session_id");
+    const char *sid = sf ? *(char **)((char *)msg + sf->offset) : NULL;
+    if (sid && *sid) {
+        snprintf(j->session_id, sizeof j->session_id, "%s", sid);
+        bool create = c->method != RPC_DROP_SESSION;
+        j->session = server_session(srv, j->session_id, create);
+        if (!j->session && create) {
+            job_unref(j);
+            return respond_error(c, GRPC_RESOURCE_EXHAUSTED, "too many sessions");
+        }
+    }
+    j->call = c;
+    j->on_output = http1_job_output;
+    c->job = j;
+    c->busy = true;
+    int st = server_submit(srv, j);
+    if (st != GRPC_OK) {
+        c->job = NULL;
+        j->call = NULL;
+        job_unref(j);
+        c->busy = false;
+        server_record(srv, c->method, "json", c->request_id, st, NULL, "rejected", c->start_ns);
+        return respond_error(c, st, st == GRPC_UNAVAILABLE ? "server shutting down" : "server overloaded: queue full");
+    }
+}
+
+/* ---------------------------------------------------------------- parser callbacks */
+
+static int on_message_begin(http_parser *p) {
+    Http1Conn *c = p->data;
+    c->url_len = 0;
+    c->url[0] = '\0';
+    c->url_too_long = false;
+    c->ctype[0] = '\0';
+    c->body_len = 0;
+    c->too_large = false;
+    c->hdr_field_len = 0;
+    return 0;
+}
+
+static int on_url(http_parser *p, const char *at, size_t len) {
+    Http1Conn *c = p->data;
+    if (c->url_len + len >= sizeof c->url) {
+        c->url_too_long = true;
+        return 0;
+    }
+    memcpy(c->url + c->url_len, at, len);
+    c->url_len += len;
+    c->url[c->url_len] = '\0';
+    return 0;
+}
+
+static int on_header_field(http_parser *p, const char *at, size_t len) {
+    Http1Conn *c = p->data;
+    if (c->in_ct || c->hdr_field_len == (size_t)-1) c->hdr_field_len = 0;
+    c->in_ct = false;
+    size_t k = len < sizeof c->hdr_field - 1 - c->hdr_field_len ? len : sizeof c->hdr_field - 1 - c->hdr_field_len;
+    memcpy(c->hdr_field + c->hdr_field_len, at, k);
+    c->hdr_field_len += k;
+    c->hdr_field[c->hdr_field_len] = '\0';
+    return 0;
+}
+
+static int on_header_value(http_parser *p, const char *at, size_t len) {
+    Http1Conn *c = p->data;
+    if (strcasecmp(c->hdr_field, "content-type") == 0) {
+        size_t cur = strlen(c->ctype);
+        size_t k = len < sizeof c->ctype - 1 - cur ? len : sizeof c->ctype - 1 - cur;
+        memcpy(c->ctype + cur, at, k);
+        c->ctype[cur + k] = '\0';
+        c->in_ct = true;
+    }
+    c->hdr_field_len = (size_t)-1; /* next field starts fresh */
+    c->in_ct = true;
+    return 0;
+}
+
+static int on_body(http_parser *p, const char *at, size_t len) {
+    Http1Conn *c = p->data;
+    size_t max = c->head.srv->cfg.max_message_bytes;
+    if (c->too_large) return 0;
+    if (c->body_len + len > max) {
+        c->too_large = true;
+        return 0;
+    }
+    if (c->body_len + len > c->body_cap) {
+        size_t nc = c->body_cap ? c->body_cap : 4096;
+        while (nc < c->body_len + len) nc *= 2;
+        char *nb = realloc(c->body, nc);
+        if (!nb) return -1;
+        c->body = nb;
+        c->body_cap = nc;
+    }
+    memcpy(c->body + c->body_len, at, len);
+    c->body_len += len;
+    return 0;
+}
+
+static int on_message_complete(http_parser *p) {
+    Http1Conn *c = p->data;
+    c->keep_alive = http_should_keep_alive(p);
+    c->complete = true;
+    http_parser_pause(p, 1); /* one request at a time */
+    return 0;
+}
+
+static const http_parser_settings SETTINGS = {
+    .on_message_begin = on_message_begin,
+    .on_url = on_url,
+    .on_header_field = on_header_field,
+    .on_header_value = on_header_value,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
+
+/* ---------------------------------------------------------------- I/O */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+    (void)suggested;
+    Http1Conn *c = h->data;
+    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+}
+
+/* Feeds bytes to the parser; keeps the unparsed rest when a request completes. */
+static void feed(Http1Conn *c, const char *data, size_t n) {
+    size_t used = http_parser_execute(&c->parser, &SETTINGS, data, n);
+    enum http_errno e = HTTP_PARSER_ERRNO(&c->parser);
+    if (e == HPE_PAUSED) {
+        http_parser_pause(&c->parser, 0);
+        if (used < n) {
+            char *np = malloc(n - used);
+            if (np) memcpy(np, data + used, n - used);
+            free(c->pending);
+            c->pending = np;
+            c->pending_len = np ? n - used : 0;
+        }
+        uv_read_stop((uv_stream_t *)&c->head.tcp);
+        if (c->url_too_long) {
+            c->keep_alive = false;
+            respond_error(c, GRPC_INVALID_ARGUMENT, "URL too long");
+        } else {
+            handle(c);
+        }
+        return;
+    }
+    if (e != HPE_OK) {
+        metrics_bad_input(&c->head.srv->metrics);
+        c->keep_alive = false;
+        char m[160];
+        snprintf(m, sizeof m, "malformed HTTP request: %s", http_errno_description(e));
+        snprintf(c->request_id, sizeof c->request_id, "-");
+        respond_error(c, GRPC_INVALID_ARGUMENT, m);
+        uv_read_stop((uv_stream_t *)&c->head.tcp);
+    }
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
+    Http1Conn *c = s->data;
+    if (n < 0) {
+        h1_close(&c->head);
+        return;
+    }
+    if (n > 0 && !c->busy) feed(c, buf->base, (size_t)n);
+}
+
+static void h1_resume(Http1Conn *c) {
+    if (c->pending) {
+        char *p = c->pending;
+        size_t n = c->pending_len;
+        c->pending = NULL;
+        c->pending_len = 0;
+        feed(c, p, n);
+        free(p);
+        if (c->busy || c->head.closing) return;
+    }
+    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+}
+
+static void on_closed(uv_handle_t *h) {
+    Http1Conn *c = h->data;
+    Server *srv = c->head.srv;
+    if (c->job) {
+        job_cancel(c->job);
+        c->job->call = NULL;
+        job_unref(c->job);
+    }
+    conn_unlink(srv, &c->head);
+    free(c->body);
+    free(c->pending);
+    free(c);
+    server_drain_check(srv);
+}
+
+static void h1_close(ConnHead *ch) {
+    if (ch->closing) return;
+    ch->closing = true;
+    uv_close((uv_handle_t *)&ch->tcp, on_closed);
+}
+
+static void h1_drain(ConnHead *ch) {
+    Http1Conn *c = (Http1Conn *)ch;
+    c->drain = true;
+    if (!c->busy) h1_close(ch);
+}
+
+static bool h1_idle(const ConnHead *ch) { return !((const Http1Conn *)ch)->busy; }
+
+static void h1_cancel_all(ConnHead *ch) {
+    Http1Conn *c = (Http1Conn *)ch;
+    if (c->job) job_cancel(c->job);
+}
+
+static const ConnOps H1_OPS = {h1_drain, h1_close, h1_idle, h1_cancel_all};
+
+void http1_on_connection(uv_stream_t *listener, int status) {
+    Server *srv = listener->data;
+    if (status < 0) return;
+    Http1Conn *c = calloc(1, sizeof *c);
+    if (!c) return;
+    c->head.ops = &H1_OPS;
+    uv_tcp_init(srv->loop, &c->head.tcp);
+    c->head.tcp.data = c;
+    conn_link(srv, &c->head);
+    http_parser_init(&c->parser, HTTP_REQUEST);
+    c->parser.data = c;
+    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || srv->nconnections > srv->cfg.max_connections ||
+        srv->draining) {
+        h1_close(&c->head);
+        return;
+    }
+    uv_tcp_nodelay(&c->head.tcp, 1);
+    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+}

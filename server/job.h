@@ -1,0 +1,102 @@
+/* A job: one RPC's work, shared between the loop thread (which owns the
+ * transport call) and a worker thread (which runs the analysis).
+ *
+ * The worker appends response bytes with job_emit; the loop drains them with
+ * job_take as HTTP/2 flow control allows. Unsent bytes are bounded: past
+ * `out_cap` the worker waits until the loop catches up or the call is
+ * cancelled, so a slow reader costs bounded memory. */
+#ifndef CZ_JOB_H
+#define CZ_JOB_H
+
+#include <protobuf-c/protobuf-c.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalyzer.h"
+
+typedef enum RpcMethod {
+    RPC_ANALYZE,
+    RPC_EXECUTE,
+    RPC_REGISTER_CATALOG,
+    RPC_DROP_SESSION,
+    RPC_HEALTH_CHECK,
+    RPC_HEALTH_WATCH,
+    RPC_COUNT_,
+} RpcMethod;
+
+const char *rpc_method_name(RpcMethod m); /* "Analyze" */
+
+typedef enum JobFormat { JOB_GRPC, JOB_JSON } JobFormat;
+
+typedef struct OutChunk {
+    struct OutChunk *next;
+    size_t len, off;
+    uint8_t data[];
+} OutChunk;
+
+struct Server;
+struct Session;
+
+typedef struct Job {
+    /* Set by the loop before submission; read-only afterwards. */
+    struct Server *srv;
+    RpcMethod method;
+    JobFormat fmt;
+    uint8_t *req;               /* gRPC: the request message (no prefix), malloc'ed */
+    size_t req_len;
+    ProtobufCMessage *req_msg;  /* JSON: the already-decoded request */
+    struct Session *session;    /* NULL: stateless */
+    char session_id[128];
+    uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0 none */
+    uint64_t start_ns;
+    char request_id[32];
+
+    /* Shared, under mu. */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    OutChunk *out_head, *out_tail;
+    size_t out_bytes, out_cap;
+    bool done;
+    int status;                 /* gRPC status once done */
+    char status_msg[512];
+    char error_class[128];      /* analysis error class of the result, for metrics */
+    bool notify_pending;        /* queued on the server's notify list */
+    volatile int cancel;        /* set by the loop (client went away, deadline); read by the analyzer */
+    int refs;                   /* atomic builtins */
+
+    /* Loop-only. */
+    void *call;                 /* the transport's call; NULL once detached */
+    void (*on_output)(struct Job *); /* transport hook: new output or done */
+    struct Job *next;           /* pool queue / session wait list / notify list */
+    struct Job *notify_next;
+    bool dispatched;
+    bool completed;             /* completion bookkeeping done */
+    bool loop_owned;            /* produced on the loop (health): job_emit never waits */
+} Job;
+
+Job *job_new(struct Server *srv, RpcMethod m, JobFormat fmt);
+void job_ref(Job *j);
+void job_unref(Job *j);
+
+/* Worker (or loop) side: appends bytes; waits while too much is unsent
+ * unless the job is cancelled. Returns false if cancelled. Wakes the loop. */
+bool job_emit(Job *j, const void *data, size_t len);
+/* Appends a gRPC length-prefixed message. */
+bool job_emit_grpc(Job *j, const ProtobufCMessage *msg);
+/* Marks the job finished with a gRPC status and wakes the loop. */
+void job_finish(Job *j, int status, const char *msg);
+
+/* Loop side: copies up to cap unsent bytes into buf; returns the count.
+ * *eof is set when everything is sent and the job is done. */
+size_t job_take(Job *j, uint8_t *buf, size_t cap, bool *eof);
+/* Loop side: cancels (the worker stops waiting and drops output). */
+void job_cancel(Job *j);
+
+bool job_is_done(Job *j);
+bool job_has_output(Job *j);
+
+uint64_t mono_ns(void);
+
+#endif

@@ -1,0 +1,51 @@
+/* Server metrics in Prometheus text format: requests and errors by method,
+ * gRPC status and analysis error class; latency histogram; queue depth;
+ * per-rule cumulative time and effective runs (Spark's rule metering).
+ * All entry points lock; workers record rule totals directly. */
+#ifndef CZ_METRICS_H
+#define CZ_METRICS_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "catalyzer.h"
+#include "strbuf.h"
+
+enum { METRIC_METHODS = 8, METRIC_STATUSES = 17, METRIC_BUCKETS = 14, METRIC_CLASSES = 256, METRIC_RULES = 1024 };
+
+typedef struct RuleMetric {
+    char *batch, *rule;
+    uint64_t runs, effective, nanos;
+} RuleMetric;
+
+typedef struct ClassMetric {
+    char *cls;
+    uint64_t count;
+} ClassMetric;
+
+typedef struct Metrics {
+    pthread_mutex_t mu;
+    uint64_t requests[METRIC_METHODS][METRIC_STATUSES];
+    uint64_t latency_buckets[METRIC_METHODS][METRIC_BUCKETS];
+    uint64_t latency_count[METRIC_METHODS];
+    double latency_sum[METRIC_METHODS];
+    ClassMetric classes[METRIC_CLASSES];
+    uint32_t nclasses;
+    RuleMetric rules[METRIC_RULES];
+    uint32_t nrules;
+    uint64_t rejected_queue_full;
+    uint64_t bad_input;
+} Metrics;
+
+void metrics_init(Metrics *m);
+void metrics_free(Metrics *m);
+/* method: RpcMethod index; transport "grpc" or "json" folded in method. */
+void metrics_request(Metrics *m, int method, int status, const char *error_class, double seconds);
+void metrics_rules(Metrics *m, const CzRuleTotal *t, int n);
+void metrics_bad_input(Metrics *m);
+void metrics_queue_full(Metrics *m);
+/* Renders everything; gauges given by the caller. */
+void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t running, uint32_t workers, uint32_t sessions,
+                    uint32_t connections);
+
+#endif

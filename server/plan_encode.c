@@ -1,0 +1,271 @@
+/* IR → protobuf encoder (see plan_encode.h). Generic over node kinds: the
+ * kind name comes from node_kinds.def, so new kinds need no change here. */
+#include "plan_encode.h"
+
+#include <string.h>
+
+#include "printer.h"
+
+#define NEW(T, INIT)                      \
+    ({                                    \
+        T *p_ = arena_alloc(a, sizeof(T)); \
+        *p_ = (T)INIT;                    \
+        p_;                               \
+    })
+
+static const char *S(const char *s) { return s ? s : ""; }
+
+static char **name_strings(Arena *a, NameParts np, size_t *n) {
+    *n = np.n;
+    if (!np.n) return NULL;
+    char **v = ARENA_ARRAY(a, char *, np.n);
+    for (uint32_t i = 0; i < np.n; i++) v[i] = (char *)S(np.v[i]);
+    return v;
+}
+
+Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t) {
+    Catalyzer__V1__DataType *o = NEW(Catalyzer__V1__DataType, CATALYZER__V1__DATA_TYPE__INIT);
+    if (!t) return o;
+    static const Catalyzer__V1__DataType__Kind K[T_COUNT_] = {
+        [T_NULL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_NULL,
+        [T_BOOLEAN] = CATALYZER__V1__DATA_TYPE__KIND__KIND_BOOLEAN,
+        [T_BYTE] = CATALYZER__V1__DATA_TYPE__KIND__KIND_BYTE,
+        [T_SHORT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_SHORT,
+        [T_INT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_INTEGER,
+        [T_LONG] = CATALYZER__V1__DATA_TYPE__KIND__KIND_LONG,
+        [T_FLOAT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_FLOAT,
+        [T_DOUBLE] = CATALYZER__V1__DATA_TYPE__KIND__KIND_DOUBLE,
+        [T_DECIMAL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_DECIMAL,
+        [T_STRING] = CATALYZER__V1__DATA_TYPE__KIND__KIND_STRING,
+        [T_CHAR] = CATALYZER__V1__DATA_TYPE__KIND__KIND_CHAR,
+        [T_VARCHAR] = CATALYZER__V1__DATA_TYPE__KIND__KIND_VARCHAR,
+        [T_BINARY] = CATALYZER__V1__DATA_TYPE__KIND__KIND_BINARY,
+        [T_DATE] = CATALYZER__V1__DATA_TYPE__KIND__KIND_DATE,
+        [T_TIMESTAMP] = CATALYZER__V1__DATA_TYPE__KIND__KIND_TIMESTAMP,
+        [T_TIMESTAMP_NTZ] = CATALYZER__V1__DATA_TYPE__KIND__KIND_TIMESTAMP_NTZ,
+        [T_YM_INTERVAL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_YEAR_MONTH_INTERVAL,
+        [T_DT_INTERVAL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_DAY_TIME_INTERVAL,
+        [T_CALENDAR_INTERVAL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_CALENDAR_INTERVAL,
+        [T_ARRAY] = CATALYZER__V1__DATA_TYPE__KIND__KIND_ARRAY,
+        [T_MAP] = CATALYZER__V1__DATA_TYPE__KIND__KIND_MAP,
+        [T_STRUCT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_STRUCT,
+        [T_VARIANT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_VARIANT,
+    };
+    o->kind = t->id < T_COUNT_ ? K[t->id] : CATALYZER__V1__DATA_TYPE__KIND__KIND_UNSPECIFIED;
+    o->precision = t->precision;
+    o->scale = t->scale;
+    o->length = t->length;
+    o->start_field = t->start_field;
+    o->end_field = t->end_field;
+    o->contains_null = t->contains_null;
+    if (t->id == T_ARRAY || t->id == T_MAP) o->element_type = datatype_encode(a, t->elem);
+    if (t->id == T_MAP) o->value_type = datatype_encode(a, t->value);
+    if (t->id == T_STRUCT && t->nfields > 0) {
+        o->n_fields = (size_t)t->nfields;
+        o->fields = ARENA_ARRAY(a, Catalyzer__V1__DataType__StructField *, t->nfields);
+        for (int i = 0; i < t->nfields; i++) {
+            Catalyzer__V1__DataType__StructField *f =
+                NEW(Catalyzer__V1__DataType__StructField, CATALYZER__V1__DATA_TYPE__STRUCT_FIELD__INIT);
+            f->name = (char *)S(t->fields[i].name);
+            f->type = datatype_encode(a, t->fields[i].type);
+            f->nullable = t->fields[i].nullable;
+            o->fields[i] = f;
+        }
+    }
+    o->catalog_string = (char *)type_catalog_string(a, t);
+    return o;
+}
+
+static Catalyzer__V1__Origin *origin(Arena *a, const Node *n) {
+    if (n->start < 0) return NULL;
+    Catalyzer__V1__Origin *o = NEW(Catalyzer__V1__Origin, CATALYZER__V1__ORIGIN__INIT);
+    o->start = n->start;
+    o->stop = n->stop;
+    return o;
+}
+
+static bool is_subquery_kind(NodeKind k) {
+    return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery || k == NK_LateralSubquery;
+}
+
+Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) {
+    Catalyzer__V1__ResolvedExpression *o = NEW(Catalyzer__V1__ResolvedExpression, CATALYZER__V1__RESOLVED_EXPRESSION__INIT);
+    o->kind = (char *)node_kind_name(e->kind);
+    o->origin = origin(a, e);
+    if (e->type) o->type = datatype_encode(a, e->type);
+    o->nullable = (e->flags & NF_NULLABLE) != 0;
+    switch (e->kind) {
+    case NK_AttributeReference:
+    case NK_Alias:
+    case NK_NamedLambdaVariable:
+    case NK_VariableReference:
+        o->name = (char *)S(e->u.attr.name);
+        o->expr_id = (int64_t)e->u.attr.id;
+        o->qualifier = name_strings(a, e->u.attr.qualifier, &o->n_qualifier);
+        break;
+    case NK_Call: o->name = (char *)S(e->u.call.name ? e->u.call.name : NULL); break;
+    case NK_Literal: {
+        StrBuf sb;
+        sb_init(&sb, a, 32);
+        value_print_sql(&sb, &e->u.lit.v);
+        o->value = (char *)sb_str(&sb);
+        if (!o->type) o->type = datatype_encode(a, e->u.lit.v.type);
+        break;
+    }
+    case NK_UnresolvedAttribute:
+    case NK_UnresolvedFunction:
+    case NK_UnresolvedStar:
+    case NK_UnresolvedRelation: {
+        size_t n;
+        char **parts = name_strings(a, e->u.un.name, &n);
+        StrBuf sb;
+        sb_init(&sb, a, 32);
+        for (size_t i = 0; i < n; i++) {
+            if (i) sb_putc(&sb, '.');
+            sb_puts(&sb, parts[i]);
+        }
+        o->name = (char *)sb_str(&sb);
+        break;
+    }
+    case NK_GetStructField: o->name = (char *)S(e->u.field.name); break;
+    case NK_NamedArgument: o->name = (char *)S(e->u.named.name); break;
+    default: break;
+    }
+    if (is_subquery_kind(e->kind)) {
+        o->expr_id = (int64_t)e->u.subq.id;
+        if (e->u.subq.plan) o->subquery = plan_encode(a, e->u.subq.plan);
+    }
+    if (e->nkids) {
+        o->n_children = e->nkids;
+        o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, e->nkids);
+        for (uint32_t i = 0; i < e->nkids; i++) o->children[i] = expr_encode(a, e->kids[i]);
+    }
+    return o;
+}
+
+Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) {
+    Catalyzer__V1__ResolvedPlan *o = NEW(Catalyzer__V1__ResolvedPlan, CATALYZER__V1__RESOLVED_PLAN__INIT);
+    o->kind = (char *)node_kind_name(p->kind);
+    o->origin = origin(a, p);
+    if (p->plan_id >= 0) {
+        o->plan_id_present_case = CATALYZER__V1__RESOLVED_PLAN__PLAN_ID_PRESENT_PLAN_ID;
+        o->plan_id = p->plan_id;
+    }
+    switch (p->kind) {
+    case NK_Relation: o->name = name_strings(a, p->u.relation.name, &o->n_name); break;
+    case NK_SubqueryAlias: o->name = name_strings(a, p->u.alias.name, &o->n_name); break;
+    case NK_View: o->name = name_strings(a, p->u.view.name, &o->n_name); break;
+    case NK_UnresolvedRelation: o->name = name_strings(a, p->u.un.name, &o->n_name); break;
+    case NK_CTERelationDef:
+    case NK_CTERelationRef:
+        if (p->u.cte.name) {
+            o->n_name = 1;
+            o->name = ARENA_ARRAY(a, char *, 1);
+            o->name[0] = (char *)p->u.cte.name;
+        }
+        break;
+    default:
+        if (node_kind_is_command(p->kind)) o->name = name_strings(a, p->u.ddl.name, &o->n_name);
+        break;
+    }
+    if (p->nkids) {
+        o->n_children = p->nkids;
+        o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedPlan *, p->nkids);
+        for (uint32_t i = 0; i < p->nkids; i++) o->children[i] = plan_encode(a, p->kids[i]);
+    }
+    if (p->nexprs) {
+        o->n_expressions = p->nexprs;
+        o->expressions = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, p->nexprs);
+        for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = expr_encode(a, p->exprs[i]);
+    }
+    return o;
+}
+
+/* ---------------------------------------------------------------- output */
+
+typedef struct OutList {
+    const Node **v;
+    size_t n, cap;
+} OutList;
+
+static void out_push(Arena *a, OutList *l, const Node *e) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 16;
+        const Node **nv = ARENA_ARRAY(a, const Node *, nc);
+        if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+        l->v = nv;
+        l->cap = nc;
+    }
+    l->v[l->n++] = e;
+}
+
+static void collect_output(Arena *a, const Node *p, OutList *out, int depth) {
+    if (!p || depth > 10000) return;
+    switch (p->kind) {
+    case NK_Project:
+        for (uint32_t i = 0; i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_Aggregate:
+        for (uint32_t i = p->u.aggregate.ngroup; i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_Window:
+        if (p->nkids) collect_output(a, p->kids[0], out, depth + 1);
+        for (uint32_t i = 0; i < p->u.window.nwindow && i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_Relation:
+    case NK_LocalRelation:
+    case NK_Range:
+    case NK_CTERelationRef:
+    case NK_View:
+        if (p->kind == NK_View && p->nkids && !p->nexprs) break;
+        for (uint32_t i = 0; i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_Expand:
+        for (uint32_t i = 0; i < p->u.expand.noutput && i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_Join:
+        if (p->nkids == 2) {
+            collect_output(a, p->kids[0], out, depth + 1);
+            if (p->u.join.type != JOIN_LEFT_SEMI && p->u.join.type != JOIN_LEFT_ANTI)
+                collect_output(a, p->kids[1], out, depth + 1);
+        }
+        return;
+    case NK_Generate:
+        if (p->nkids) collect_output(a, p->kids[0], out, depth + 1);
+        for (uint32_t i = 1; i < p->nexprs; i++) out_push(a, out, p->exprs[i]);
+        return;
+    case NK_WithCTE:
+        if (p->nkids) collect_output(a, p->kids[p->nkids - 1], out, depth + 1);
+        return;
+    case NK_OneRowRelation: return;
+    default: break;
+    }
+    if (node_kind_is_command(p->kind)) return;
+    if (p->nkids) collect_output(a, p->kids[0], out, depth + 1); /* Filter, Sort, Limit, SubqueryAlias, Union, ... */
+}
+
+Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n) {
+    OutList l = {0};
+    collect_output(a, plan, &l, 0);
+    /* A SubqueryAlias on top requalifies its output. */
+    NameParts qual = {0};
+    if (plan && plan->kind == NK_SubqueryAlias) qual = plan->u.alias.name;
+    Catalyzer__V1__Attribute **v = ARENA_ARRAY(a, Catalyzer__V1__Attribute *, l.n ? l.n : 1);
+    for (size_t i = 0; i < l.n; i++) {
+        const Node *e = l.v[i];
+        Catalyzer__V1__Attribute *at = NEW(Catalyzer__V1__Attribute, CATALYZER__V1__ATTRIBUTE__INIT);
+        if (e->kind == NK_AttributeReference || e->kind == NK_Alias) {
+            at->name = (char *)S(e->u.attr.name);
+            at->expr_id = (int64_t)e->u.attr.id;
+            at->qualifier = name_strings(a, qual.n ? qual : e->u.attr.qualifier, &at->n_qualifier);
+        } else {
+            at->name = (char *)expr_auto_name(a, e);
+        }
+        const Node *te = (e->kind == NK_Alias && !e->type && e->nkids) ? e->kids[0] : e;
+        if (te->type) at->type = datatype_encode(a, te->type);
+        at->nullable = (te->flags & NF_NULLABLE) != 0;
+        v[i] = at;
+    }
+    *n = l.n;
+    return v;
+}

@@ -1,0 +1,20 @@
+/* IR → protobuf: the analysed plan as a generic ResolvedPlan tree (Catalyst
+ * node names, attributes with expression ids, types, nullability,
+ * qualifiers; subquery plans inline), data types, and the plan's output
+ * attributes. Every message and array is allocated in the given arena, so
+ * nothing is freed after packing. Strings point into the plan's arena. */
+#ifndef CZ_PLAN_ENCODE_H
+#define CZ_PLAN_ENCODE_H
+
+#include "arena.h"
+#include "catalyzer.pb-c.h"
+#include "ir.h"
+
+Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *plan);
+Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e);
+Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t);
+/* The output attributes of a resolved plan (Spark's LogicalPlan.output),
+ * derived structurally; *n gets the count. */
+Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n);
+
+#endif

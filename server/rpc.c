@@ -1,0 +1,526 @@
+/* Analyzer RPC handlers (see rpc.h). Everything a handler builds for its
+ * response lives in one scratch arena, freed when the job's output is queued. */
+#include "rpc.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalyzer.pb-c.h"
+#include "grpc_codec.h"
+#include "pb_check.h"
+#include "pb_json.h"
+#include "plan_decode.h"
+#include "plan_encode.h"
+#include "server.h"
+
+#define NEW(T, INIT)                      \
+    ({                                    \
+        T *p_ = arena_alloc(a, sizeof(T)); \
+        *p_ = (T)INIT;                    \
+        p_;                               \
+    })
+
+static const char *S(const char *s) { return s ? s : ""; }
+
+const ProtobufCMessageDescriptor *rpc_request_descriptor(RpcMethod m) {
+    switch (m) {
+    case RPC_ANALYZE: return &catalyzer__v1__analyze_request__descriptor;
+    case RPC_EXECUTE: return &catalyzer__v1__execute_request__descriptor;
+    case RPC_REGISTER_CATALOG: return &catalyzer__v1__register_catalog_request__descriptor;
+    case RPC_DROP_SESSION: return &catalyzer__v1__drop_session_request__descriptor;
+    default: return NULL;
+    }
+}
+
+/* A handler's context: the job, its scratch arena, the JSON body being built. */
+typedef struct Rpc {
+    Job *j;
+    Arena *a;
+    json_t *json_events; /* JSON: trace events so far */
+    uint32_t seq;
+    bool trace_plans;
+    const char *server_session_id;
+} Rpc;
+
+/* Decodes the request into *out (caller frees with protobuf_c_message_free_unpacked). */
+static int decode_request(Rpc *c, ProtobufCMessage **out, char *err, size_t errlen) {
+    Job *j = c->j;
+    const ProtobufCMessageDescriptor *desc = rpc_request_descriptor(j->method);
+    const Config *cfg = &j->srv->cfg;
+    if (j->req_msg) {
+        *out = j->req_msg;
+        j->req_msg = NULL;
+    } else {
+        PbLimits lim = {cfg->max_plan_depth, cfg->max_plan_nodes};
+        PbCheck rc = pb_wire_check(j->req, j->req_len, desc, &lim, err, errlen);
+        if (rc != PB_CHECK_OK) return GRPC_INVALID_ARGUMENT;
+        *out = protobuf_c_message_unpack(desc, NULL, j->req_len, j->req);
+        if (!*out) {
+            snprintf(err, errlen, "malformed %s message", desc->name);
+            return GRPC_INVALID_ARGUMENT;
+        }
+    }
+    if (!pb_validate(*out, err, errlen)) {
+        protobuf_c_message_free_unpacked(*out, NULL);
+        *out = NULL;
+        return GRPC_INVALID_ARGUMENT;
+    }
+    return GRPC_OK;
+}
+
+/* ---------------------------------------------------------------- catalog, conf */
+
+static bool apply_catalog(CzSession *s, const Catalyzer__V1__Catalog *cat, int counts[3], char *err, size_t errlen) {
+    if (!cat) return true;
+    for (size_t i = 0; i < cat->n_tables; i++) {
+        const Catalyzer__V1__Table *t = cat->tables[i];
+        size_t n = t->n_columns;
+        const char **names = calloc(n + 1, sizeof *names), **types = calloc(n + 1, sizeof *types);
+        bool *nullable = calloc(n + 1, sizeof *nullable);
+        bool ok = names && types && nullable;
+        for (size_t k = 0; ok && k < n; k++) {
+            names[k] = t->columns[k]->name;
+            types[k] = t->columns[k]->type;
+            nullable[k] = !t->columns[k]->not_null;
+        }
+        char e[256] = "";
+        ok = ok && cz_session_create_table(s, t->name, (int)n, names, types, nullable, e, sizeof e);
+        free(names);
+        free(types);
+        free(nullable);
+        if (!ok) {
+            snprintf(err, errlen, "catalog table \"%s\": %s", t->name, *e ? e : "rejected");
+            return false;
+        }
+    }
+    for (size_t i = 0; i < cat->n_functions; i++) {
+        const Catalyzer__V1__Function *f = cat->functions[i];
+        char e[256] = "";
+        if (!cz_session_register_function(s, f->name, (int)f->n_argument_types, (const char *const *)f->argument_types,
+                                          f->result_type, !f->nondeterministic, e, sizeof e)) {
+            snprintf(err, errlen, "catalog function \"%s\": %s", f->name, *e ? e : "rejected");
+            return false;
+        }
+    }
+    for (size_t i = 0; i < cat->n_views; i++) {
+        const Catalyzer__V1__View *v = cat->views[i];
+        size_t cap = strlen(v->name) * 2 + strlen(v->query) + 64;
+        char *sql = malloc(cap);
+        if (!sql) return false;
+        /* Backquote the name with backquotes doubled, as Spark's quoteIdentifier. */
+        size_t o = (size_t)snprintf(sql, cap, "CREATE OR REPLACE TEMPORARY VIEW `");
+        for (const char *p = v->name; *p; p++) {
+            if (*p == '`') sql[o++] = '`';
+            sql[o++] = *p;
+        }
+        snprintf(sql + o, cap - o, "` AS %s", v->query);
+        CzRunOptions opts = {0};
+        CzResult *r = cz_run_sql(s, sql, strlen(sql), &opts);
+        free(sql);
+        bool ok = cz_result_status(r) == CZ_OK;
+        if (!ok) {
+            const CzError *ce = cz_result_error(r);
+            snprintf(err, errlen, "catalog view \"%s\": %s", v->name, ce ? S(ce->message) : "rejected");
+        }
+        cz_result_free(r);
+        if (!ok) return false;
+    }
+    if (counts) {
+        counts[0] += (int)cat->n_tables;
+        counts[1] += (int)cat->n_views;
+        counts[2] += (int)cat->n_functions;
+    }
+    return true;
+}
+
+typedef struct ConfEntry {
+    const char *key, *value;
+} ConfEntry;
+
+/* Sets per-request conf; remembers previous values for restore_conf. */
+static bool apply_conf(CzSession *s, ConfEntry *kv, size_t n, char **saved, char *err, size_t errlen) {
+    for (size_t i = 0; i < n; i++) {
+        const char *old = cz_session_get_conf(s, kv[i].key);
+        saved[i] = old ? strdup(old) : NULL;
+        if (!cz_session_set_conf(s, kv[i].key, kv[i].value)) {
+            snprintf(err, errlen, "configuration %s does not accept \"%s\"", kv[i].key, kv[i].value);
+            for (size_t k = i + 1; k < n; k++) saved[k] = NULL;
+            return false;
+        }
+    }
+    return true;
+}
+
+static void restore_conf(CzSession *s, ConfEntry *kv, size_t n, char **saved) {
+    for (size_t i = n; i-- > 0;) {
+        if (saved[i]) cz_session_set_conf(s, kv[i].key, saved[i]);
+        free(saved[i]);
+    }
+}
+
+/* ---------------------------------------------------------------- results */
+
+static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index, bool want_plan) {
+    Arena *a = c->a;
+    Catalyzer__V1__AnalyzeResult *o = NEW(Catalyzer__V1__AnalyzeResult, CATALYZER__V1__ANALYZE_RESULT__INIT);
+    o->ok = cz_result_status(r) == CZ_OK;
+    const CzError *e = cz_result_error(r);
+    if (e) {
+        Catalyzer__V1__AnalysisError *er = NEW(Catalyzer__V1__AnalysisError, CATALYZER__V1__ANALYSIS_ERROR__INIT);
+        er->error_class = (char *)S(e->error_class);
+        er->sqlstate = (char *)S(e->sqlstate);
+        er->message = (char *)S(e->message);
+        er->phase = (char *)S(e->phase);
+        if (e->nparams > 0) {
+            er->n_message_parameters = (size_t)e->nparams;
+            er->message_parameters = ARENA_ARRAY(a, Catalyzer__V1__AnalysisError__MessageParametersEntry *, e->nparams);
+            for (int i = 0; i < e->nparams; i++) {
+                Catalyzer__V1__AnalysisError__MessageParametersEntry *kv =
+                    NEW(Catalyzer__V1__AnalysisError__MessageParametersEntry,
+                        CATALYZER__V1__ANALYSIS_ERROR__MESSAGE_PARAMETERS_ENTRY__INIT);
+                kv->key = (char *)S(e->param_names[i]);
+                kv->value = (char *)S(e->param_values[i]);
+                er->message_parameters[i] = kv;
+            }
+        }
+        Catalyzer__V1__QueryContext *qc = NEW(Catalyzer__V1__QueryContext, CATALYZER__V1__QUERY_CONTEXT__INIT);
+        qc->start = e->start;
+        qc->stop = e->stop;
+        qc->fragment = (char *)S(e->fragment);
+        er->context = qc;
+        o->error = er;
+        snprintf(c->j->error_class, sizeof c->j->error_class, "%s", S(e->error_class));
+    }
+    o->schema = (char *)S(cz_result_schema(r));
+    o->tree_string = (char *)S(cz_result_tree(r));
+    const Node *plan = cz_result_plan(r);
+    if (plan && o->ok) {
+        o->output = plan_output_encode(a, plan, &o->n_output);
+        if (want_plan) o->plan = plan_encode(a, plan);
+    }
+    const CzRuleTotal *t;
+    int nt = cz_result_rule_totals(r, &t);
+    if (nt > 0) {
+        o->n_rule_totals = (size_t)nt;
+        o->rule_totals = ARENA_ARRAY(a, Catalyzer__V1__RuleTotal *, nt);
+        for (int i = 0; i < nt; i++) {
+            Catalyzer__V1__RuleTotal *rt = NEW(Catalyzer__V1__RuleTotal, CATALYZER__V1__RULE_TOTAL__INIT);
+            rt->batch = (char *)S(t[i].batch);
+            rt->rule = (char *)S(t[i].rule);
+            rt->runs = t[i].runs;
+            rt->effective = t[i].effective;
+            rt->nanos = t[i].nanos;
+            o->rule_totals[i] = rt;
+        }
+        metrics_rules(&c->j->srv->metrics, t, nt);
+    }
+    o->is_command = cz_result_is_command(r);
+    o->arena_bytes = cz_result_arena_bytes(r);
+    o->result_json = (char *)S(cz_result_json(r, index));
+    return o;
+}
+
+/* ---------------------------------------------------------------- output */
+
+/* Sends one response message: framed on gRPC, collected on JSON. */
+static bool send_msg(Rpc *c, const ProtobufCMessage *m, const char *json_key) {
+    Job *j = c->j;
+    if (j->fmt == JOB_GRPC) return job_emit_grpc(j, m);
+    json_t *body = pb_to_json(m);
+    if (json_key && c->json_events) json_object_set(body, json_key, c->json_events);
+    char *s = json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(body);
+    if (!s) return false;
+    bool ok = job_emit(j, s, strlen(s)) && job_emit(j, "\n", 1);
+    free(s);
+    return ok;
+}
+
+static void trace_hook(void *ctx, const CzTraceEvent *ev) {
+    Rpc *c = ctx;
+    Catalyzer__V1__TraceEvent te = CATALYZER__V1__TRACE_EVENT__INIT;
+    te.sequence = c->seq++;
+    te.batch = (char *)S(ev->batch);
+    te.rule = (char *)S(ev->rule);
+    te.iteration = ev->iteration;
+    te.effective = ev->effective;
+    te.duration_nanos = ev->nanos;
+    te.plan_after = (char *)S(ev->plan);
+    te.changed_kinds = (char *)S(ev->changed_kinds);
+    if (c->j->fmt == JOB_JSON) {
+        json_array_append_new(c->json_events, pb_to_json(&te.base));
+        return;
+    }
+    Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
+    resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_TRACE_EVENT;
+    resp.trace_event = &te;
+    resp.request_id = c->j->request_id;
+    job_emit_grpc(c->j, &resp.base); /* false = cancelled: the analyzer sees the cancel flag */
+}
+
+static int run_status(Job *j) {
+    if (__atomic_load_n(&j->cancel, __ATOMIC_RELAXED)) {
+        if (j->deadline_ns && mono_ns() >= j->deadline_ns) return GRPC_DEADLINE_EXCEEDED;
+        return GRPC_CANCELLED;
+    }
+    if (j->deadline_ns && mono_ns() >= j->deadline_ns) return GRPC_DEADLINE_EXCEEDED;
+    return GRPC_OK;
+}
+
+static void fill_run_options(Rpc *c, CzRunOptions *o) {
+    const Config *cfg = &c->j->srv->cfg;
+    memset(o, 0, sizeof *o);
+    o->memory_limit = cfg->max_memory_bytes;
+    o->max_depth = cfg->max_plan_depth;
+    o->deadline_ns = c->j->deadline_ns;
+    o->cancel = &c->j->cancel;
+}
+
+/* ---------------------------------------------------------------- handlers */
+
+static CzSession *session_for(Job *j, bool *temp) {
+    if (j->session) {
+        *temp = false;
+        return j->session->cz;
+    }
+    *temp = true;
+    return cz_session_new(false);
+}
+
+static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size_t errlen) {
+    Job *j = c->j;
+    bool temp;
+    CzSession *s = session_for(j, &temp);
+    if (!s) {
+        snprintf(err, errlen, "cannot create a session");
+        return GRPC_INTERNAL;
+    }
+    int status = GRPC_OK;
+    char **saved = calloc(rq->n_conf + 1, sizeof *saved);
+    ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
+    CzResult *r = NULL;
+    for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
+    if (!apply_catalog(s, rq->catalog, NULL, err, errlen)) {
+        status = GRPC_INVALID_ARGUMENT;
+        goto out_noconf;
+    }
+    if (!apply_conf(s, kv, rq->n_conf, saved, err, errlen)) {
+        status = GRPC_INVALID_ARGUMENT;
+        goto out;
+    }
+    CzRunOptions o;
+    fill_run_options(c, &o);
+    if (rq->trace_level != CATALYZER__V1__TRACE_LEVEL__TRACE_LEVEL_NONE) {
+        o.trace = trace_hook;
+        o.trace_ctx = c;
+        o.trace_level = rq->trace_level == CATALYZER__V1__TRACE_LEVEL__TRACE_LEVEL_ALL ? CZ_TRACE_ALL : CZ_TRACE_EFFECTIVE;
+        o.trace_plans = rq->trace_plans;
+    }
+    o.want_tree = !rq->omit_tree_string;
+    if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL) {
+        const Catalyzer__V1__SqlQuery *q = rq->sql;
+        const char **pn = calloc(q->n_named_params + 1, sizeof *pn), **pv = calloc(q->n_named_params + 1, sizeof *pv);
+        for (size_t i = 0; i < q->n_named_params; i++) {
+            pn[i] = q->named_params[i]->key;
+            pv[i] = q->named_params[i]->value;
+        }
+        o.nnamed_params = (int)q->n_named_params;
+        o.param_names = pn;
+        o.param_values_sql = pv;
+        o.npos_params = (int)q->n_positional_params;
+        o.pos_params_sql = (const char *const *)q->positional_params;
+        r = cz_run_sql(s, q->query, strlen(q->query), &o);
+        free(pn);
+        free(pv);
+    } else if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN) {
+        r = cz_result_prepare();
+        DecodeLimits lim = {j->srv->cfg.max_plan_depth, j->srv->cfg.max_plan_nodes};
+        Node *plan = plan_decode(cz_result_arena(r), rq->plan, &lim, err, errlen);
+        if (!plan) {
+            status = GRPC_INVALID_ARGUMENT;
+            goto out;
+        }
+        cz_run_plan(s, r, plan, *rq->source_text ? rq->source_text : NULL, &o);
+    } else {
+        snprintf(err, errlen, "AnalyzeRequest needs sql or plan");
+        status = GRPC_INVALID_ARGUMENT;
+        goto out;
+    }
+    if ((status = run_status(j)) != GRPC_OK) {
+        snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
+        goto out;
+    }
+    Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
+    resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT;
+    resp.result = make_result(c, r, 0, !rq->omit_resolved_plan);
+    resp.session_id = j->session_id;
+    resp.server_session_id = (char *)S(c->server_session_id);
+    resp.request_id = j->request_id;
+    if (!send_msg(c, &resp.base, "traceEvents")) {
+        status = run_status(j) == GRPC_OK ? GRPC_CANCELLED : run_status(j);
+        snprintf(err, errlen, "cancelled");
+    }
+out:
+    restore_conf(s, kv, rq->n_conf, saved);
+out_noconf:
+    if (r) cz_result_free(r);
+    free(saved);
+    free(kv);
+    if (temp) cz_session_free(s);
+    return status;
+}
+
+typedef struct Stmts {
+    size_t n, cap;
+    size_t *off, *len;
+} Stmts;
+
+static void on_stmt(void *ctx, const char *stmt, size_t len, size_t offset) {
+    (void)stmt;
+    Stmts *st = ctx;
+    if (st->n == st->cap) {
+        st->cap = st->cap ? st->cap * 2 : 8;
+        st->off = realloc(st->off, st->cap * sizeof *st->off);
+        st->len = realloc(st->len, st->cap * sizeof *st->len);
+    }
+    st->off[st->n] = offset;
+    st->len[st->n] = len;
+    st->n++;
+}
+
+static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size_t errlen) {
+    Job *j = c->j;
+    Arena *a = c->a;
+    bool temp;
+    CzSession *s = session_for(j, &temp);
+    if (!s) {
+        snprintf(err, errlen, "cannot create a session");
+        return GRPC_INTERNAL;
+    }
+    int status = GRPC_OK;
+    Stmts st = {0};
+    CzResult **rs = NULL;
+    char **saved = calloc(rq->n_conf + 1, sizeof *saved);
+    ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
+    for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
+    if (!apply_catalog(s, rq->catalog, NULL, err, errlen)) {
+        status = GRPC_INVALID_ARGUMENT;
+        free(saved);
+        free(kv);
+        if (temp) cz_session_free(s);
+        return status;
+    }
+    /* Execute's conf persists in the session: it is how a client configures one. */
+    for (size_t i = 0; i < rq->n_conf; i++)
+        if (!cz_session_set_conf(s, kv[i].key, kv[i].value)) {
+            snprintf(err, errlen, "configuration %s does not accept \"%s\"", kv[i].key, kv[i].value);
+            status = GRPC_INVALID_ARGUMENT;
+            goto out;
+        }
+    cz_split_statements(rq->sql, strlen(rq->sql), on_stmt, &st);
+    if (st.n == 0) {
+        snprintf(err, errlen, "ExecuteRequest.sql has no statement");
+        status = GRPC_INVALID_ARGUMENT;
+        goto out;
+    }
+    rs = calloc(st.n, sizeof *rs);
+    Catalyzer__V1__ExecuteResponse resp = CATALYZER__V1__EXECUTE_RESPONSE__INIT;
+    resp.results = ARENA_ARRAY(a, Catalyzer__V1__AnalyzeResult *, st.n);
+    const char **pn = calloc(rq->n_named_params + 1, sizeof *pn), **pv = calloc(rq->n_named_params + 1, sizeof *pv);
+    for (size_t i = 0; i < rq->n_named_params; i++) {
+        pn[i] = rq->named_params[i]->key;
+        pv[i] = rq->named_params[i]->value;
+    }
+    for (size_t i = 0; i < st.n; i++) {
+        CzRunOptions o;
+        fill_run_options(c, &o);
+        o.want_tree = true;
+        o.nnamed_params = (int)rq->n_named_params;
+        o.param_names = pn;
+        o.param_values_sql = pv;
+        o.npos_params = (int)rq->n_positional_params;
+        o.pos_params_sql = (const char *const *)rq->positional_params;
+        rs[i] = cz_run_sql(s, rq->sql + st.off[i], st.len[i], &o);
+        resp.results[resp.n_results++] = make_result(c, rs[i], (int)i, false);
+        if (cz_result_status(rs[i]) != CZ_OK || run_status(j) != GRPC_OK) break;
+    }
+    free(pn);
+    free(pv);
+    if ((status = run_status(j)) != GRPC_OK) {
+        snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
+        goto out;
+    }
+    resp.session_id = j->session_id;
+    resp.server_session_id = (char *)S(c->server_session_id);
+    resp.request_id = j->request_id;
+    if (!send_msg(c, &resp.base, NULL)) status = GRPC_CANCELLED;
+out:
+    if (rs)
+        for (size_t i = 0; i < st.n; i++)
+            if (rs[i]) cz_result_free(rs[i]);
+    free(rs);
+    free(st.off);
+    free(st.len);
+    free(saved);
+    free(kv);
+    if (temp) cz_session_free(s);
+    return status;
+}
+
+static int do_register(Rpc *c, Catalyzer__V1__RegisterCatalogRequest *rq, char *err, size_t errlen) {
+    Job *j = c->j;
+    if (!j->session) {
+        snprintf(err, errlen, "RegisterCatalog needs a session_id");
+        return GRPC_INVALID_ARGUMENT;
+    }
+    int counts[3] = {0, 0, 0};
+    if (!apply_catalog(j->session->cz, rq->catalog, counts, err, errlen)) return GRPC_INVALID_ARGUMENT;
+    Catalyzer__V1__RegisterCatalogResponse resp = CATALYZER__V1__REGISTER_CATALOG_RESPONSE__INIT;
+    resp.session_id = j->session_id;
+    resp.server_session_id = (char *)S(c->server_session_id);
+    resp.tables = counts[0];
+    resp.views = counts[1];
+    resp.functions = counts[2];
+    return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
+}
+
+static int do_drop(Rpc *c) {
+    /* The loop unlinks the session once this job completes (server.c). */
+    Catalyzer__V1__DropSessionResponse resp = CATALYZER__V1__DROP_SESSION_RESPONSE__INIT;
+    resp.existed = c->j->session != NULL;
+    return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
+}
+
+void rpc_run(Job *j) {
+    char err[512] = "";
+    int status = run_status(j);
+    if (status != GRPC_OK) {
+        job_finish(j, status, status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded while queued" : "cancelled");
+        return;
+    }
+    Rpc c = {j, arena_new(0), NULL, 0, false, j->session ? j->session->server_id : NULL};
+    if (j->fmt == JOB_JSON) c.json_events = json_array();
+    ProtobufCMessage *rq = NULL;
+    status = decode_request(&c, &rq, err, sizeof err);
+    if (status == GRPC_OK) {
+        switch (j->method) {
+        case RPC_ANALYZE: status = do_analyze(&c, (Catalyzer__V1__AnalyzeRequest *)rq, err, sizeof err); break;
+        case RPC_EXECUTE: status = do_execute(&c, (Catalyzer__V1__ExecuteRequest *)rq, err, sizeof err); break;
+        case RPC_REGISTER_CATALOG:
+            status = do_register(&c, (Catalyzer__V1__RegisterCatalogRequest *)rq, err, sizeof err);
+            break;
+        case RPC_DROP_SESSION: status = do_drop(&c); break;
+        default:
+            status = GRPC_UNIMPLEMENTED;
+            snprintf(err, sizeof err, "method not implemented");
+        }
+    } else {
+        metrics_bad_input(&j->srv->metrics);
+    }
+    if (rq) protobuf_c_message_free_unpacked(rq, NULL);
+    json_decref(c.json_events);
+    arena_free(c.a);
+    job_finish(j, status, status == GRPC_OK ? "" : err);
+}

@@ -1,0 +1,468 @@
+/* The daemon core: listeners, worker pool, sessions, the worker → loop
+ * notify path, SIGTERM drain (see server.h). */
+#include "server.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "grpc_codec.h"
+#include "log.h"
+#include "rpc.h"
+
+/* ---------------------------------------------------------------- pool */
+
+static void *worker_main(void *arg) {
+    Server *srv = arg;
+    Pool *p = &srv->pool;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->head && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
+        if (!p->head) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        Job *j = p->head;
+        p->head = j->next;
+        if (!p->head) p->tail = NULL;
+        j->next = NULL;
+        p->len--;
+        p->running++;
+        pthread_mutex_unlock(&p->mu);
+        rpc_run(j); /* ends with job_finish; the loop drops the worker's reference */
+        pthread_mutex_lock(&p->mu);
+        p->running--;
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+static int pool_start(Server *srv) {
+    Pool *p = &srv->pool;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    p->threads = calloc(srv->cfg.workers, sizeof(pthread_t));
+    if (!p->threads) return -1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, srv->cfg.worker_stack_bytes); /* analysis recurses over plan depth */
+    /* Workers must not take the signals the loop handles. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    for (uint32_t i = 0; i < srv->cfg.workers; i++) {
+        if (pthread_create(&p->threads[i], &attr, worker_main, srv) != 0) break;
+        p->nthreads++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    return p->nthreads ? 0 : -1;
+}
+
+static void pool_stop(Server *srv) {
+    Pool *p = &srv->pool;
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (uint32_t i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
+    free(p->threads);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+}
+
+static void pool_push(Server *srv, Job *j) {
+    Pool *p = &srv->pool;
+    job_ref(j); /* the worker's reference, dropped by the loop at completion */
+    pthread_mutex_lock(&p->mu);
+    j->next = NULL;
+    if (p->tail)
+        p->tail->next = j;
+    else
+        p->head = j;
+    p->tail = j;
+    p->len++;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_counts(Server *srv, uint32_t *queued, uint32_t *running) {
+    pthread_mutex_lock(&srv->pool.mu);
+    *queued = srv->pool.len;
+    *running = srv->pool.running;
+    pthread_mutex_unlock(&srv->pool.mu);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static uint32_t hash_str(const char *s) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+Session *server_session(Server *srv, const char *id, bool create) {
+    uint32_t b = hash_str(id) % SESSION_BUCKETS;
+    for (Session *s = srv->sessions[b]; s; s = s->hnext)
+        if (strcmp(s->id, id) == 0) return s;
+    if (!create || srv->nsessions >= srv->cfg.max_sessions) return NULL;
+    Session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->cz = cz_session_new(false);
+    if (!s->cz) {
+        free(s);
+        return NULL;
+    }
+    snprintf(s->id, sizeof s->id, "%s", id);
+    snprintf(s->server_id, sizeof s->server_id, "s-%d-%" PRIu64, (int)getpid(), ++srv->next_session_seq);
+    s->last_used_ns = mono_ns();
+    s->hnext = srv->sessions[b];
+    srv->sessions[b] = s;
+    srv->nsessions++;
+    log_json(srv->cfg.log_level, LOG_DEBUG, "session created",
+             json_pack("{s:s,s:s}", "session_id", s->id, "server_session_id", s->server_id));
+    return s;
+}
+
+static void session_unlink(Server *srv, Session *s) {
+    if (s->unlinked) return;
+    uint32_t b = hash_str(s->id) % SESSION_BUCKETS;
+    for (Session **pp = &srv->sessions[b]; *pp; pp = &(*pp)->hnext)
+        if (*pp == s) {
+            *pp = s->hnext;
+            break;
+        }
+    s->unlinked = true;
+    srv->nsessions--;
+}
+
+static void session_free(Session *s) {
+    cz_session_free(s->cz);
+    free(s);
+}
+
+static void session_sweep(uv_timer_t *t) {
+    Server *srv = t->data;
+    uint64_t now = mono_ns(), idle = (uint64_t)srv->cfg.session_idle_seconds * 1000000000ull;
+    for (int b = 0; b < SESSION_BUCKETS; b++) {
+        for (Session *s = srv->sessions[b], *n; s; s = n) {
+            n = s->hnext;
+            if (!s->busy && !s->wait_head && now - s->last_used_ns > idle) {
+                log_json(srv->cfg.log_level, LOG_INFO, "session expired",
+                         json_pack("{s:s,s:s}", "session_id", s->id, "server_session_id", s->server_id));
+                session_unlink(srv, s);
+                session_free(s);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- submit / complete */
+
+int server_submit(Server *srv, Job *j) {
+    if (srv->draining) return GRPC_UNAVAILABLE;
+    uint32_t queued, running;
+    pool_counts(srv, &queued, &running);
+    if (queued + srv->session_waiting >= srv->cfg.queue) {
+        metrics_queue_full(&srv->metrics);
+        return GRPC_RESOURCE_EXHAUSTED;
+    }
+    j->dispatched = true;
+    Session *s = j->session;
+    if (s) {
+        s->last_used_ns = mono_ns();
+        if (s->busy) { /* a CzSession is never used by two workers at once */
+            j->next = NULL;
+            if (s->wait_tail)
+                s->wait_tail->next = j;
+            else
+                s->wait_head = j;
+            s->wait_tail = j;
+            srv->session_waiting++;
+            job_ref(j); /* the worker's reference, taken now */
+            return GRPC_OK;
+        }
+        s->busy = true;
+    }
+    pool_push(srv, j);
+    return GRPC_OK;
+}
+
+static void job_complete(Server *srv, Job *j) {
+    Session *s = j->session;
+    if (s) {
+        s->busy = false;
+        s->last_used_ns = mono_ns();
+        if (j->method == RPC_DROP_SESSION && j->status == GRPC_OK) session_unlink(srv, s);
+        if (s->wait_head) {
+            Job *n = s->wait_head;
+            s->wait_head = n->next;
+            if (!s->wait_head) s->wait_tail = NULL;
+            srv->session_waiting--;
+            s->busy = true;
+            /* Its worker reference was taken when it was parked. */
+            Pool *p = &srv->pool;
+            pthread_mutex_lock(&p->mu);
+            n->next = NULL;
+            if (p->tail)
+                p->tail->next = n;
+            else
+                p->head = n;
+            p->tail = n;
+            p->len++;
+            pthread_cond_signal(&p->cv);
+            pthread_mutex_unlock(&p->mu);
+        } else if (s->unlinked) {
+            session_free(s);
+        }
+    }
+    job_unref(j); /* the worker's reference */
+}
+
+void server_notify(Server *srv, Job *j) {
+    pthread_mutex_lock(&srv->notify_mu);
+    if (!j->notify_pending) {
+        j->notify_pending = true;
+        j->notify_next = srv->notify_head;
+        srv->notify_head = j;
+    }
+    pthread_mutex_unlock(&srv->notify_mu);
+    uv_async_send(&srv->notify_async);
+}
+
+static void on_notify(uv_async_t *a) {
+    Server *srv = a->data;
+    pthread_mutex_lock(&srv->notify_mu);
+    Job *list = srv->notify_head;
+    srv->notify_head = NULL;
+    for (Job *j = list; j; j = j->notify_next) j->notify_pending = false;
+    pthread_mutex_unlock(&srv->notify_mu);
+    /* Reverse: oldest notification first. */
+    Job *rev = NULL;
+    while (list) {
+        Job *n = list->notify_next;
+        list->notify_next = rev;
+        rev = list;
+        list = n;
+    }
+    for (Job *j = rev, *n; j; j = n) {
+        n = j->notify_next;
+        if (j->call && j->on_output) j->on_output(j);
+        if (!j->completed && job_is_done(j)) {
+            j->completed = true;
+            job_complete(srv, j);
+        }
+    }
+    server_drain_check(srv);
+}
+
+/* ---------------------------------------------------------------- records */
+
+void server_next_request_id(Server *srv, char *out, size_t cap) {
+    snprintf(out, cap, "r%" PRIx64, ++srv->next_request_id);
+}
+
+void server_record(Server *srv, RpcMethod m, const char *transport, const char *request_id, int status,
+                   const char *error_class, const char *message, uint64_t start_ns) {
+    double secs = (double)(mono_ns() - start_ns) / 1e9;
+    metrics_request(&srv->metrics, (int)m, status, error_class, secs);
+    int level = status == GRPC_OK ? LOG_INFO : (status == GRPC_INTERNAL || status == GRPC_UNKNOWN ? LOG_ERROR : LOG_WARN);
+    if (level < srv->cfg.log_level) return;
+    json_t *f = json_pack("{s:s,s:s,s:s,s:s,s:f}", "request_id", request_id ? request_id : "", "method", rpc_method_name(m),
+                          "transport", transport, "status", grpc_status_name(status), "seconds", secs);
+    if (error_class && *error_class) json_object_set_new(f, "error_class", json_string(error_class));
+    if (message && *message) json_object_set_new(f, "message", json_string(message));
+    log_json(srv->cfg.log_level, level, "request", f);
+}
+
+/* ---------------------------------------------------------------- conns */
+
+void conn_link(Server *srv, ConnHead *c) {
+    ConnHead *head = srv->conns;
+    c->srv = srv;
+    c->prev = NULL;
+    c->next = head;
+    if (head) head->prev = c;
+    srv->conns = c;
+    srv->nconnections++;
+}
+
+void conn_unlink(Server *srv, ConnHead *c) {
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        srv->conns = c->next;
+    if (c->next) c->next->prev = c->prev;
+    srv->nconnections--;
+}
+
+/* ---------------------------------------------------------------- drain */
+
+static void on_handle_closed(uv_handle_t *h) { (void)h; }
+
+static void finish_drain(Server *srv) {
+    uv_timer_stop(&srv->drain_timer);
+    uv_close((uv_handle_t *)&srv->drain_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&srv->session_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&srv->sigterm, on_handle_closed);
+    uv_close((uv_handle_t *)&srv->sigint, on_handle_closed);
+    uv_close((uv_handle_t *)&srv->notify_async, on_handle_closed);
+}
+
+
+void server_drain_check(Server *srv) {
+    if (!srv->draining || srv->exit_code == 100) return;
+    uint32_t queued, running;
+    pool_counts(srv, &queued, &running);
+    if (queued || running || srv->session_waiting) return;
+    for (ConnHead *c = srv->conns; c; c = c->next)
+        if (!c->ops->idle(c)) return;
+    /* Everything answered: close the connections and let the loop run dry. */
+    for (ConnHead *c = srv->conns, *n; c; c = n) {
+        n = c->next;
+        c->ops->close(c);
+    }
+    if (srv->conns) return; /* their close callbacks call back here */
+    srv->exit_code = 100;   /* marks "handles closing" */
+    finish_drain(srv);
+}
+
+static void on_drain_timeout(uv_timer_t *t) {
+    Server *srv = t->data;
+    log_json(srv->cfg.log_level, LOG_WARN, "drain timeout: cancelling in-flight calls", NULL);
+    for (ConnHead *c = srv->conns; c; c = c->next) c->ops->cancel_all(c);
+    for (ConnHead *c = srv->conns, *n; c; c = n) {
+        n = c->next;
+        c->ops->close(c);
+    }
+    uv_timer_start(&srv->drain_timer, on_drain_timeout, 1000, 0);
+    server_drain_check(srv);
+}
+
+static void on_signal(uv_signal_t *h, int signum) {
+    Server *srv = h->data;
+    if (srv->draining) return;
+    log_json(srv->cfg.log_level, LOG_INFO, "draining", json_pack("{s:i}", "signal", signum));
+    srv->draining = true;
+    srv->serving = false;
+    h2_health_changed(srv);
+    uv_close((uv_handle_t *)&srv->grpc_listener, on_handle_closed);
+    if (srv->http_enabled) uv_close((uv_handle_t *)&srv->http_listener, on_handle_closed);
+    for (ConnHead *c = srv->conns, *n; c; c = n) {
+        n = c->next;
+        c->ops->drain(c);
+    }
+    uv_timer_start(&srv->drain_timer, on_drain_timeout, srv->cfg.drain_timeout_ms, 0);
+    server_drain_check(srv);
+}
+
+/* ---------------------------------------------------------------- run */
+
+static int listen_on(Server *srv, uv_tcp_t *tcp, const char *host, int port, uv_connection_cb cb, int *bound) {
+    struct sockaddr_storage ss;
+    int rc;
+    if (strchr(host, ':'))
+        rc = uv_ip6_addr(host, port, (struct sockaddr_in6 *)&ss);
+    else
+        rc = uv_ip4_addr(strcmp(host, "localhost") == 0 ? "127.0.0.1" : host, port, (struct sockaddr_in *)&ss);
+    if (rc) return rc;
+    uv_tcp_init(srv->loop, tcp);
+    tcp->data = srv;
+    if ((rc = uv_tcp_bind(tcp, (struct sockaddr *)&ss, 0)) || (rc = uv_listen((uv_stream_t *)tcp, 511, cb))) return rc;
+    struct sockaddr_storage got;
+    int len = sizeof got;
+    uv_tcp_getsockname(tcp, (struct sockaddr *)&got, &len);
+    *bound = ntohs(got.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&got)->sin6_port
+                                             : ((struct sockaddr_in *)&got)->sin_port);
+    return 0;
+}
+
+static void close_walk(uv_handle_t *h, void *arg) {
+    (void)arg;
+    if (!uv_is_closing(h)) uv_close(h, NULL);
+}
+
+int server_run(const Config *cfg) {
+    Server *srv = calloc(1, sizeof *srv);
+    if (!srv) return 1;
+    srv->cfg = *cfg;
+    srv->serving = true;
+    srv->http_enabled = cfg->http_host[0] != '\0';
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    srv->loop = &loop;
+    metrics_init(&srv->metrics);
+    pthread_mutex_init(&srv->notify_mu, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
+    if (rc) {
+        log_json(cfg->log_level, LOG_ERROR, "cannot listen",
+                 json_pack("{s:s,s:s,s:i,s:s}", "what", "grpc", "host", cfg->grpc_host, "port", cfg->grpc_port, "error",
+                           uv_strerror(rc)));
+        return 1;
+    }
+    if (srv->http_enabled) {
+        rc = listen_on(srv, &srv->http_listener, cfg->http_host, cfg->http_port, http1_on_connection, &srv->http_port);
+        if (rc) {
+            log_json(cfg->log_level, LOG_ERROR, "cannot listen",
+                     json_pack("{s:s,s:s,s:i,s:s}", "what", "http", "host", cfg->http_host, "port", cfg->http_port,
+                               "error", uv_strerror(rc)));
+            return 1;
+        }
+    }
+    if (pool_start(srv) != 0) {
+        log_json(cfg->log_level, LOG_ERROR, "cannot start workers", NULL);
+        return 1;
+    }
+    uv_async_init(&loop, &srv->notify_async, on_notify);
+    srv->notify_async.data = srv;
+    uv_signal_init(&loop, &srv->sigterm);
+    uv_signal_init(&loop, &srv->sigint);
+    srv->sigterm.data = srv->sigint.data = srv;
+    uv_signal_start(&srv->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&srv->sigint, on_signal, SIGINT);
+    uv_timer_init(&loop, &srv->session_timer);
+    srv->session_timer.data = srv;
+    uint64_t sweep = (uint64_t)cfg->session_idle_seconds * 1000 / 4;
+    if (sweep < 100) sweep = 100;
+    if (sweep > 10000) sweep = 10000;
+    uv_timer_start(&srv->session_timer, session_sweep, sweep, sweep);
+    uv_timer_init(&loop, &srv->drain_timer);
+    srv->drain_timer.data = srv;
+
+    /* The first log line names the ports: tools and tests parse it. */
+    log_json(LOG_DEBUG, LOG_INFO, "listening",
+             json_pack("{s:i,s:i,s:s,s:s,s:i,s:i,s:i,s:i}", "grpc_port", srv->grpc_port, "http_port",
+                       srv->http_enabled ? srv->http_port : -1, "grpc_host", cfg->grpc_host, "http_host",
+                       cfg->http_host, "workers", (int)srv->pool.nthreads, "queue", (int)cfg->queue,
+                       "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid()));
+
+    uv_run(&loop, UV_RUN_DEFAULT);
+
+    pool_stop(srv);
+    /* Jobs finished after the loop stopped taking notifications. */
+    for (Job *j = srv->notify_head, *n; j; j = n) {
+        n = j->notify_next;
+        if (!j->completed && job_is_done(j)) {
+            j->completed = true;
+            job_unref(j);
+        }
+    }
+    for (int b = 0; b < SESSION_BUCKETS; b++)
+        for (Session *s = srv->sessions[b], *n; s; s = n) {
+            n = s->hnext;
+            session_free(s);
+        }
+    uv_walk(&loop, close_walk, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    metrics_free(&srv->metrics);
+    pthread_mutex_destroy(&srv->notify_mu);
+    log_json(LOG_DEBUG, LOG_INFO, "stopped", NULL);
+    free(srv);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* The daemon's state: one libuv loop owns every socket, session table and
+ * timer; workers only touch their jobs, the metrics (locked) and the pool
+ * queue (locked). */
+#ifndef CZ_SERVER_H
+#define CZ_SERVER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "config.h"
+#include "job.h"
+#include "metrics.h"
+
+typedef struct Session {
+    char id[128];
+    char server_id[40];
+    CzSession *cz;
+    bool busy;
+    bool unlinked;              /* dropped or expired while busy / with waiters */
+    Job *wait_head, *wait_tail; /* jobs waiting for this session, FIFO */
+    uint64_t last_used_ns;
+    struct Session *hnext;
+} Session;
+
+enum { SESSION_BUCKETS = 4096 };
+
+typedef struct Pool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    Job *head, *tail;
+    uint32_t len;       /* queued, not yet running */
+    uint32_t running;
+    bool stop;
+    pthread_t *threads;
+    uint32_t nthreads;
+} Pool;
+
+typedef struct Server {
+    Config cfg;
+    uv_loop_t *loop;
+    uv_tcp_t grpc_listener, http_listener;
+    bool http_enabled;
+    int grpc_port, http_port;
+    uv_async_t notify_async;
+    uv_signal_t sigterm, sigint;
+    uv_timer_t session_timer, drain_timer;
+
+    /* Worker → loop: jobs with new output or finished (under notify_mu). */
+    pthread_mutex_t notify_mu;
+    Job *notify_head;
+
+    Pool pool;
+    uint32_t session_waiting;   /* jobs parked behind a busy session (loop-only) */
+    Session *sessions[SESSION_BUCKETS];
+    uint32_t nsessions;
+    uint64_t next_session_seq;
+
+    Metrics metrics;
+    uint64_t next_request_id;
+    uint32_t nconnections;
+    void *conns;                /* transport connection list (h2 and http1), see conn.h */
+    bool draining;
+    bool serving;               /* health: SERVING / NOT_SERVING */
+    void *watchers;             /* health Watch calls to notify */
+    int exit_code;
+} Server;
+
+int server_run(const Config *cfg);
+
+/* Any thread: queue j on the notify list and wake the loop. */
+void server_notify(Server *srv, Job *j);
+
+/* Loop: submits a job (possibly parking it behind its session). Returns a
+ * gRPC status: OK, RESOURCE_EXHAUSTED (queue full) or UNAVAILABLE (draining). */
+int server_submit(Server *srv, Job *j);
+
+/* Loop: finds or creates the named session. NULL when the table is full. */
+Session *server_session(Server *srv, const char *id, bool create);
+
+void server_next_request_id(Server *srv, char *out, size_t cap);
+
+/* Loop: health status changed → notify Watch streams (transport hook). */
+void h2_health_changed(Server *srv);
+
+#endif
