@@ -1,0 +1,216 @@
+/* Printing a Call or an AggregateExpression as Spark does: `sql` style for
+ * output names and error parameters, toString style for plan trees. The
+ * print style of each function is in its registry row; arguments are printed
+ * by the caller's print_arg so attributes and literals follow its style. */
+#include <ctype.h>
+#include <string.h>
+
+#include "registry.h"
+
+static void put_upper(StrBuf *sb, const char *s) {
+    for (; *s; s++) sb_putc(sb, (char)toupper((unsigned char)*s));
+}
+
+static void print_args(StrBuf *sb, Node *const *args, uint32_t from, uint32_t to, PrintArgFn pa, void *ctx) {
+    for (uint32_t i = from; i < to; i++) {
+        if (i > from) sb_puts(sb, ", ");
+        pa(sb, args[i], ctx);
+    }
+}
+
+static const char *printed_name(const Node *call) {
+    const FuncDef *d = call->u.call.def;
+    if (d && d->pname) return d->pname;
+    if (call->u.call.name) return call->u.call.name;
+    return d ? d->name : "?";
+}
+
+/* Number of kids that are arguments (a WITHIN GROUP call keeps its ordering last). */
+static uint32_t nargs_of(const Node *call) {
+    const FuncDef *d = call->u.call.def;
+    uint32_t n = call->nkids;
+    if (d && d->print == CS_WITHIN_GROUP && n > 0 && call->kids[n - 1]->kind == NK_SortOrder) n--;
+    if (d && d->print_nargs > 0 && n > (uint32_t)d->print_nargs) n = (uint32_t)d->print_nargs;
+    return n;
+}
+
+static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
+                        void *ctx) {
+    sb_puts(sb, name);
+    sb_putc(sb, '(');
+    if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
+    print_args(sb, call->kids, 0, nargs_of(call), pa, ctx);
+    sb_putc(sb, ')');
+}
+
+static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, PrintArgFn pa, void *ctx) {
+    const FuncDef *d = call->u.call.def;
+    const char *name = printed_name(call);
+    CallStyle style = d ? d->print : CS_FUNC;
+    Node *const *k = call->kids;
+    uint32_t n = call->nkids;
+    switch (style) {
+    case CS_BINARY:
+        if (n != 2) break;
+        sb_putc(sb, '(');
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_PREFIX:
+        if (n != 1) break;
+        if (sql) {
+            sb_printf(sb, "(%s ", d->op);
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+        } else if (strcmp(d->op, "-") == 0) {
+            sb_putc(sb, '-');
+            pa(sb, k[0], ctx);
+        } else if (strcmp(d->op, "+") == 0) {
+            sb_puts(sb, "positive(");
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+        } else {
+            sb_printf(sb, "%s ", d->op);
+            pa(sb, k[0], ctx);
+        }
+        return;
+    case CS_UNARY_NAMED:
+        print_plain(sb, call, name, false, sql, pa, ctx);
+        return;
+    case CS_TILDE:
+        if (n != 1) break;
+        sb_putc(sb, '~');
+        pa(sb, k[0], ctx);
+        return;
+    case CS_POSTFIX:
+        if (n != 1) break;
+        if (sql) {
+            sb_putc(sb, '(');
+            pa(sb, k[0], ctx);
+            sb_printf(sb, " %s)", d->op);
+        } else {
+            print_plain(sb, call, d->name, false, sql, pa, ctx);
+        }
+        return;
+    case CS_LIKE:
+        if (n < 2) break;
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        if (n > 2) {
+            const char *esc = lit_string(k[2]);
+            if (esc && strcmp(esc, "\\") != 0) sb_printf(sb, " ESCAPE '%s'", esc);
+        }
+        return;
+    case CS_LIKE_MULTI:
+        if (n < 1) break;
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s (", d->op);
+        print_args(sb, k, 1, n, pa, ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_RLIKE:
+        if (sql) put_upper(sb, name);
+        else sb_puts(sb, "RLIKE");
+        sb_putc(sb, '(');
+        print_args(sb, k, 0, n, pa, ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_IF:
+        if (n != 3) break;
+        if (sql) {
+            sb_puts(sb, "(IF(");
+            print_args(sb, k, 0, 3, pa, ctx);
+            sb_puts(sb, "))");
+        } else {
+            sb_puts(sb, "if (");
+            pa(sb, k[0], ctx);
+            sb_puts(sb, ") ");
+            pa(sb, k[1], ctx);
+            sb_puts(sb, " else ");
+            pa(sb, k[2], ctx);
+        }
+        return;
+    case CS_EXTRACT:
+        if (n != 2) break;
+        sb_printf(sb, "%s(", name);
+        {
+            const char *f = lit_string(k[0]);
+            if (f) sb_puts(sb, f);
+            else pa(sb, k[0], ctx);
+        }
+        sb_puts(sb, " FROM ");
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_WITHIN_GROUP: {
+        uint32_t na = nargs_of(call);
+        print_plain(sb, call, name, distinct, sql, pa, ctx);
+        if (na < n && k[n - 1]->kind == NK_SortOrder) {
+            const Node *so = k[n - 1];
+            sb_puts(sb, " WITHIN GROUP (ORDER BY ");
+            pa(sb, so->nkids ? so->kids[0] : so, ctx);
+            if (so->u.sort_order.descending) sb_puts(sb, " DESC");
+            sb_putc(sb, ')');
+        }
+        return;
+    }
+    case CS_RANK:
+        if (sql) {
+            put_upper(sb, name);
+            sb_puts(sb, "()");
+        } else {
+            print_plain(sb, call, name, false, sql, pa, ctx);
+        }
+        return;
+    case CS_STRUCT:
+        if (!sql) break;
+        sb_printf(sb, "%s(", name);
+        for (uint32_t i = 1; i < n; i += 2) {
+            if (i > 1) sb_puts(sb, ", ");
+            pa(sb, k[i], ctx);
+        }
+        sb_putc(sb, ')');
+        return;
+    case CS_DT_ARITH:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        return;
+    case CS_SUBSCRIPT:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_putc(sb, '[');
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ']');
+        return;
+    case CS_FIELD_ACCESS:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_putc(sb, '.');
+        sb_puts(sb, lit_string(k[1]) ? lit_string(k[1]) : "?");
+        return;
+    case CS_FUNC:
+        break;
+    }
+    print_plain(sb, call, name, distinct, sql, pa, ctx);
+}
+
+void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_arg, void *ctx) {
+    if (call->kind == NK_AggregateExpression) {
+        const Node *inner = call->nkids ? call->kids[0] : NULL;
+        if (!inner) return;
+        if (inner->kind == NK_Call) print_call(sb, inner, (call->flags & NF_DISTINCT) != 0, sql_style, print_arg, ctx);
+        else print_arg(sb, inner, ctx);
+        if ((call->flags & NF_HAS_FILTER) && call->nkids > 1) {
+            sb_puts(sb, " FILTER (WHERE ");
+            print_arg(sb, call->kids[1], ctx);
+            sb_putc(sb, ')');
+        }
+        return;
+    }
+    print_call(sb, call, false, sql_style, print_arg, ctx);
+}

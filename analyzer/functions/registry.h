@@ -1,0 +1,149 @@
+/* Internal to the function library: the layout of a registry entry, the
+ * typing context the typing helpers share, and the helpers themselves.
+ *
+ * A FuncDef is one row of a static const table (one row per name: an alias
+ * is its own row, so each name carries its own printed form). A row says:
+ *   - name, printed name (NULL: the name; Spark prints some aliases as the
+ *     canonical name, e.g. array_agg → collect_list),
+ *   - kind, argument count range, argument spec (one code per argument, the
+ *     last repeated for variadic functions; codes in arg_spec.c),
+ *   - the typing helper and, for fixed result types, the result type name,
+ *   - default arguments Spark fills in and prints (`substr(s, 5, 2147483647)`),
+ *   - flags (nondeterministic, nullability), the print style and operator
+ *     text, and what an aggregate returns on empty input. */
+#ifndef CZ_FUNCTIONS_REGISTRY_H
+#define CZ_FUNCTIONS_REGISTRY_H
+
+#include "functions.h"
+
+typedef enum CallStyle {
+    CS_FUNC = 0,     /* name(a, b) */
+    CS_BINARY,       /* (a op b) */
+    CS_PREFIX,       /* sql (op a); toString per def (- a → -a, NOT a) */
+    CS_TILDE,        /* ~a */
+    CS_POSTFIX,      /* sql (a IS NULL); toString isnull(a) */
+    CS_LIKE,         /* a LIKE b [ESCAPE 'c'] */
+    CS_LIKE_MULTI,   /* a LIKE ANY (p, q) */
+    CS_RLIKE,        /* RLIKE(a, b) with the called name upper-cased */
+    CS_IF,           /* sql (IF(c, a, b)); toString if (c) a else b */
+    CS_EXTRACT,      /* name(field FROM source) */
+    CS_WITHIN_GROUP, /* name(arg) WITHIN GROUP (ORDER BY x [DESC]) */
+    CS_RANK,         /* sql NAME(); toString name(children) */
+    CS_STRUCT,       /* sql struct(values); toString struct(name, value, ...) */
+    CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
+    CS_UNARY_NAMED,  /* negative(a) both ways */
+    CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
+    CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
+} CallStyle;
+
+enum {
+    FD_NONDET = 1u << 0,       /* nondeterministic (rand, uuid, shuffle) */
+    FD_NULLABLE = 1u << 1,     /* result always nullable */
+    FD_NOT_NULL = 1u << 2,     /* result never null */
+    FD_OPERATOR = 1u << 3,     /* an operator (arguments printed as in Spark's BinaryOperator) */
+    FD_ORDERABLE = 1u << 4,    /* arguments must be orderable (min, max, greatest, least) */
+    FD_ALIAS_PRINT = 1u << 5,  /* mod/negative: printed as name(args) when called by this name */
+    FD_LAMBDA = 1u << 6,       /* higher-order: some arguments are lambdas */
+    FD_FOLDABLE_ARGS = 1u << 7, /* later arguments must be constant */
+    FD_NO_WINDOW_FRAME = 1u << 8,
+    FD_WINDOW_ONLY = 1u << 9,  /* rank-like: needs an OVER clause */
+};
+
+typedef struct TypeCtx {
+    Analysis *an;
+    const FuncDef *def;
+    Node *orig;          /* the UnresolvedFunction (position, flags) */
+    Node **args;         /* arguments; helpers replace them with casts */
+    int nargs;
+    const DataType *result;
+    int nullable;        /* -1: derive from the arguments */
+    Node *replacement;   /* a helper may build a different node (date + 1 → date_add) */
+} TypeCtx;
+
+typedef bool (*TyperFn)(TypeCtx *c);
+
+struct FuncDef {
+    const char *name;
+    const char *pname;
+    FuncKind kind;
+    int8_t min_args;
+    int8_t max_args;       /* -1: any number */
+    const char *in;        /* argument spec codes */
+    TyperFn typer;
+    const char *out;       /* result type (Spark type syntax) for ty_fixed and friends */
+    const char *defaults;  /* '|'-separated default arguments: i1, l1, s<text>, btrue, n (NULL), @fn */
+    uint32_t flags;
+    CallStyle print;
+    const char *op;        /* operator text (CS_BINARY, CS_PREFIX, CS_POSTFIX, CS_LIKE) */
+    EmptyResult empty;
+    int8_t print_nargs;    /* print only the first n arguments (from_json's schema is hidden); 0: all */
+    /* user-defined functions */
+    const DataType *const *udf_args;
+    const DataType *udf_result;
+};
+
+/* Tables by family (table_*.c), each ending with a zeroed row. */
+extern const FuncDef FUNCS_OPERATORS[], FUNCS_MATH[], FUNCS_STRING[], FUNCS_DATETIME[], FUNCS_COLLECTION[],
+    FUNCS_AGGREGATE[], FUNCS_WINDOW[], FUNCS_GENERATOR[], FUNCS_MISC[], FUNCS_FORMATS[];
+
+/* Row-building shorthands used by the tables (designated initializers, so a
+ * row may add .pname, .defaults, .flags, .print, .op, .empty after them). */
+#define ROW(k, nm, mn, mx, in_, ty, out_) \
+    .name = nm, .kind = k, .min_args = mn, .max_args = mx, .in = in_, .typer = ty_##ty, .out = out_
+#define SCALAR(...) ROW(FK_SCALAR, __VA_ARGS__)
+#define AGG(...) ROW(FK_AGGREGATE, __VA_ARGS__)
+#define WIN(...) ROW(FK_WINDOW, __VA_ARGS__)
+#define GEN(...) ROW(FK_GENERATOR, __VA_ARGS__)
+#define END_OF_TABLE {.name = NULL}
+
+/* ---- coercion (coercion.c) ---- */
+const DataType *tightest_common_type(Arena *a, const DataType *x, const DataType *y);
+const DataType *wider_decimal(Arena *a, const DataType *x, const DataType *y);
+/* ANSI implicit cast of type `from` to the argument spec code; NULL if none. */
+const DataType *implicit_cast_type(Arena *a, const DataType *from, char code);
+/* Spark's "requiredType" text for a spec code: "NUMERIC", ("STRING" or "BINARY"), ... */
+const char *spec_required_type(Arena *a, char code);
+bool type_orderable(const DataType *t);
+bool type_comparable_eq(const DataType *t);
+const DataType *decimal_bounded(Arena *a, int p, int s);
+const DataType *decimal_adjust(Arena *a, int p, int s); /* allowPrecisionLoss adjustment */
+const DataType *decimal_of_literal(Arena *a, const Node *lit); /* DecimalType.fromLiteral / forType */
+bool type_contains_null_type(const DataType *t);
+const DataType *type_replace_null(Arena *a, const DataType *t); /* void → defaults inside complex types */
+
+/* ---- node helpers (resolve_call.c) ---- */
+Node *mk_literal(Arena *a, const DataType *t, bool is_null);
+Node *mk_int_lit(Arena *a, int64_t v, const DataType *t);
+Node *mk_str_lit(Arena *a, const char *s);
+Node *mk_cast(Analysis *an, Node *e, const DataType *t); /* implicit */
+Node *mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
+              const Node *pos);
+Node *call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos);
+bool is_null_lit(const Node *n);
+bool is_foldable(const Node *n);
+const char *lit_string(const Node *n); /* a string Literal's text or NULL */
+bool expr_nullable(const Node *n);
+Node *typer_error(TypeCtx *c, int argi, char code);
+Node *fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
+const char *call_sql_quoted(TypeCtx *c);
+
+/* ---- typing helpers (typers*.c) ---- */
+#define TYPERS(X) \
+    X(fixed) X(arg0) X(common) X(least_greatest) X(nullif) X(nvl2) X(if) X(between) X(array) X(map) \
+    X(named_struct) X(struct) X(elem) X(array_elem_op) X(array_insert) X(array_setop) X(concat) \
+    X(concat_ws) X(elt) X(reverse) X(size) X(flatten) X(map_keys) X(map_values) X(map_entries) \
+    X(map_key_op) X(map_from_arrays) X(map_from_entries) X(map_concat) X(str_to_map) X(arrays_zip) \
+    X(sequence) X(array_repeat) X(sort_array) X(split) X(explode) X(posexplode) X(inline) X(stack) \
+    X(json_tuple) X(round) X(ceil_floor) X(abs) X(nanvl) X(to_number) X(sum) X(avg) X(minmax) \
+    X(collect) X(percentile_approx) X(percentile) X(histogram) X(count) X(from_schema) \
+    X(variant_get) X(timestamp_conf) X(extract) X(date_add) X(assert_true) X(raise_error) \
+    X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) X(transform) \
+    X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) X(transform_values) \
+    X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) X(bitwise) X(shift) \
+    X(unary_num) X(bitnot) X(not) X(neq)
+
+#define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
+TYPERS(DECL_TYPER)
+#undef DECL_TYPER
+
+#endif

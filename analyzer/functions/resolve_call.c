@@ -1,0 +1,284 @@
+/* func_resolve_call: an UnresolvedFunction whose arguments are resolved →
+ * a typed Call (aggregates wrapped in an AggregateExpression), or Spark's
+ * error. The steps are the same for every function: arity, default
+ * arguments, implicit casts from the argument spec, the typing helper,
+ * then the node. Function-specific knowledge stays in the registry rows. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "printer.h"
+#include "registry.h"
+
+const FuncDef *func_lookup_arity(const char *name, int nargs);
+
+/* ---- node helpers ---- */
+
+Node *mk_literal(Arena *a, const DataType *t, bool is_null) {
+    Node *n = node_new(a, NK_Literal, -1, -1);
+    n->u.lit.v.type = t;
+    n->u.lit.v.is_null = is_null;
+    n->type = t;
+    if (is_null) n->flags |= NF_NULLABLE;
+    return n;
+}
+
+Node *mk_int_lit(Arena *a, int64_t v, const DataType *t) {
+    Node *n = mk_literal(a, t, false);
+    n->u.lit.v.u.i = v;
+    return node_finish(n);
+}
+
+Node *mk_str_lit(Arena *a, const char *s) {
+    Node *n = mk_literal(a, &TYPE_STRING, false);
+    n->u.lit.v.u.s.p = arena_strdup(a, s);
+    n->u.lit.v.u.s.len = (uint32_t)strlen(s);
+    return node_finish(n);
+}
+
+bool is_null_lit(const Node *n) { return n->kind == NK_Literal && n->u.lit.v.is_null; }
+
+const char *lit_string(const Node *n) {
+    if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
+    if (!n || n->kind != NK_Literal || n->u.lit.v.is_null || !type_is_string(n->type)) return NULL;
+    return n->u.lit.v.u.s.p ? n->u.lit.v.u.s.p : "";
+}
+
+bool is_foldable(const Node *n) {
+    switch (n->kind) {
+    case NK_Literal: return true;
+    case NK_Cast: case NK_Call: case NK_CaseWhen:
+        if (n->kind == NK_Call && n->u.call.def && ((n->u.call.def->flags & FD_NONDET) || n->u.call.def->kind != FK_SCALAR))
+            return false;
+        for (uint32_t i = 0; i < n->nkids; i++)
+            if (!is_foldable(n->kids[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+bool expr_nullable(const Node *n) {
+    if (n->kind == NK_Literal) return n->u.lit.v.is_null;
+    return (n->flags & NF_NULLABLE) != 0;
+}
+
+Node *mk_cast(Analysis *an, Node *e, const DataType *t) {
+    if (type_equal(e->type, t)) return e;
+    Node *c = node_new(an->arena, NK_Cast, e->start, e->stop);
+    node_set_kids(an->arena, c, &e, 1);
+    c->type = t;
+    c->u.cast.ansi = an->conf ? an->conf->ansi : true;
+    c->flags |= NF_IMPLICIT | (expr_nullable(e) ? NF_NULLABLE : 0);
+    return node_finish(c);
+}
+
+Node *coerce_cast(Analysis *an, Node *e, const DataType *t) { return mk_cast(an, e, t); }
+
+Node *mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
+              const Node *pos) {
+    Node *n = node_new(an->arena, NK_Call, pos ? pos->start : -1, pos ? pos->stop : -1);
+    node_set_kids(an->arena, n, args, (uint32_t)nargs);
+    n->u.call.def = def;
+    n->u.call.name = name ? name : def->name;
+    n->type = t;
+    bool nullable;
+    if (def->flags & FD_NOT_NULL) nullable = false;
+    else if (def->flags & FD_NULLABLE) nullable = true;
+    else {
+        nullable = false;
+        for (int i = 0; i < nargs; i++) nullable = nullable || expr_nullable(args[i]);
+    }
+    if (nullable) n->flags |= NF_NULLABLE;
+    if (def->flags & FD_NONDET) n->flags |= NF_NONDETERMINISTIC;
+    return node_finish(n);
+}
+
+/* ---- errors ---- */
+
+static const char *ordinal_word(Arena *a, int i) {
+    static const char *const W[] = {"first", "second", "third", "fourth", "fifth",
+                                    "sixth", "seventh", "eighth", "ninth", "tenth"};
+    if (i < 10) return W[i];
+    return arena_printf(a, "%dth", i + 1);
+}
+
+const char *call_sql_quoted(TypeCtx *c) {
+    Node *tmp = node_new(c->an->arena, NK_Call, -1, -1);
+    node_set_kids(c->an->arena, tmp, c->args, (uint32_t)c->nargs);
+    tmp->u.call.def = c->def;
+    tmp->u.call.name = c->def->name;
+    tmp->type = &TYPE_NULL;
+    node_finish(tmp);
+    return expr_sql_quoted(c->an->arena, tmp);
+}
+
+Node *typer_error(TypeCtx *c, int argi, char code) {
+    Arena *a = c->an->arena;
+    Node *arg = c->args[argi];
+    return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                     call_sql_quoted(c), "paramIndex", ordinal_word(a, argi), "inputSql",
+                                     expr_sql_quoted(a, arg), "inputType", sql_type_quoted(a, arg->type),
+                                     "requiredType", spec_required_type(a, code), NULL));
+}
+
+Node *fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r) {
+    Arena *a = c->an->arena;
+    return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", c->orig, "sqlExpr",
+                                     call_sql_quoted(c), "left", sql_type_quoted(a, l), "right",
+                                     sql_type_quoted(a, r), NULL));
+}
+
+static const char *expected_num(Arena *a, const FuncDef *d) {
+    if (d->max_args == d->min_args) return arena_printf(a, "%d", d->min_args);
+    if (d->max_args < 0) return arena_printf(a, "> %d", d->min_args - 1);
+    StrBuf sb;
+    sb_init(&sb, a, 16);
+    sb_putc(&sb, '[');
+    for (int i = d->min_args; i <= d->max_args; i++) sb_printf(&sb, "%s%d", i > d->min_args ? ", " : "", i);
+    sb_putc(&sb, ']');
+    return sb_str(&sb);
+}
+
+static Node *fail_arity(Analysis *an, const Node *u, const FuncDef *d, const char *called, int n) {
+    Arena *a = an->arena;
+    return an_fail(an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", u, "functionName", sql_ident(a, called),
+                                  "expectedNum", expected_num(a, d), "actualNum", arena_printf(a, "%d", n),
+                                  "docroot", "https://spark.apache.org/docs/latest", NULL));
+}
+
+/* ---- default arguments ---- */
+
+static Node *default_arg(Analysis *an, const char *tok, size_t len, const Node *pos) {
+    Arena *a = an->arena;
+    char *s = arena_strndup(a, tok + 1, len ? len - 1 : 0);
+    switch (tok[0]) {
+    case 'i': return mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_INT);
+    case 'l': return mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_LONG);
+    case 's': return mk_str_lit(a, s);
+    case 'b': {
+        Node *n = mk_literal(a, &TYPE_BOOLEAN, false);
+        n->u.lit.v.u.b = s[0] == '1' || s[0] == 't';
+        return node_finish(n);
+    }
+    case 'd': {
+        Node *n = mk_literal(a, &TYPE_DOUBLE, false);
+        n->u.lit.v.u.d = strtod(s, NULL);
+        return node_finish(n);
+    }
+    case 'n': return node_finish(mk_literal(a, &TYPE_NULL, true));
+    case '@': return call_builtin(an, s, NULL, 0, pos);
+    default: return node_finish(mk_literal(a, &TYPE_NULL, true));
+    }
+}
+
+/* Appends the defaults for positions nargs..max-1 (they cover the last
+ * count(defaults) positions). */
+static int fill_defaults(Analysis *an, const FuncDef *d, Node **args, int nargs, const Node *pos) {
+    if (!d->defaults || d->max_args < 0) return nargs;
+    const char *toks[16];
+    size_t lens[16];
+    int nt = 0;
+    for (const char *p = d->defaults; nt < 16;) {
+        const char *e = strchr(p, '|');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        toks[nt] = p;
+        lens[nt++] = l;
+        if (!e) break;
+        p = e + 1;
+    }
+    int first = d->max_args - nt;
+    for (int i = nargs; i < d->max_args; i++) {
+        if (i < first) continue;
+        args[i] = default_arg(an, toks[i - first], lens[i - first], pos);
+        if (!args[i]) return -1;
+        nargs = i + 1;
+    }
+    return nargs;
+}
+
+/* ---- the generic path ---- */
+
+static bool apply_arg_specs(TypeCtx *c) {
+    const char *in = c->def->in;
+    if (!in || !*in) return true;
+    size_t len = strlen(in);
+    for (int i = 0; i < c->nargs; i++) {
+        char code = in[(size_t)i < len ? (size_t)i : len - 1];
+        if (code == '?' || code == 'C' || code == 'L') continue;
+        const DataType *t = implicit_cast_type(c->an->arena, c->args[i]->type, code);
+        if (!t) {
+            typer_error(c, i, code);
+            return false;
+        }
+        c->args[i] = mk_cast(c->an, c->args[i], t);
+    }
+    return true;
+}
+
+static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args, int nargs, const char *called) {
+    Arena *a = an->arena;
+    TypeCtx c = {.an = an, .def = def, .orig = u, .args = args, .nargs = nargs, .nullable = -1};
+    if (!apply_arg_specs(&c)) return NULL;
+    if (def->typer && !def->typer(&c)) return NULL;
+    if (an_failed(an) && !c.replacement && !c.result) return NULL;
+    if (c.replacement) return c.replacement;
+    const DataType *t = c.result ? c.result : &TYPE_NULL;
+    Node *call = mk_call(an, def, def->name, c.args, c.nargs, t, u);
+    if (c.nullable >= 0) {
+        call->flags = (call->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
+    }
+    (void)called;
+    if (def->kind == FK_AGGREGATE && u) {
+        Node *kids[2] = {call, NULL};
+        uint32_t nk = 1;
+        uint32_t fl = 0;
+        if (u->kind == NK_UnresolvedFunction && (u->flags & NF_HAS_FILTER) && u->nkids > u->u.un.nargs) {
+            kids[nk++] = u->kids[u->u.un.nargs];
+            fl |= NF_HAS_FILTER;
+        }
+        if (u->flags & NF_DISTINCT) fl |= NF_DISTINCT;
+        Node *ag = node_new(a, NK_AggregateExpression, u->start, u->stop);
+        node_set_kids(a, ag, kids, nk);
+        ag->type = t;
+        ag->flags |= fl | (call->flags & NF_NULLABLE);
+        return node_finish(ag);
+    }
+    return call;
+}
+
+Node *call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos) {
+    const FuncDef *d = func_lookup_arity(name, nargs);
+    if (!d) return NULL;
+    Node **v = ARENA_ARRAY(an->arena, Node *, (d->max_args > nargs ? d->max_args : nargs) + 2);
+    for (int i = 0; i < nargs; i++) v[i] = args[i];
+    int n = fill_defaults(an, d, v, nargs, pos);
+    if (n < 0) return NULL;
+    return resolve_with(an, (Node *)pos, d, v, n, d->name);
+}
+
+static bool is_star(const Node *n) { return n->kind == NK_UnresolvedStar || n->kind == NK_Star; }
+
+Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
+    Arena *a = an->arena;
+    int nargs = (int)u->u.un.nargs;
+    const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;
+    if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
+        const FuncDef *alt = func_lookup_arity(def->name, nargs);
+        if (!alt) return fail_arity(an, u, def, called, nargs);
+        def = alt;
+    }
+    int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
+    Node **args = ARENA_ARRAY(a, Node *, cap);
+    for (int i = 0; i < nargs; i++) args[i] = u->kids[i];
+    /* count(*) is count(1) */
+    if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
+        args[0] = mk_int_lit(a, 1, &TYPE_INT);
+    int n = fill_defaults(an, def, args, nargs, u);
+    if (n < 0) return NULL;
+    /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */
+    if (u->u.un.norder) {
+        uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
+        for (uint32_t i = 0; i < u->u.un.norder && first + i < u->nkids; i++) args[n++] = u->kids[first + i];
+    }
+    return resolve_with(an, u, def, args, n, called);
+}

@@ -1,0 +1,231 @@
+/* expr_resolve_typed: typing of the expression kinds that are not calls —
+ * Cast (Cast.canAnsiCast), CaseWhen (CaseWhenCoercion), In (InConversion),
+ * field / subscript extraction, SortOrder, WindowExpression, lambdas — and
+ * re-typing a Call whose arguments changed. */
+#include <string.h>
+#include <strings.h>
+
+#include "printer.h"
+#include "registry.h"
+
+const FuncDef *func_lookup_arity(const char *name, int nargs);
+
+static Node *finish_typed(Analysis *an, Node *e, Node *const *kids, uint32_t nk, const DataType *t, bool nullable) {
+    Node *c = node_copy(an->arena, e);
+    node_set_kids(an->arena, c, kids, nk);
+    c->type = t;
+    c->flags = (c->flags & ~(uint32_t)NF_NULLABLE) | (nullable ? NF_NULLABLE : 0);
+    return node_finish(c);
+}
+
+static Node *type_cast(Analysis *an, Node *e) {
+    Arena *a = an->arena;
+    Node *child = e->kids[0];
+    const DataType *to = e->type;
+    if (!to) return e;
+    bool ansi = an->conf ? an->conf->ansi : true;
+    if (!can_cast(child->type, to, ansi || e->u.cast.try_)) {
+        bool legacy_ok = can_cast(child->type, to, false);
+        if (legacy_ok && ansi)
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", e, "sqlExpr",
+                                          expr_sql_quoted(a, e), "srcType", sql_type_quoted(a, child->type),
+                                          "targetType", sql_type_quoted(a, to), "config",
+                                          sql_conf(a, "spark.sql.ansi.enabled"), "configVal", "'false'", NULL));
+        return an_fail(an, error_make(a, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", e, "sqlExpr",
+                                      expr_sql_quoted(a, e), "srcType", sql_type_quoted(a, child->type), "targetType",
+                                      sql_type_quoted(a, to), NULL));
+    }
+    bool nullable = expr_nullable(child) || e->u.cast.try_ ||
+                    (!ansi && !type_is_string(to)) ||
+                    (type_is_string(child->type) && !type_is_string(to) && e->u.cast.try_);
+    return finish_typed(an, e, e->kids, e->nkids, to, nullable);
+}
+
+static const char *types_list(Arena *a, Node *const *v, uint32_t from, uint32_t to, uint32_t step) {
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    sb_putc(&sb, '[');
+    for (uint32_t i = from; i < to; i += step) {
+        if (i > from) sb_puts(&sb, ", ");
+        sb_puts(&sb, sql_type_quoted(a, v[i]->type));
+    }
+    sb_putc(&sb, ']');
+    return sb_str(&sb);
+}
+
+static Node *type_case_when(Analysis *an, Node *e) {
+    Arena *a = an->arena;
+    uint32_t n = e->nkids;
+    bool has_else = e->u.casew.has_else;
+    uint32_t npairs = (n - (has_else ? 1 : 0)) / 2;
+    Node **k = ARENA_ARRAY(a, Node *, n + 1);
+    memcpy(k, e->kids, sizeof(Node *) * n);
+    for (uint32_t i = 0; i < npairs; i++) {
+        Node *c = k[2 * i];
+        if (c->type->id == T_NULL) k[2 * i] = mk_cast(an, c, &TYPE_BOOLEAN);
+        else if (c->type->id != T_BOOLEAN)
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", e, "sqlExpr",
+                                          expr_sql_quoted(a, e), "paramIndex",
+                                          arena_printf(a, "%u", 2 * i + 1), "inputSql", expr_sql_quoted(a, c),
+                                          "inputType", sql_type_quoted(a, c->type), "requiredType", "\"BOOLEAN\"",
+                                          NULL));
+    }
+    const DataType *t = &TYPE_NULL;
+    bool nullable = !has_else;
+    for (uint32_t i = 0; i < n; i++) {
+        bool is_value = (i % 2 == 1) || (has_else && i == n - 1);
+        if (!is_value) continue;
+        const DataType *w = coerce_wider_type(a, t, k[i]->type);
+        if (!w) {
+            StrBuf sb;
+            sb_init(&sb, a, 64);
+            sb_putc(&sb, '[');
+            bool first = true;
+            for (uint32_t j = 0; j < n; j++) {
+                if (!((j % 2 == 1) || (has_else && j == n - 1))) continue;
+                if (!first) sb_puts(&sb, ", ");
+                first = false;
+                sb_puts(&sb, sql_type_quoted(a, k[j]->type));
+            }
+            sb_putc(&sb, ']');
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", e, "sqlExpr", expr_sql_quoted(a, e),
+                                          "functionName", "`casewhen`", "dataType", sb_str(&sb), NULL));
+        }
+        t = w;
+        nullable = nullable || expr_nullable(k[i]);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        bool is_value = (i % 2 == 1) || (has_else && i == n - 1);
+        if (is_value) k[i] = mk_cast(an, k[i], t);
+    }
+    return finish_typed(an, e, k, n, t, nullable);
+}
+
+static Node *type_in(Analysis *an, Node *e) {
+    Arena *a = an->arena;
+    uint32_t n = e->nkids;
+    Node **k = ARENA_ARRAY(a, Node *, n + 1);
+    memcpy(k, e->kids, sizeof(Node *) * n);
+    bool differ = false;
+    for (uint32_t i = 1; i < n; i++) differ = differ || !type_same(k[i]->type, k[0]->type);
+    if (differ) {
+        const DataType *t = &TYPE_NULL;
+        for (uint32_t i = 0; i < n && t; i++) t = coerce_wider_type(a, t, k[i]->type);
+        if (t)
+            for (uint32_t i = 0; i < n; i++) k[i] = mk_cast(an, k[i], t);
+        else
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", e, "sqlExpr", expr_sql_quoted(a, e),
+                                          "functionName", "`in`", "dataType", types_list(a, k, 0, n, 1), NULL));
+    }
+    bool nullable = false;
+    for (uint32_t i = 0; i < n; i++) nullable = nullable || expr_nullable(k[i]);
+    return finish_typed(an, e, k, n, &TYPE_BOOLEAN, nullable);
+}
+
+static Node *mk_field(Analysis *an, Node *child, int ordinal, const Node *pos) {
+    const StructField *f = &child->type->fields[ordinal];
+    Node *g = node_new(an->arena, NK_GetStructField, pos->start, pos->stop);
+    node_set_kids(an->arena, g, &child, 1);
+    g->u.field.ordinal = ordinal;
+    g->u.field.name = f->name;
+    g->type = f->type;
+    if (f->nullable || expr_nullable(child)) g->flags |= NF_NULLABLE;
+    return node_finish(g);
+}
+
+static Node *type_extract(Analysis *an, Node *e) {
+    Arena *a = an->arena;
+    Node *child = e->kids[0], *key = e->kids[1];
+    const DataType *t = child->type;
+    const char *name = lit_string(key);
+    if (t->id == T_STRUCT && name) {
+        for (int i = 0; i < t->nfields; i++)
+            if (strcasecmp(t->fields[i].name, name) == 0) return mk_field(an, child, i, e);
+        StrBuf sb;
+        sb_init(&sb, a, 64);
+        for (int i = 0; i < t->nfields; i++) {
+            if (i) sb_puts(&sb, ", ");
+            sb_put_quoted_ident(&sb, t->fields[i].name);
+        }
+        return an_fail(an, error_make(a, "FIELD_NOT_FOUND", e, "fieldName", sql_ident(a, name), "fields", sb_str(&sb),
+                                      NULL));
+    }
+    if (t->id == T_ARRAY && name && t->elem->id == T_STRUCT) {
+        const DataType *st = t->elem;
+        for (int i = 0; i < st->nfields; i++)
+            if (strcasecmp(st->fields[i].name, name) == 0) {
+                Node *args[2] = {child, mk_str_lit(a, st->fields[i].name)};
+                const FuncDef *d = func_lookup_arity("@array_field", 2);
+                Node *c = mk_call(an, d, d->name, args, 2, type_array(a, st->fields[i].type, true), e);
+                return c;
+            }
+    }
+    if (t->id == T_ARRAY || t->id == T_MAP) {
+        Node *args[2] = {child, key};
+        if (t->id == T_ARRAY) {
+            const DataType *it = implicit_cast_type(a, key->type, 'i');
+            if (!it || !type_is_integral(it))
+                return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child),
+                                              "other", sql_type_quoted(a, key->type), NULL));
+            args[1] = mk_cast(an, key, it);
+        } else {
+            const DataType *w = coerce_wider_type(a, t->elem, key->type);
+            if (w && type_equal(w, t->elem)) args[1] = mk_cast(an, key, w);
+        }
+        const FuncDef *d = func_lookup_arity("@subscript", 2);
+        Node *c = mk_call(an, d, d->name, args, 2, t->id == T_ARRAY ? t->elem : t->value, e);
+        return c;
+    }
+    return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child), "other",
+                                  sql_type_quoted(a, t), NULL));
+}
+
+static Node *retype_call(Analysis *an, Node *e) {
+    const FuncDef *d = e->u.call.def;
+    if (!d || !d->typer) return e;
+    Node **args = ARENA_ARRAY(an->arena, Node *, e->nkids + 1);
+    memcpy(args, e->kids, sizeof(Node *) * e->nkids);
+    TypeCtx c = {.an = an, .def = d, .orig = e, .args = args, .nargs = (int)e->nkids, .nullable = -1};
+    if (!d->typer(&c)) return NULL;
+    if (c.replacement) return c.replacement;
+    Node *n = mk_call(an, d, e->u.call.name, c.args, c.nargs, c.result ? c.result : &TYPE_NULL, e);
+    if (c.nullable >= 0) n->flags = (n->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
+    return n;
+}
+
+Node *expr_resolve_typed(Analysis *an, Node *e) {
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (!e->kids[i]->type && e->kind != NK_WindowExpression && e->kind != NK_WindowSpecDefinition) return e;
+    switch (e->kind) {
+    case NK_Cast: return type_cast(an, e);
+    case NK_CaseWhen: return type_case_when(an, e);
+    case NK_In: return type_in(an, e);
+    case NK_UnresolvedExtractValue: return type_extract(an, e);
+    case NK_GetStructField: {
+        Node *child = e->kids[0];
+        if (child->type->id != T_STRUCT) return e;
+        int ord = e->u.field.ordinal;
+        if (ord < 0 || ord >= child->type->nfields) return e;
+        return mk_field(an, child, ord, e);
+    }
+    case NK_SortOrder:
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, expr_nullable(e->kids[0]));
+    case NK_WindowExpression:
+        if (!e->nkids || !e->kids[0]->type) return e;
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, true);
+    case NK_LambdaFunction:
+        if (!e->nkids) return e;
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, expr_nullable(e->kids[0]));
+    case NK_Call: return retype_call(an, e);
+    case NK_AggregateExpression: {
+        if (!e->nkids || e->kids[0]->kind != NK_Call) return e;
+        Node *inner = retype_call(an, e->kids[0]);
+        if (!inner) return NULL;
+        Node **k = ARENA_ARRAY(an->arena, Node *, e->nkids);
+        memcpy(k, e->kids, sizeof(Node *) * e->nkids);
+        k[0] = inner;
+        return finish_typed(an, e, k, e->nkids, inner->type, expr_nullable(inner));
+    }
+    default: return e;
+    }
+}

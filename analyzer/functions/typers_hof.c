@@ -1,0 +1,141 @@
+/* Higher-order functions: the types of their lambda variables (so the rule
+ * engine can bind them before resolving the body) and their result types.
+ * A LambdaFunction node has kids[0] = body, kids[1..] = NamedLambdaVariable. */
+#include <string.h>
+#include <strings.h>
+
+#include "registry.h"
+
+static const Node *lambda_body(const Node *l) {
+    return l && l->kind == NK_LambdaFunction && l->nkids ? l->kids[0] : NULL;
+}
+
+static const DataType *body_type(TypeCtx *c, int i) {
+    const Node *b = i < c->nargs ? lambda_body(c->args[i]) : NULL;
+    return b && b->type ? b->type : &TYPE_NULL;
+}
+
+static bool need(TypeCtx *c, int i, TypeId id) {
+    if (c->args[i]->type->id == id) return true;
+    typer_error(c, i, id == T_ARRAY ? 'A' : 'm');
+    return false;
+}
+
+bool ty_transform(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY)) return false;
+    const Node *b = lambda_body(c->args[1]);
+    c->result = type_array(c->an->arena, body_type(c, 1), b ? expr_nullable(b) : true);
+    return true;
+}
+
+/* filter, array_sort(arr, cmp), map_filter: the input's type */
+bool ty_same_as_input(TypeCtx *c) {
+    c->result = c->args[0]->type;
+    return true;
+}
+
+bool ty_exists(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY)) return false;
+    c->result = &TYPE_BOOLEAN;
+    return true;
+}
+
+static Node *identity_lambda(Analysis *an, const DataType *t) {
+    Arena *a = an->arena;
+    Node *v = node_new(a, NK_NamedLambdaVariable, -1, -1);
+    v->u.attr.name = "id";
+    v->u.attr.id = an_new_id(an);
+    v->type = t;
+    v->flags |= NF_NULLABLE;
+    node_finish(v);
+    Node *l = node_new(a, NK_LambdaFunction, -1, -1);
+    Node *kids[2] = {v, v};
+    node_set_kids(a, l, kids, 2);
+    l->type = t;
+    return node_finish(l);
+}
+
+/* aggregate/reduce(arr, zero, merge[, finish]) */
+bool ty_aggregate(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY)) return false;
+    if (c->nargs == 3) {
+        Node **v = ARENA_ARRAY(c->an->arena, Node *, 4);
+        memcpy(v, c->args, sizeof(Node *) * 3);
+        v[3] = identity_lambda(c->an, body_type(c, 2));
+        c->args = v;
+        c->nargs = 4;
+    }
+    c->result = body_type(c, 3);
+    c->nullable = 1;
+    return true;
+}
+
+bool ty_zip_with(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY) || !need(c, 1, T_ARRAY)) return false;
+    c->result = type_array(c->an->arena, body_type(c, 2), true);
+    return true;
+}
+
+bool ty_transform_keys(TypeCtx *c) {
+    if (!need(c, 0, T_MAP)) return false;
+    const DataType *m = c->args[0]->type;
+    c->result = type_map(c->an->arena, body_type(c, 1), m->value, m->contains_null);
+    return true;
+}
+
+bool ty_transform_values(TypeCtx *c) {
+    if (!need(c, 0, T_MAP)) return false;
+    const DataType *m = c->args[0]->type;
+    const Node *b = lambda_body(c->args[1]);
+    c->result = type_map(c->an->arena, m->elem, body_type(c, 1), b ? expr_nullable(b) : true);
+    return true;
+}
+
+bool ty_map_zip_with(TypeCtx *c) {
+    if (!need(c, 0, T_MAP) || !need(c, 1, T_MAP)) return false;
+    const DataType *k = coerce_wider_type(c->an->arena, c->args[0]->type->elem, c->args[1]->type->elem);
+    c->result = type_map(c->an->arena, k ? k : c->args[0]->type->elem, body_type(c, 2), true);
+    return true;
+}
+
+static int set_types(const DataType **out, int max, const DataType *a, const DataType *b, const DataType *c3, int n) {
+    const DataType *v[3] = {a, b, c3};
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; i++) out[i] = v[i];
+    return n;
+}
+
+int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, int nargs, int i,
+                          const DataType **types, int max) {
+    (void)an;
+    if (!def || !(def->flags & FD_LAMBDA) || i >= nargs || i == 0) return -1;
+    const DataType *t0 = args[0]->type ? args[0]->type : &TYPE_NULL;
+    const DataType *e = t0->id == T_ARRAY ? t0->elem : &TYPE_NULL;
+    const DataType *k = t0->id == T_MAP ? t0->elem : &TYPE_NULL;
+    const DataType *v = t0->id == T_MAP ? t0->value : &TYPE_NULL;
+    const char *n = def->name;
+    if (!strcasecmp(n, "transform") || !strcasecmp(n, "filter"))
+        return set_types(types, max, e, &TYPE_INT, NULL, 2);
+    if (!strcasecmp(n, "exists") || !strcasecmp(n, "forall")) return set_types(types, max, e, NULL, NULL, 1);
+    if (!strcasecmp(n, "array_sort")) return set_types(types, max, e, e, NULL, 2);
+    if (!strcasecmp(n, "aggregate") || !strcasecmp(n, "reduce")) {
+        const DataType *acc = nargs > 1 && args[1]->type ? args[1]->type : &TYPE_NULL;
+        if (i == 2) return set_types(types, max, acc, e, NULL, 2);
+        if (i == 3) {
+            const Node *b = nargs > 2 ? lambda_body(args[2]) : NULL;
+            return set_types(types, max, b && b->type ? b->type : acc, NULL, NULL, 1);
+        }
+        return -1;
+    }
+    if (!strcasecmp(n, "zip_with")) {
+        const DataType *t1 = nargs > 1 && args[1]->type && args[1]->type->id == T_ARRAY ? args[1]->type->elem : &TYPE_NULL;
+        return i == 2 ? set_types(types, max, e, t1, NULL, 2) : -1;
+    }
+    if (!strcasecmp(n, "map_filter") || !strcasecmp(n, "transform_keys") || !strcasecmp(n, "transform_values"))
+        return set_types(types, max, k, v, NULL, 2);
+    if (!strcasecmp(n, "map_zip_with")) {
+        const DataType *v2 = nargs > 1 && args[1]->type && args[1]->type->id == T_MAP ? args[1]->type->value : &TYPE_NULL;
+        return i == 2 ? set_types(types, max, k, v, v2, 3) : -1;
+    }
+    return -1;
+}

@@ -1,0 +1,369 @@
+/* Typing helpers for operators: arithmetic (with DecimalPrecision and the
+ * datetime/interval forms of + - * /), comparisons, logic, bitwise. */
+#include <string.h>
+
+#include "printer.h"
+#include "registry.h"
+
+const FuncDef *func_lookup_arity(const char *name, int nargs);
+
+static const char *const NUM_OR_INTERVAL =
+    "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\")";
+
+/* AnsiStringPromotionTypeCoercion.findWiderTypeForString */
+static const DataType *string_promotion(const DataType *x, const DataType *y) {
+    if (type_is_string(x) && type_is_string(y)) return NULL;
+    if (!type_is_string(x)) {
+        if (!type_is_string(y)) return NULL;
+        const DataType *t = x;
+        x = y;
+        y = t;
+    }
+    if (type_is_integral(y)) return &TYPE_LONG;
+    if (y->id == T_FLOAT || y->id == T_DOUBLE || y->id == T_DECIMAL) return &TYPE_DOUBLE;
+    if (y->id == T_NULL) return x;
+    if (y->id == T_YM_INTERVAL || y->id == T_DT_INTERVAL || type_is_complex(y) || y->id == T_VARIANT ||
+        y->id == T_CALENDAR_INTERVAL)
+        return NULL;
+    return y;
+}
+
+static bool is_fractional(const DataType *t) { return t->id == T_FLOAT || t->id == T_DOUBLE; }
+
+/* String promotion, DecimalPrecision's operand widening, then the tightest
+ * common type: what Spark's coercion rules do to a BinaryOperator. */
+static void binop_promote(TypeCtx *c, bool arithmetic) {
+    Analysis *an = c->an;
+    Arena *a = an->arena;
+    Node **l = &c->args[0], **r = &c->args[1];
+    const DataType *w = string_promotion((*l)->type, (*r)->type);
+    if (w) {
+        *l = mk_cast(an, *l, w);
+        *r = mk_cast(an, *r, w);
+    }
+    const DataType *lt = (*l)->type, *rt = (*r)->type;
+    if (!type_equal(lt, rt)) {
+        if (type_is_integral(lt) && rt->id == T_DECIMAL)
+            *l = mk_cast(an, *l, (*l)->kind == NK_Literal ? decimal_of_literal(a, *l) : type_decimal_for(a, lt));
+        else if (lt->id == T_DECIMAL && type_is_integral(rt))
+            *r = mk_cast(an, *r, (*r)->kind == NK_Literal ? decimal_of_literal(a, *r) : type_decimal_for(a, rt));
+        else if (is_fractional(lt) && rt->id == T_DECIMAL)
+            *r = mk_cast(an, *r, &TYPE_DOUBLE);
+        else if (lt->id == T_DECIMAL && is_fractional(rt))
+            *l = mk_cast(an, *l, &TYPE_DOUBLE);
+        lt = (*l)->type;
+        rt = (*r)->type;
+    }
+    if (!type_equal(lt, rt)) {
+        if (lt->id == T_DECIMAL && rt->id == T_DECIMAL) {
+            if (!arithmetic) {
+                const DataType *t = wider_decimal(a, lt, rt);
+                *l = mk_cast(an, *l, t);
+                *r = mk_cast(an, *r, t);
+            }
+            return;
+        }
+        const DataType *t = tightest_common_type(a, lt, rt);
+        if (t) {
+            *l = mk_cast(an, *l, t);
+            *r = mk_cast(an, *r, t);
+        }
+    }
+}
+
+static bool fail_wrong_type(TypeCtx *c, const char *required, const DataType *actual) {
+    Arena *a = c->an->arena;
+    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+                              "inputType", required, "actualDataType", sql_type_quoted(a, actual), NULL));
+    return false;
+}
+
+static bool same_or_fail(TypeCtx *c) {
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    if (l->id == T_DECIMAL && r->id == T_DECIMAL) return true;
+    if (!type_same(l, r)) {
+        fail_binary_diff(c, l, r);
+        return false;
+    }
+    return true;
+}
+
+/* Replaces the call by another operator/function row over the given args. */
+static bool replace_with(TypeCtx *c, const char *name, Node *x, Node *y, const DataType *t) {
+    Node *args[2] = {x, y};
+    const FuncDef *d = func_lookup_arity(name, 2);
+    if (!d) return false;
+    if (!t) {
+        c->replacement = call_builtin(c->an, name, args, 2, c->orig);
+        return c->replacement != NULL;
+    }
+    c->replacement = mk_call(c->an, d, d->name, args, 2, t, c->orig);
+    return true;
+}
+
+static bool is_ts(const DataType *t) { return t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ; }
+static bool is_ansi_interval(const DataType *t) { return t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL; }
+
+/* BinaryArithmeticWithDatetimeResolver: + and - over dates, timestamps and
+ * intervals. Returns true when it handled the call (c->replacement or
+ * c->result set, or an error recorded). */
+static bool datetime_arith(TypeCtx *c, bool *handled) {
+    const char *op = c->def->op;
+    Node *l = c->args[0], *r = c->args[1];
+    const DataType *lt = l->type, *rt = r->type;
+    bool add = op[0] == '+', sub = op[0] == '-' && !op[1];
+    bool mul = op[0] == '*', div = op[0] == '/';
+    *handled = true;
+    if (add || sub) {
+        if (lt->id == T_CALENDAR_INTERVAL && rt->id == T_CALENDAR_INTERVAL) {
+            c->result = lt;
+            return true;
+        }
+        if (is_ansi_interval(lt) && lt->id == rt->id) {
+            c->result = tightest_common_type(c->an->arena, lt, rt);
+            return true;
+        }
+        /* interval + datetime: swap for addition */
+        if (add && (type_is_interval(lt) || type_is_integral(lt) || type_is_string(lt) || lt->id == T_NULL) &&
+            (rt->id == T_DATE || is_ts(rt)) && !(type_is_string(lt) && rt->id != T_DATE)) {
+            Node *t = l;
+            l = r;
+            r = t;
+            lt = l->type;
+            rt = r->type;
+        }
+        if (lt->id == T_DATE || is_ts(lt)) {
+            const char *dt_row = add ? "@dt_add" : "@dt_sub";
+            if (rt->id == T_CALENDAR_INTERVAL)
+                return replace_with(c, dt_row, l, r, lt->id == T_DATE ? &TYPE_DATE : lt);
+            if (rt->id == T_YM_INTERVAL) return replace_with(c, dt_row, l, r, lt);
+            if (rt->id == T_DT_INTERVAL) {
+                if (lt->id == T_DATE) return replace_with(c, dt_row, mk_cast(c->an, l, &TYPE_TIMESTAMP), r, &TYPE_TIMESTAMP);
+                return replace_with(c, dt_row, l, r, lt);
+            }
+            if (sub && (rt->id == T_DATE || is_ts(rt) || (lt->id == T_DATE && type_is_string(rt)))) {
+                if (lt->id == T_DATE && (rt->id == T_DATE || type_is_string(rt))) {
+                    c->args[1] = mk_cast(c->an, r, &TYPE_DATE);
+                    c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
+                    c->nullable = expr_nullable(l) || expr_nullable(r);
+                    return true;
+                }
+                const DataType *w = lt->id == T_DATE ? rt : lt;
+                if (rt->id == T_DATE || is_ts(rt)) {
+                    if (!type_equal(lt, rt)) w = tightest_common_type(c->an->arena, lt, rt);
+                    c->args[0] = mk_cast(c->an, l, w);
+                    c->args[1] = mk_cast(c->an, r, w);
+                    c->result = type_dt_interval(c->an->arena, IF_DAY, IF_SECOND);
+                    return true;
+                }
+            }
+            if (lt->id == T_DATE) return replace_with(c, add ? "date_add" : "date_sub", l, r, NULL);
+            if (is_ts(lt) && (type_is_integral(rt))) {
+                *handled = false;
+                return true;
+            }
+        }
+        if (sub && rt->id == T_DATE && type_is_string(lt)) {
+            c->args[0] = mk_cast(c->an, l, &TYPE_DATE);
+            c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
+            return true;
+        }
+    }
+    if (mul || div) {
+        const DataType *it = type_is_interval(lt) ? lt : (mul && type_is_interval(rt)) ? rt : NULL;
+        const DataType *nt = it == lt ? rt : lt;
+        if (it && (type_is_numeric(nt) || nt->id == T_NULL || type_is_string(nt))) {
+            if (type_is_string(nt)) {
+                if (it == lt) c->args[1] = mk_cast(c->an, r, &TYPE_DOUBLE);
+                else c->args[0] = mk_cast(c->an, l, &TYPE_DOUBLE);
+            }
+            c->result = it;
+            c->nullable = 1;
+            return true;
+        }
+    }
+    *handled = false;
+    return true;
+}
+
+static bool numeric_or_interval(const DataType *t) { return type_is_numeric(t) || type_is_interval(t); }
+
+/* + - * and try_add/try_subtract/try_multiply */
+bool ty_arith(TypeCtx *c) {
+    bool handled;
+    if (!datetime_arith(c, &handled)) return false;
+    if (handled) return true;
+    binop_promote(c, true);
+    if (!same_or_fail(c)) return false;
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    if (!numeric_or_interval(l)) return fail_wrong_type(c, NUM_OR_INTERVAL, l);
+    if (l->id == T_DECIMAL) {
+        int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
+        if (c->def->op[0] == '*') {
+            c->result = decimal_adjust(c->an->arena, p1 + p2 + 1, s1 + s2);
+        } else {
+            int s = s1 > s2 ? s1 : s2;
+            int i1 = p1 - s1, i2 = p2 - s2;
+            c->result = decimal_adjust(c->an->arena, s + (i1 > i2 ? i1 : i2) + 1, s);
+        }
+        return true;
+    }
+    c->result = l;
+    return true;
+}
+
+bool ty_div(TypeCtx *c) {
+    bool handled;
+    if (!datetime_arith(c, &handled)) return false;
+    if (handled) return true;
+    binop_promote(c, true);
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    if (l->id == T_DECIMAL && r->id == T_DECIMAL) {
+        int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
+        int s = s1 + p2 + 1;
+        if (s < 6) s = 6;
+        c->result = decimal_adjust(c->an->arena, p1 - s1 + s2 + s, s);
+        c->nullable = 1;
+        return true;
+    }
+    if ((type_is_numeric(l) || l->id == T_NULL) && (type_is_numeric(r) || r->id == T_NULL)) {
+        c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+        c->args[1] = mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
+        c->result = &TYPE_DOUBLE;
+        c->nullable = 1;
+        return true;
+    }
+    if (!same_or_fail(c)) return false;
+    return fail_wrong_type(c, "(\"DOUBLE\" or \"DECIMAL\")", l);
+}
+
+bool ty_intdiv(TypeCtx *c) {
+    binop_promote(c, true);
+    for (int i = 0; i < 2; i++) {
+        const DataType *t = c->args[i]->type;
+        if (type_is_integral(t) || t->id == T_NULL) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_LONG);
+        else if (is_fractional(t)) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_LONG);
+    }
+    const DataType *l = c->args[0]->type;
+    if (!same_or_fail(c)) return false;
+    if (l->id != T_LONG && l->id != T_DECIMAL) return fail_wrong_type(c, "(\"BIGINT\" or \"DECIMAL\")", l);
+    c->result = &TYPE_LONG;
+    c->nullable = 1;
+    return true;
+}
+
+/* % mod pmod try_mod */
+bool ty_rem(TypeCtx *c) {
+    binop_promote(c, true);
+    if (!same_or_fail(c)) return false;
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    if (!type_is_numeric(l)) return fail_wrong_type(c, "\"NUMERIC\"", l);
+    if (l->id == T_DECIMAL) {
+        int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
+        int s = s1 > s2 ? s1 : s2;
+        int i1 = p1 - s1, i2 = p2 - s2;
+        c->result = decimal_adjust(c->an->arena, (i1 < i2 ? i1 : i2) + s, s);
+    } else {
+        c->result = l;
+    }
+    c->nullable = 1;
+    return true;
+}
+
+static bool cmp_common(TypeCtx *c, bool ordering) {
+    binop_promote(c, false);
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    if (!type_same(l, r)) {
+        const DataType *w = coerce_wider_type(c->an->arena, l, r);
+        if (w && (type_is_complex(l) || type_is_complex(r))) {
+            c->args[0] = mk_cast(c->an, c->args[0], w);
+            c->args[1] = mk_cast(c->an, c->args[1], w);
+        } else {
+            fail_binary_diff(c, l, r);
+            return false;
+        }
+    }
+    const DataType *t = c->args[0]->type;
+    if (ordering ? !type_orderable(t) : !type_comparable_eq(t)) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+                                  "functionName", sql_ident(a, c->def->op ? c->def->op : c->def->name), "dataType",
+                                  sql_type_quoted(a, t), NULL));
+        return false;
+    }
+    c->result = &TYPE_BOOLEAN;
+    return true;
+}
+
+bool ty_cmp(TypeCtx *c) { return cmp_common(c, true); }
+bool ty_eq(TypeCtx *c) {
+    if (!cmp_common(c, false)) return false;
+    if (strcmp(c->def->op ? c->def->op : "", "<=>") == 0 || strcmp(c->def->name, "equal_null") == 0) c->nullable = 0;
+    return true;
+}
+
+bool ty_logic(TypeCtx *c) {
+    binop_promote(c, false);
+    if (!same_or_fail(c)) return false;
+    const DataType *l = c->args[0]->type;
+    if (l->id != T_BOOLEAN && l->id != T_NULL) return fail_wrong_type(c, "\"BOOLEAN\"", l);
+    for (int i = 0; i < 2; i++) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_BOOLEAN);
+    c->result = &TYPE_BOOLEAN;
+    return true;
+}
+
+bool ty_bitwise(TypeCtx *c) {
+    binop_promote(c, false);
+    if (!same_or_fail(c)) return false;
+    const DataType *l = c->args[0]->type;
+    if (!type_is_integral(l)) return fail_wrong_type(c, "\"INTEGRAL\"", l);
+    c->result = l;
+    return true;
+}
+
+/* shiftleft(int|bigint, int): byte and short widen to int */
+bool ty_shift(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (t->id == T_BYTE || t->id == T_SHORT || t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_INT);
+    else if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_LONG);
+    t = c->args[0]->type;
+    if (t->id != T_INT && t->id != T_LONG) return typer_error(c, 0, 'j') != NULL;
+    c->result = t;
+    return true;
+}
+
+/* negative, positive, unary - and + */
+bool ty_unary_num(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+    else if (t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+    t = c->args[0]->type;
+    if (!numeric_or_interval(t)) return typer_error(c, 0, 'N') != NULL;
+    c->result = t;
+    return true;
+}
+
+bool ty_bitnot(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_INT);
+    else if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_LONG);
+    if (!type_is_integral(c->args[0]->type)) return typer_error(c, 0, 'I') != NULL;
+    c->result = c->args[0]->type;
+    return true;
+}
+
+bool ty_not(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (t->id == T_NULL || type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_BOOLEAN);
+    if (c->args[0]->type->id != T_BOOLEAN) return typer_error(c, 0, 'b') != NULL;
+    c->result = &TYPE_BOOLEAN;
+    return true;
+}
+
+/* a != b, a <> b: NOT (a = b) */
+bool ty_neq(TypeCtx *c) {
+    Node *eq = call_builtin(c->an, "=", c->args, 2, c->orig);
+    if (!eq) return false;
+    c->replacement = call_builtin(c->an, "not", &eq, 1, c->orig);
+    return c->replacement != NULL;
+}
