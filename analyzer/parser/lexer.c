@@ -176,15 +176,17 @@ void lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
             i = j + 1;
             continue;
         }
-        if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]) &&
-                            !(lx.n && (lx.toks[lx.n - 1].kind == TK_WORD || lx.toks[lx.n - 1].kind == TK_QIDENT ||
-                                       (lx.toks[lx.n - 1].kind == TK_OP && lx.toks[lx.n - 1].op == OP_RPAREN))))) {
+        if (is_digit(c) || (c == '.' && i + 1 < len && is_digit(s[i + 1]))) {
             TokKind k;
             int suf;
             size_t e = lex_number(&lx, i, &k, &suf);
-            push(&lx, k, 0, suf, st, e);
-            i = e;
-            continue;
+            /* `.5` is a number only when nothing word-like follows it
+             * (Spark's isValidDecimal); else `.` is a dot (`t.1a`). */
+            if (c != '.' || (k != TK_WORD && !(e < len && is_word(s[e])))) {
+                push(&lx, k, 0, suf, st, e);
+                i = e;
+                continue;
+            }
         }
         if (is_word(c)) {
             size_t j = i;

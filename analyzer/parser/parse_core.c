@@ -291,7 +291,7 @@ Node *mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
     return node_finish(n);
 }
 
-Node *mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
+Node *parser_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
     Node *c = node_new(p->a, NK_Cast, start, stop);
     c->type = t;
     c->u.cast.try_ = try_;

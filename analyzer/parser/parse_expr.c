@@ -3,6 +3,7 @@
  *   < | < ^ < & < (+ - ||) < (* / % DIV) < unary (- + ~) < postfix ([i], .f, ::t)
  * and AstBuilder's mapping to expressions (see README.md). */
 #include <string.h>
+#include <strings.h>
 
 #include "parser_int.h"
 
@@ -95,7 +96,7 @@ static bool is_predicate_node(const Node *e) {
 Node *as_predicate(Parser *p, Node *e);
 Node *as_predicate(Parser *p, Node *e) {
     if (is_predicate_node(e)) return e;
-    return mk_cast(p, e, &TYPE_BOOLEAN, false, e->start, e->stop);
+    return parser_mk_cast(p, e, &TYPE_BOOLEAN, false, e->start, e->stop);
 }
 
 /* A row constructor `(a, b)` is built as struct(a, b); it is told apart from
@@ -344,14 +345,14 @@ void parse_sort_list(Parser *p, NodeVec *out) {
     while (accept_op(p, OP_COMMA));
 }
 
-bool is_foldable(const Node *e) {
+bool parser_is_foldable(const Node *e) {
     switch (e->kind) {
     case NK_Literal: return true;
-    case NK_Cast: return is_foldable(e->kids[0]);
+    case NK_Cast: return parser_is_foldable(e->kids[0]);
     case NK_UnresolvedFunction:
         if (!e->u.un.is_operator) return false;
         for (uint32_t i = 0; i < e->nkids; i++)
-            if (!is_foldable(e->kids[i])) return false;
+            if (!parser_is_foldable(e->kids[i])) return false;
         return true;
     default: return false;
     }
@@ -380,7 +381,7 @@ static Node *parse_frame_bound(Parser *p) {
     if (accept_kw(p, KW_PRECEDING)) prec = true;
     else if (accept_kw(p, KW_FOLLOWING)) prec = false;
     else syntax_error(p, "");
-    if (!is_foldable(e))
+    if (!parser_is_foldable(e))
         defer_error(p, perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
                             "Frame bound value must be a literal.", NULL));
     return prec ? unop(p, "-", e, start) : e;
@@ -472,12 +473,31 @@ static bool is_func_arg_start_named(const Parser *p) {
     return at_identifier(p) && is_op_at(p, 1, OP_FATARROW);
 }
 
+/* namedExpression inside struct(...) and row constructors: expr [AS] name */
+static Node *parse_named_item(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *e = parse_expr(p);
+    const char *alias = NULL;
+    if (is_kw(p, KW_AS) && !is_op_at(p, 1, OP_LPAREN)) {
+        advance(p);
+        alias = parse_identifier(p);
+    } else if (at_identifier(p) && !is_clause_keyword(tk(p)) && (is_op_at(p, 1, OP_COMMA) || is_op_at(p, 1, OP_RPAREN))) {
+        alias = parse_identifier(p);
+    }
+    if (!alias) return e;
+    Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+    a->u.attr.name = alias;
+    node_set_kids(p->a, a, &e, 1);
+    return node_finish(a);
+}
+
 /* After `name (` : arguments, `)`, WITHIN GROUP, FILTER, NULLS, OVER. */
 static Node *parse_call(Parser *p, NameParts name, int32_t start) {
     NodeVec args = {0};
     bool distinct = false;
     bool ignore = false, respect = false;
     const char *lname = name.n == 1 ? name.v[0] : "";
+    bool named_items = name.n == 1 && strcasecmp(lname, "struct") == 0;
     if (!is_op(p, OP_RPAREN)) {
         if (is_kw(p, KW_DISTINCT)) {
             advance(p);
@@ -499,6 +519,8 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
                 na->u.named.name = an;
                 node_set_kids(p->a, na, &v, 1);
                 nv_push(p, &args, node_finish(na));
+            } else if (named_items) {
+                nv_push(p, &args, parse_named_item(p));
             } else {
                 nv_push(p, &args, parse_expr(p));
             }
@@ -733,7 +755,7 @@ static Node *parse_postfix(Parser *p, Node *e) {
         if (is_op(p, OP_DCOLON)) {
             advance(p);
             const DataType *t = parse_type(p);
-            e = mk_cast(p, e, t, false, start, prev_stop(p));
+            e = parser_mk_cast(p, e, t, false, start, prev_stop(p));
             continue;
         }
         if (is_kw(p, KW_COLLATE)) {
@@ -797,8 +819,10 @@ static Node *parse_primary_inner(Parser *p) {
                 return subquery_expr(p, NK_ScalarSubquery, q, start);
             }
             NodeVec v = {0};
-            parse_expr_list(p, &v);
+            do nv_push(p, &v, parse_named_item(p));
+            while (accept_op(p, OP_COMMA));
             expect_op(p, OP_RPAREN);
+            if (v.n == 1 && v.v[0]->kind == NK_Alias) syntax_error_at(p, &p->t[p->pos - 1], "");
             if (v.n == 1) return v.v[0];
             return mk_fnv(p, "struct", false, start, prev_stop(p), (int)v.n, v.v);
         }
@@ -832,7 +856,7 @@ static Node *parse_primary_inner(Parser *p) {
                 expect_kw(p, KW_AS);
                 const DataType *ty = parse_type(p);
                 expect_op(p, OP_RPAREN);
-                return mk_cast(p, e, ty, try_, start, prev_stop(p));
+                return parser_mk_cast(p, e, ty, try_, start, prev_stop(p));
             }
             break;
         case KW_EXTRACT:

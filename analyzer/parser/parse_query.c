@@ -411,18 +411,26 @@ static Node *parse_from_clause(Parser *p) {
 
 /* ---- query specification ---- */
 
+static Node *multi_alias(Parser *p, Node *e, int32_t start) {
+    const char **cols;
+    uint32_t n = parse_ident_list(p, &cols);
+    Node *m = node_new(p->a, NK_MultiAlias, start, prev_stop(p));
+    m->u.cols.ncols = n;
+    m->u.cols.cols = cols;
+    node_set_kids(p->a, m, &e, 1);
+    return node_finish(m);
+}
+
 static Node *parse_select_item(Parser *p) {
     int32_t start = cur_start(p);
     Node *e = parse_expr(p);
     const char *alias = NULL;
     if (is_kw(p, KW_AS)) {
         advance(p);
-        if (is_op(p, OP_LPAREN)) {
-            const char **cols;
-            uint32_t n = parse_ident_list(p, &cols);
-            alias = cols[0];
-            (void)n;
-        } else alias = parse_identifier(p);
+        if (is_op(p, OP_LPAREN)) return multi_alias(p, e, start);
+        alias = parse_identifier(p);
+    } else if (is_op(p, OP_LPAREN)) {
+        return multi_alias(p, e, start);
     } else if (at_identifier(p) && !(tk(p)->kind == TK_WORD && is_clause_keyword(tk(p)))) {
         alias = parse_identifier(p);
     }

@@ -84,7 +84,7 @@ Node *mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop);
 Node *mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop);
 Node *mk_lit_null(Parser *p, int32_t start, int32_t stop);
 Node *mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop);
-Node *mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop);
+Node *parser_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop);
 
 /* Small growable node vector in the arena. */
 typedef struct NodeVec {
@@ -110,7 +110,7 @@ uint32_t parse_expr_list(Parser *p, NodeVec *out); /* e1, e2, ... */
 Node *parse_sort_item(Parser *p);
 void parse_sort_list(Parser *p, NodeVec *out);
 Node *parse_window_spec(Parser *p); /* after OVER: name or (...) */
-bool is_foldable(const Node *e);
+bool parser_is_foldable(const Node *e);
 /* IDENTIFIER(expr) with a constant string: its parts (false if not constant). */
 bool fold_identifier(Parser *p, const Node *e, NameParts *out);
 Node *parse_identifier_clause(Parser *p); /* IDENTIFIER ( expr ): returns expr */

@@ -1,0 +1,36 @@
+/* The `catalyzer` command line tool: dispatches to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct Subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} Subcommand;
+
+/* One line per subcommand. */
+static const Subcommand SUBCOMMANDS[] = {
+    {"parse", cmd_parse, "parse FILE...      print the unresolved plan of each statement (.sql or .jsonl)"},
+    {"run", cmd_run, "run [--conf k=v]... [--bare] FILE       analyse each statement in one session; JSON line each"},
+    {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] FILE   print each analysed plan (and rule trace)"},
+};
+
+static int usage(FILE *f) {
+    fprintf(f, "usage: catalyzer <command> [args]\ncommands:\n");
+    for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++) fprintf(f, "  %s\n", SUBCOMMANDS[i].usage);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage(stderr);
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++)
+        if (!strcmp(argv[1], SUBCOMMANDS[i].name)) return SUBCOMMANDS[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "catalyzer: unknown command '%s'\n", argv[1]);
+    return usage(stderr);
+}

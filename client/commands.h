@@ -1,0 +1,16 @@
+/* The `catalyzer` CLI's subcommands: one file each, listed in catalyzer.c. */
+#ifndef CZ_CLI_COMMANDS_H
+#define CZ_CLI_COMMANDS_H
+
+/* Each gets the arguments after the subcommand name and returns the exit status
+ * (0 ok, 1 a statement failed, 2 usage or I/O error). */
+int cmd_parse(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+
+/* Options shared by run/explain: --conf k=v, --bare, --trace. Creates the session. */
+struct CzSession;
+enum { CLI_TRACE = 1 };
+int cli_parse_common(int argc, char **argv, struct CzSession **session, const char **file, int *flags);
+
+#endif
