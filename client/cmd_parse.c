@@ -1,0 +1,143 @@
+/* `catalyzer parse FILE...`: parses each statement of .sql files (split on
+ * `;`) or .jsonl files (one {"sql": ...} per line) and prints its unresolved
+ * plan (Spark's parsed-plan tree string) to stdout; a statement that fails
+ * prints its error class, message and position to stderr. Exit 1 if any
+ * statement failed, 2 on usage or I/O errors. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "catalyzer.h"
+#include "commands.h"
+#include "parser.h"
+#include "printer.h"
+
+typedef struct ParseRun {
+    const char *file;
+    int nfailed;
+    int nok;
+} ParseRun;
+
+static void parse_one(ParseRun *r, const char *sql, size_t len, const char *where) {
+    Arena *a = arena_new(0);
+    ErrorInfo *err = NULL;
+    ParserOptions opts = {0};
+    Node *plan = parse_statement(a, sql, len, &opts, &err);
+    if (plan) {
+        fputs(plan_tree_string(a, plan), stdout);
+        fputc('\n', stdout);
+        r->nok++;
+    } else {
+        fprintf(stderr, "%s: %s: %s (start %d, stop %d)\n", where, err->error_class, err->message, err->start, err->stop);
+        r->nfailed++;
+    }
+    arena_free(a);
+}
+
+typedef struct SplitCtx {
+    ParseRun *run;
+    const char *text;
+} SplitCtx;
+
+static void on_statement(void *ctx, const char *stmt, size_t len, size_t offset) {
+    SplitCtx *sc = ctx;
+    int line = 1;
+    for (size_t i = 0; i < offset; i++)
+        if (sc->text[i] == '\n') line++;
+    char where[512];
+    snprintf(where, sizeof where, "%s:%d", sc->run->file, line);
+    parse_one(sc->run, stmt, len, where);
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int parse_jsonl(ParseRun *r, const char *text, size_t len) {
+    size_t i = 0;
+    int line = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && text[j] != '\n') j++;
+        line++;
+        if (j > i) {
+            json_error_t je;
+            json_t *o = json_loadb(text + i, j - i, 0, &je);
+            json_t *sql = o ? json_object_get(o, "sql") : NULL;
+            char where[512];
+            snprintf(where, sizeof where, "%s:%d", r->file, line);
+            if (!json_is_string(sql)) {
+                fprintf(stderr, "%s: not a JSON object with a \"sql\" string\n", where);
+                json_decref(o);
+                return 2;
+            }
+            parse_one(r, json_string_value(sql), json_string_length(sql), where);
+            json_decref(o);
+        }
+        i = j + 1;
+    }
+    return 0;
+}
+
+int cmd_parse(int argc, char **argv) {
+    if (argc < 1) {
+        fprintf(stderr, "usage: catalyzer parse FILE...\n");
+        return 2;
+    }
+    int failed = 0;
+    for (int i = 0; i < argc; i++) {
+        size_t len;
+        char *text = read_file(argv[i], &len);
+        if (!text) {
+            fprintf(stderr, "catalyzer parse: cannot read %s\n", argv[i]);
+            return 2;
+        }
+        ParseRun r = {argv[i], 0, 0};
+        if (ends_with(argv[i], ".jsonl")) {
+            int rc = parse_jsonl(&r, text, len);
+            if (rc) {
+                free(text);
+                return rc;
+            }
+        } else {
+            SplitCtx sc = {&r, text};
+            cz_split_statements(text, len, on_statement, &sc);
+        }
+        free(text);
+        failed += r.nfailed;
+    }
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+#include <criterion/criterion.h>
+Test(parser_unit, placeholder) {}
