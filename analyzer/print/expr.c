@@ -347,8 +347,10 @@ static void window_spec_print(StrBuf *sb, const Node *w, PrintStyle st) {
     uint32_t np = w->u.wspec.npartition, no = w->u.wspec.norder;
     if (np + no > w->nkids) np = no = 0;
     if (st == PS_STRING) {
+        /* children = partitionSpec ++ orderSpec :+ frameSpecification */
         sb_puts(sb, "windowspecdefinition(");
         args_print(sb, w->kids, w->nkids, st, ", ");
+        if (!w->u.wspec.has_frame) sb_puts(sb, w->nkids ? ", unspecifiedframe$()" : "unspecifiedframe$()");
         sb_putc(sb, ')');
         return;
     }
@@ -495,10 +497,17 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         name_parts_print(sb, e->u.un.name, false);
         return;
     case NK_UnresolvedWindowExpression:
+        if (s) {
+            if (e->nkids) expr_print_style(sb, e->kids[0], st);
+            sb_puts(sb, " OVER ");
+            name_parts_print(sb, e->u.un.name, true);
+            return;
+        }
+        sb_puts(sb, "unresolvedwindowexpression(");
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, s ? " OVER " : " windowspecreference(");
-        name_parts_print(sb, e->u.un.name, s);
-        if (!s) sb_putc(sb, ')');
+        sb_puts(sb, ", WindowSpecReference(");
+        name_parts_print(sb, e->u.un.name, false);
+        sb_puts(sb, "))");
         return;
     case NK_NamedParameter:
         if (s)

@@ -170,9 +170,10 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         }
         if (n->u.ddl.text) sb_printf(sb, ", %s", n->u.ddl.text);
         bool temp = n->u.ddl.temporary;
-        sb_printf(sb, ", %s, %s, %s, %s, true", bool_str(n->u.ddl.if_not_exists), bool_str(n->u.ddl.or_replace),
+        /* the last field is isAnalyzed: false as parsed, true once the query is resolved */
+        sb_printf(sb, ", %s, %s, %s, %s, %s", bool_str(n->u.ddl.if_not_exists), bool_str(n->u.ddl.or_replace),
                   !temp ? "PersistedView" : n->u.ddl.global ? "GlobalTempView" : "LocalTempView",
-                  temp ? "UNSUPPORTED" : "COMPENSATION");
+                  temp ? "UNSUPPORTED" : "COMPENSATION", bool_str(node_resolved(n)));
         return;
     }
     case NK_CreateTable:
@@ -324,6 +325,11 @@ static void expand_line(StrBuf *sb, const Node *n) {
 
 void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     if (node_kind_is_command(n->kind)) {
+        /* a command's query printed as an inner child does not count (Spark's
+           resolved looks at children only) */
+        if (!node_resolved(n) && !plan_kids_are_inner(n) && n->kind != NK_ExecuteImmediate &&
+            n->kind != NK_InsertInto)
+            sb_putc(sb, '\'');
         statement_line(sb, n, sql, len);
         return;
     }
