@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "conn.h"
 #include "grpc_codec.h"
@@ -27,7 +28,7 @@ typedef struct Http1Conn {
     bool url_too_long;
     char hdr_field[32];
     size_t hdr_field_len;
-    bool in_ct;              /* current header is content-type */
+    bool in_ct;              /* the last header callback was a value */
     char ctype[64];
     char *body;
     size_t body_len, body_cap;
@@ -218,7 +219,9 @@ static void handle(Http1Conn *c) {
         server_record(srv, c->method, "json", c->request_id, GRPC_RESOURCE_EXHAUSTED, NULL, m, c->start_ns);
         return respond_error(c, GRPC_RESOURCE_EXHAUSTED, m);
     }
-    if (c->ctype[0] && strncmp(c->ctype, "application/json", 16) != 0) {
+    /* JSON, or curl's default form type for `curl -d`; anything else is refused. */
+    if (c->ctype[0] && strncasecmp(c->ctype, "application/json", 16) != 0 &&
+        strncasecmp(c->ctype, "application/x-www-form-urlencoded", 33) != 0) {
         metrics_bad_input(&srv->metrics);
         char m[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"content-type must be application/json\"}";
         return respond(c, 415, "application/json", m, strlen(m));
@@ -288,6 +291,7 @@ static int on_message_begin(http_parser *p) {
     c->body_len = 0;
     c->too_large = false;
     c->hdr_field_len = 0;
+    c->in_ct = false;
     return 0;
 }
 
@@ -305,9 +309,12 @@ static int on_url(http_parser *p, const char *at, size_t len) {
 
 static int on_header_field(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
-    if (c->in_ct || c->hdr_field_len == (size_t)-1) c->hdr_field_len = 0;
-    c->in_ct = false;
-    size_t k = len < sizeof c->hdr_field - 1 - c->hdr_field_len ? len : sizeof c->hdr_field - 1 - c->hdr_field_len;
+    if (c->in_ct) { /* a value came last: this is a new field */
+        c->hdr_field_len = 0;
+        c->in_ct = false;
+    }
+    size_t room = sizeof c->hdr_field - 1 - c->hdr_field_len;
+    size_t k = len < room ? len : room;
     memcpy(c->hdr_field + c->hdr_field_len, at, k);
     c->hdr_field_len += k;
     c->hdr_field[c->hdr_field_len] = '\0';
@@ -318,13 +325,12 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
     if (strcasecmp(c->hdr_field, "content-type") == 0) {
         size_t cur = strlen(c->ctype);
-        size_t k = len < sizeof c->ctype - 1 - cur ? len : sizeof c->ctype - 1 - cur;
+        size_t room = sizeof c->ctype - 1 - cur;
+        size_t k = len < room ? len : room;
         memcpy(c->ctype + cur, at, k);
         c->ctype[cur + k] = '\0';
-        c->in_ct = true;
     }
-    c->hdr_field_len = (size_t)-1; /* next field starts fresh */
-    c->in_ct = true;
+    c->in_ct = true; /* "last callback was a value" */
     return 0;
 }
 

@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""The daemon through a real gRPC client (Debian's python3-grpcio): streamed
+Analyze, decoded plans, Execute with sessions, RegisterCatalog, DropSession,
+health Check/Watch, deadlines, cancellation, UNIMPLEMENTED."""
+import threading
+import time
+import urllib.request
+
+from daemon import Client, Daemon, Tap, grpc, load_stubs, skip_all
+
+if grpc is None:
+    skip_all("python3-grpcio not importable (use Debian's /usr/bin/python3)")
+
+pb, hpb = load_stubs()
+t = Tap()
+d = Daemon("--workers", "2", "--session-idle-seconds", "2")
+c = Client(d.grpc_addr, pb, hpb)
+
+
+def streamed_analyze():
+    req = pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1 AS a, 'x' AS b"),
+                            trace_level=pb.TRACE_LEVEL_ALL, trace_plans=True)
+    msgs = list(c.analyze(req, timeout=30))
+    events = [m.trace_event for m in msgs if m.WhichOneof("kind") == "trace_event"]
+    assert msgs[-1].WhichOneof("kind") == "result", "last message is the result"
+    assert all(m.WhichOneof("kind") == "trace_event" for m in msgs[:-1]), "events come before the result"
+    assert len(events) > 0, "trace events streamed"
+    assert [e.sequence for e in events] == list(range(len(events))), "events in order"
+    r = msgs[-1].result
+    assert r.ok and r.schema == "struct<a:int,b:string>", r
+    assert "Project" in r.tree_string
+    assert r.plan.kind == "Project" and len(r.output) == 2 and r.output[0].name == "a"
+    assert r.output[0].type.catalog_string == "int"
+    assert any(rt.runs > 0 for rt in r.rule_totals)
+    assert r.result_json.startswith("{")
+
+
+t.check("Analyze streams trace events in order, then exactly one result", streamed_analyze)
+
+
+def effective_only():
+    req = pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1 AS a"), trace_level=pb.TRACE_LEVEL_EFFECTIVE)
+    msgs = list(c.analyze(req, timeout=30))
+    assert all(m.trace_event.effective for m in msgs[:-1])
+    none = list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1 AS a")), timeout=30))
+    assert len(none) == 1 and none[0].result.ok
+
+
+t.check("trace levels: effective only / none", effective_only)
+
+
+def parse_error():
+    msgs = c.analyze_sql("SELEC 1")
+    r = msgs[-1].result
+    assert not r.ok and r.error.error_class == "PARSE_SYNTAX_ERROR", r
+    assert r.error.sqlstate == "42601" and r.error.message
+    assert r.error.phase == "parse"
+    assert r.error.context.fragment == "SELEC"
+
+
+t.check("a parse error comes back in-band as a Spark error (status OK)", parse_error)
+
+
+def inline_catalog():
+    cat = pb.Catalog(tables=[pb.Table(name="t", columns=[pb.Column(name="x", type="int"),
+                                                         pb.Column(name="y", type="string", not_null=True)])])
+    msgs = list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT * FROM t"), catalog=cat), timeout=30))
+    r = msgs[-1].result
+    assert r.ok and r.schema == "struct<x:int,y:string>", r
+    # stateless: the table is gone for the next request
+    r2 = c.analyze_sql("SELECT * FROM t")[-1].result
+    assert not r2.ok and r2.error.error_class == "TABLE_OR_VIEW_NOT_FOUND", r2.error
+
+
+t.check("inline catalog, stateless", inline_catalog)
+
+
+def decoded_plan():
+    E = pb.Expression
+    rel = pb.Relation(project=pb.Project(
+        input=pb.Relation(read=pb.Read(named_table=pb.Read.NamedTable(unparsed_identifier="t")),
+                          common=pb.RelationCommon(plan_id=7)),
+        expressions=[E(unresolved_attribute=E.UnresolvedAttribute(unparsed_identifier="x")),
+                     E(alias=E.Alias(expr=E(literal=E.Literal(integer=5)), name=["five"]))]))
+    cat = pb.Catalog(tables=[pb.Table(name="t", columns=[pb.Column(name="x", type="bigint")])])
+    r = list(c.analyze(pb.AnalyzeRequest(plan=rel, catalog=cat), timeout=30))[-1].result
+    assert r.ok and r.schema == "struct<x:bigint,five:int>", r
+
+
+t.check("Analyze of a decoded unresolved plan (Spark Connect style)", decoded_plan)
+
+
+def bad_plan():
+    try:
+        list(c.analyze(pb.AnalyzeRequest(plan=pb.Relation()), timeout=30))
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
+        assert "relation" in e.details()
+        return
+    raise AssertionError("expected INVALID_ARGUMENT")
+
+
+t.check("a plan without a relation type is INVALID_ARGUMENT", bad_plan)
+
+
+def sessions():
+    r = c.execute(pb.ExecuteRequest(session_id="s1", sql="CREATE TEMPORARY VIEW v AS SELECT 1 AS a, 2 AS b"),
+                  timeout=30)
+    assert r.session_id == "s1" and r.server_session_id and len(r.results) == 1 and r.results[0].ok, r
+    a = list(c.analyze(pb.AnalyzeRequest(session_id="s1", sql=pb.SqlQuery(query="SELECT b FROM v")), timeout=30))
+    assert a[-1].result.ok and a[-1].result.schema == "struct<b:int>", a[-1]
+    assert a[-1].server_session_id == r.server_session_id
+    other = c.analyze_sql("SELECT b FROM v")[-1].result
+    assert not other.ok, "views stay in their session"
+    script = c.execute(pb.ExecuteRequest(session_id="s1", sql="SELECT 1; SELEC 2; SELECT 3"), timeout=30)
+    assert len(script.results) == 2 and script.results[0].ok and not script.results[1].ok, script
+
+
+t.check("Execute with sessions: a view lives in its session only; scripts stop at the first error", sessions)
+
+
+def register_and_drop():
+    cat = pb.Catalog(tables=[pb.Table(name="db1.people", columns=[pb.Column(name="name", type="string"),
+                                                                  pb.Column(name="age", type="int")])],
+                     views=[pb.View(name="adults", query="SELECT name FROM db1.people WHERE age >= 18")])
+    r = c.register(pb.RegisterCatalogRequest(session_id="s2", catalog=cat), timeout=30)
+    assert r.tables == 1 and r.views == 1, r
+    a = list(c.analyze(pb.AnalyzeRequest(session_id="s2", sql=pb.SqlQuery(query="SELECT * FROM adults")),
+                       timeout=30))[-1].result
+    assert a.ok and a.schema == "struct<name:string>", a
+    dr = c.drop(pb.DropSessionRequest(session_id="s2"), timeout=30)
+    assert dr.existed
+    dr2 = c.drop(pb.DropSessionRequest(session_id="s2"), timeout=30)
+    assert not dr2.existed
+    a2 = list(c.analyze(pb.AnalyzeRequest(session_id="s2", sql=pb.SqlQuery(query="SELECT * FROM adults")),
+                        timeout=30))[-1].result
+    assert not a2.ok, "dropped session starts afresh"
+    try:
+        c.register(pb.RegisterCatalogRequest(catalog=cat), timeout=30)
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.INVALID_ARGUMENT
+        return
+    raise AssertionError("RegisterCatalog without session_id must fail")
+
+
+t.check("RegisterCatalog (tables and views) then DropSession", register_and_drop)
+
+
+def session_serialized():
+    # Many concurrent statements on one session: each DECLARE/SET must see a consistent session.
+    c.execute(pb.ExecuteRequest(session_id="s3", sql="DECLARE VARIABLE n INT DEFAULT 0"), timeout=30)
+    errs = []
+
+    def worker(i):
+        try:
+            r = c.execute(pb.ExecuteRequest(session_id="s3", sql="SELECT n + %d AS k" % i), timeout=30)
+            if not r.results[0].ok:
+                errs.append(r.results[0].error.message)
+        except grpc.RpcError as e:
+            errs.append(str(e))
+
+    th = [threading.Thread(target=worker, args=(i,)) for i in range(40)]
+    [x.start() for x in th]
+    [x.join() for x in th]
+    assert not errs, errs[:3]
+
+
+t.check("concurrent calls on one session are serialized (no races, all succeed)", session_serialized)
+
+
+def idle_expiry():
+    c.execute(pb.ExecuteRequest(session_id="s4", sql="CREATE TEMPORARY VIEW w AS SELECT 1 AS a"), timeout=30)
+    time.sleep(3.5)  # --session-idle-seconds 2, swept every 0.5 s
+    r = list(c.analyze(pb.AnalyzeRequest(session_id="s4", sql=pb.SqlQuery(query="SELECT * FROM w")),
+                       timeout=30))[-1].result
+    assert not r.ok, "an idle session expires"
+    assert "session expired" in d.log()
+
+
+t.check("idle sessions expire", idle_expiry)
+
+
+def health():
+    r = c.check(hpb.HealthCheckRequest(), timeout=10)
+    assert r.status == hpb.HealthCheckResponse.SERVING
+    r = c.check(hpb.HealthCheckRequest(service="catalyzer.v1.Analyzer"), timeout=10)
+    assert r.status == hpb.HealthCheckResponse.SERVING
+    try:
+        c.check(hpb.HealthCheckRequest(service="nope"), timeout=10)
+        raise AssertionError("unknown service must be NOT_FOUND")
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.NOT_FOUND
+    w = c.watch(hpb.HealthCheckRequest(), timeout=10)
+    first = next(w)
+    assert first.status == hpb.HealthCheckResponse.SERVING
+    w.cancel()
+
+
+t.check("health Check and Watch", health)
+
+
+def unimplemented():
+    try:
+        c.unknown(b"", timeout=10)
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.UNIMPLEMENTED, e.code()
+        return
+    raise AssertionError("expected UNIMPLEMENTED")
+
+
+t.check("unknown method is UNIMPLEMENTED", unimplemented)
+
+
+def heavy_sql(n):
+    return "SELECT " + ", ".join("%d + %d AS c%d" % (i, i, i) for i in range(n))
+
+
+def timing():
+    t0 = time.time()
+    list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=heavy_sql(3000)), trace_level=pb.TRACE_LEVEL_ALL,
+                                     trace_plans=True), timeout=60))
+    return time.time() - t0
+
+
+heavy_secs = timing()
+
+
+def deadline():
+    try:
+        list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=heavy_sql(3000)), trace_level=pb.TRACE_LEVEL_ALL,
+                                         trace_plans=True), timeout=max(0.001, heavy_secs / 20)))
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.DEADLINE_EXCEEDED, e.code()
+        c.good_call()
+        return
+    raise AssertionError("expected DEADLINE_EXCEEDED (full run took %.3fs)" % heavy_secs)
+
+
+t.check("grpc-timeout deadline gives DEADLINE_EXCEEDED", deadline)
+
+
+def cancellation():
+    call = c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=heavy_sql(3000)), trace_level=pb.TRACE_LEVEL_ALL,
+                                       trace_plans=True), timeout=60)
+    first = next(call)
+    assert first.WhichOneof("kind") == "trace_event"
+    call.cancel()
+    time.sleep(0.3)
+    c.good_call()
+    body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.http_port, timeout=10).read().decode()
+    assert 'catalyzer_requests_total{method="Analyze",status="CANCELLED"}' in body, body[:2000]
+
+
+t.check("client cancellation (RST_STREAM) cancels the job; the daemon keeps serving", cancellation)
+
+
+def queue_full():
+    d2 = Daemon("--workers", "1", "--queue", "1", "--log-level", "warn")
+    c2 = Client(d2.grpc_addr, pb, hpb)
+    codes = []
+    lock = threading.Lock()
+
+    def one():
+        try:
+            list(c2.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=heavy_sql(1500))), timeout=60))
+            code = grpc.StatusCode.OK
+        except grpc.RpcError as e:
+            code = e.code()
+        with lock:
+            codes.append(code)
+
+    th = [threading.Thread(target=one) for _ in range(8)]
+    [x.start() for x in th]
+    [x.join() for x in th]
+    c2.good_call()
+    c2.close()
+    rc = d2.stop()
+    assert rc == 0, rc
+    assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes and grpc.StatusCode.OK in codes, codes
+
+
+t.check("a full queue answers RESOURCE_EXHAUSTED at once", queue_full)
+
+t.ok(d.alive(), "daemon alive after the gRPC tests")
+c.close()
+rc = d.stop()
+t.ok(rc == 0, "SIGTERM: exit 0", d.log()[-3000:])
+t.ok("ERROR: LeakSanitizer" not in d.log() and "runtime error" not in d.log(), "no sanitizer reports", d.log()[-3000:])
+t.done()
