@@ -23,59 +23,59 @@ static bool is_atomic(const DataType *t) {
     return t->id != T_NULL && !type_is_complex(t) && t->id != T_VARIANT && t->id != T_CALENDAR_INTERVAL;
 }
 
-bool type_orderable(const DataType *t) {
+bool fn_type_orderable(const DataType *t) {
     switch (t->id) {
     case T_MAP: return false;
     case T_VARIANT: return false;
     case T_CALENDAR_INTERVAL: return false;
-    case T_ARRAY: return type_orderable(t->elem);
+    case T_ARRAY: return fn_type_orderable(t->elem);
     case T_STRUCT:
         for (int i = 0; i < t->nfields; i++)
-            if (!type_orderable(t->fields[i].type)) return false;
+            if (!fn_type_orderable(t->fields[i].type)) return false;
         return true;
     default: return true;
     }
 }
 
-bool type_comparable_eq(const DataType *t) {
+bool fn_type_comparable_eq(const DataType *t) {
     switch (t->id) {
     case T_MAP: return false;
     case T_VARIANT: return false;
-    case T_ARRAY: return type_comparable_eq(t->elem);
+    case T_ARRAY: return fn_type_comparable_eq(t->elem);
     case T_STRUCT:
         for (int i = 0; i < t->nfields; i++)
-            if (!type_comparable_eq(t->fields[i].type)) return false;
+            if (!fn_type_comparable_eq(t->fields[i].type)) return false;
         return true;
     default: return true;
     }
 }
 
-bool type_contains_null_type(const DataType *t) {
+bool fn_type_contains_null_type(const DataType *t) {
     switch (t->id) {
     case T_NULL: return true;
-    case T_ARRAY: return type_contains_null_type(t->elem);
-    case T_MAP: return type_contains_null_type(t->elem) || type_contains_null_type(t->value);
+    case T_ARRAY: return fn_type_contains_null_type(t->elem);
+    case T_MAP: return fn_type_contains_null_type(t->elem) || fn_type_contains_null_type(t->value);
     case T_STRUCT:
         for (int i = 0; i < t->nfields; i++)
-            if (type_contains_null_type(t->fields[i].type)) return true;
+            if (fn_type_contains_null_type(t->fields[i].type)) return true;
         return false;
     default: return false;
     }
 }
 
-const DataType *type_replace_null(Arena *a, const DataType *t) { (void)a; return t; }
+const DataType *fn_type_replace_null(Arena *a, const DataType *t) { (void)a; return t; }
 
 /* ---- decimals (DecimalPrecision, allowPrecisionLoss = true) ---- */
 
 #define MAX_PREC 38
 
-const DataType *decimal_bounded(Arena *a, int p, int s) {
+const DataType *fn_decimal_bounded(Arena *a, int p, int s) {
     if (p > MAX_PREC) p = MAX_PREC;
     if (s > MAX_PREC) s = MAX_PREC;
     return type_decimal(a, p, s);
 }
 
-const DataType *decimal_adjust(Arena *a, int p, int s) {
+const DataType *fn_decimal_adjust(Arena *a, int p, int s) {
     if (p <= MAX_PREC) return type_decimal(a, p, s);
     if (s < 0) return type_decimal(a, MAX_PREC, s);
     int int_digits = p - s;
@@ -87,7 +87,7 @@ const DataType *decimal_adjust(Arena *a, int p, int s) {
 
 /* DecimalType.fromLiteral for integral literals (the smallest precision that
  * holds the value); forType otherwise. */
-const DataType *decimal_of_literal(Arena *a, const Node *lit) {
+const DataType *fn_decimal_of_literal(Arena *a, const Node *lit) {
     const DataType *t = lit->type;
     if (lit->kind == NK_Literal && !lit->u.lit.v.is_null && type_is_integral(t)) {
         int64_t v = lit->u.lit.v.u.i;
@@ -107,13 +107,13 @@ static bool decimal_wider_than_integral(const DataType *d, const DataType *i) {
     return d->precision - d->scale >= ip;
 }
 
-const DataType *wider_decimal(Arena *a, const DataType *x, const DataType *y) {
+const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y) {
     if (type_is_integral(x)) x = type_decimal_for(a, x);
     if (type_is_integral(y)) y = type_decimal_for(a, y);
     int s = x->scale > y->scale ? x->scale : y->scale;
     int r1 = x->precision - x->scale, r2 = y->precision - y->scale;
     int r = r1 > r2 ? r1 : r2;
-    return decimal_bounded(a, r + s, s);
+    return fn_decimal_bounded(a, r + s, s);
 }
 
 /* ---- wider types ---- */
@@ -173,7 +173,7 @@ static const DataType *prim(TypeId id) {
     }
 }
 
-const DataType *tightest_common_type(Arena *a, const DataType *x, const DataType *y) {
+const DataType *fn_tightest_common_type(Arena *a, const DataType *x, const DataType *y) {
     if (type_equal(x, y)) return x;
     if (x->id == T_NULL) return y;
     if (y->id == T_NULL) return x;
@@ -192,13 +192,13 @@ const DataType *tightest_common_type(Arena *a, const DataType *x, const DataType
         return type_ym_interval(a, x->start_field < y->start_field ? x->start_field : y->start_field,
                                 x->end_field > y->end_field ? x->end_field : y->end_field);
     if (type_is_string(x) && type_is_string(y)) return &TYPE_STRING;
-    return complex_common(a, x, y, tightest_common_type);
+    return complex_common(a, x, y, fn_tightest_common_type);
 }
 
 static const DataType *wider_for_decimal(Arena *a, const DataType *x, const DataType *y) {
-    if (x->id == T_DECIMAL && y->id == T_DECIMAL) return wider_decimal(a, x, y);
-    if (x->id == T_DECIMAL && type_is_integral(y)) return wider_decimal(a, x, y);
-    if (y->id == T_DECIMAL && type_is_integral(x)) return wider_decimal(a, x, y);
+    if (x->id == T_DECIMAL && y->id == T_DECIMAL) return fn_wider_decimal(a, x, y);
+    if (x->id == T_DECIMAL && type_is_integral(y)) return fn_wider_decimal(a, x, y);
+    if (y->id == T_DECIMAL && type_is_integral(x)) return fn_wider_decimal(a, x, y);
     if ((x->id == T_DECIMAL && (y->id == T_FLOAT || y->id == T_DOUBLE)) ||
         (y->id == T_DECIMAL && (x->id == T_FLOAT || x->id == T_DOUBLE)))
         return &TYPE_DOUBLE;
@@ -222,7 +222,7 @@ static const DataType *wider_for_string(const DataType *x, const DataType *y) {
 }
 
 const DataType *coerce_wider_type(Arena *a, const DataType *x, const DataType *y) {
-    const DataType *t = tightest_common_type(a, x, y);
+    const DataType *t = fn_tightest_common_type(a, x, y);
     if (!t) t = wider_for_decimal(a, x, y);
     if (!t) t = wider_for_string(x, y);
     if (!t) t = complex_common(a, x, y, coerce_wider_type);
@@ -350,7 +350,7 @@ static const DataType *spec_concrete(Arena *a, char code) {
     }
 }
 
-const DataType *implicit_cast_type(Arena *a, const DataType *from, char code) {
+const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code) {
     if (spec_accepts(code, from)) return from;
     if (code == 'M' && type_is_numeric(from)) return type_decimal_for(a, from);
     if (type_is_string(from) && (code == 's' || code == 'x' || code == 'F')) return NULL;
@@ -361,19 +361,19 @@ const DataType *implicit_cast_type(Arena *a, const DataType *from, char code) {
         default: return spec_concrete(a, code);
         }
     }
-    if (code == 'x') return implicit_cast_type(a, from, 's');
+    if (code == 'x') return fn_implicit_cast_type(a, from, 's');
     if (code == 'j') {
-        const DataType *t = implicit_cast_type(a, from, 'i');
-        return t ? t : implicit_cast_type(a, from, 'l');
+        const DataType *t = fn_implicit_cast_type(a, from, 'i');
+        return t ? t : fn_implicit_cast_type(a, from, 'l');
     }
-    if (code == 'N') return implicit_cast_type(a, from, 'n');
+    if (code == 'N') return fn_implicit_cast_type(a, from, 'n');
     if (code == 'A' && from->id == T_NULL) return spec_concrete(a, code);
     const DataType *c = spec_concrete(a, code);
     if (!c || c->id == T_ARRAY) return NULL;
     return store_assign(from, c) ? c : NULL;
 }
 
-const char *spec_required_type(Arena *a, char code) {
+const char *fn_spec_required_type(Arena *a, char code) {
     (void)a;
     switch (code) {
     case 'n': return "\"NUMERIC\"";

@@ -100,7 +100,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         sb_printf(sb, " %s ", d->op);
         pa(sb, k[1], ctx);
         if (n > 2) {
-            const char *esc = lit_string(k[2]);
+            const char *esc = fn_lit_string(k[2]);
             if (esc && strcmp(esc, "\\") != 0) sb_printf(sb, " ESCAPE '%s'", esc);
         }
         return;
@@ -137,7 +137,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         if (n != 2) break;
         sb_printf(sb, "%s(", name);
         {
-            const char *f = lit_string(k[0]);
+            const char *f = fn_lit_string(k[0]);
             if (f) sb_puts(sb, f);
             else pa(sb, k[0], ctx);
         }
@@ -191,7 +191,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         if (n != 2) break;
         pa(sb, k[0], ctx);
         sb_putc(sb, '.');
-        sb_puts(sb, lit_string(k[1]) ? lit_string(k[1]) : "?");
+        sb_puts(sb, fn_lit_string(k[1]) ? fn_lit_string(k[1]) : "?");
         return;
     case CS_FUNC:
         break;

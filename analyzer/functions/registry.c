@@ -29,6 +29,15 @@ const FuncDef *func_lookup_arity(const char *name, int nargs) {
     return NULL;
 }
 
+const char *func_family(const FuncDef *def) {
+    static const char *const NAMES[] = {"operators", "math", "string", "datetime", "collection", "aggregate",
+                                        "window", "generator", "misc", "formats"};
+    for (size_t f = 0; f < NFAMILIES; f++)
+        for (const FuncDef *d = FAMILIES[f]; d->name; d++)
+            if (d == def) return NAMES[f];
+    return "udf";
+}
+
 FuncKind func_kind(const FuncDef *def) { return def->kind; }
 const char *func_name(const FuncDef *def) { return def->name; }
 EmptyResult func_empty_result(const FuncDef *def) { return def->empty; }

@@ -86,6 +86,10 @@ struct FuncDef {
 extern const FuncDef FUNCS_OPERATORS[], FUNCS_MATH[], FUNCS_STRING[], FUNCS_DATETIME[], FUNCS_COLLECTION[],
     FUNCS_AGGREGATE[], FUNCS_WINDOW[], FUNCS_GENERATOR[], FUNCS_MISC[], FUNCS_FORMATS[];
 
+/* The family table a row belongs to ("math", ...), for reports. */
+const char *func_family(const FuncDef *def);
+const FuncDef *func_lookup_arity(const char *name, int nargs);
+
 /* Row-building shorthands used by the tables (designated initializers, so a
  * row may add .pname, .defaults, .flags, .print, .op, .empty after them). */
 #define ROW(k, nm, mn, mx, in_, ty, out_) \
@@ -97,35 +101,35 @@ extern const FuncDef FUNCS_OPERATORS[], FUNCS_MATH[], FUNCS_STRING[], FUNCS_DATE
 #define END_OF_TABLE {.name = NULL}
 
 /* ---- coercion (coercion.c) ---- */
-const DataType *tightest_common_type(Arena *a, const DataType *x, const DataType *y);
-const DataType *wider_decimal(Arena *a, const DataType *x, const DataType *y);
+const DataType *fn_tightest_common_type(Arena *a, const DataType *x, const DataType *y);
+const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y);
 /* ANSI implicit cast of type `from` to the argument spec code; NULL if none. */
-const DataType *implicit_cast_type(Arena *a, const DataType *from, char code);
+const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code);
 /* Spark's "requiredType" text for a spec code: "NUMERIC", ("STRING" or "BINARY"), ... */
-const char *spec_required_type(Arena *a, char code);
-bool type_orderable(const DataType *t);
-bool type_comparable_eq(const DataType *t);
-const DataType *decimal_bounded(Arena *a, int p, int s);
-const DataType *decimal_adjust(Arena *a, int p, int s); /* allowPrecisionLoss adjustment */
-const DataType *decimal_of_literal(Arena *a, const Node *lit); /* DecimalType.fromLiteral / forType */
-bool type_contains_null_type(const DataType *t);
-const DataType *type_replace_null(Arena *a, const DataType *t); /* void → defaults inside complex types */
+const char *fn_spec_required_type(Arena *a, char code);
+bool fn_type_orderable(const DataType *t);
+bool fn_type_comparable_eq(const DataType *t);
+const DataType *fn_decimal_bounded(Arena *a, int p, int s);
+const DataType *fn_decimal_adjust(Arena *a, int p, int s); /* allowPrecisionLoss adjustment */
+const DataType *fn_decimal_of_literal(Arena *a, const Node *lit); /* DecimalType.fromLiteral / forType */
+bool fn_type_contains_null_type(const DataType *t);
+const DataType *fn_type_replace_null(Arena *a, const DataType *t); /* void → defaults inside complex types */
 
 /* ---- node helpers (resolve_call.c) ---- */
-Node *mk_literal(Arena *a, const DataType *t, bool is_null);
-Node *mk_int_lit(Arena *a, int64_t v, const DataType *t);
-Node *mk_str_lit(Arena *a, const char *s);
-Node *mk_cast(Analysis *an, Node *e, const DataType *t); /* implicit */
-Node *mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
+Node *fn_mk_literal(Arena *a, const DataType *t, bool is_null);
+Node *fn_mk_int_lit(Arena *a, int64_t v, const DataType *t);
+Node *fn_mk_str_lit(Arena *a, const char *s);
+Node *fn_mk_cast(Analysis *an, Node *e, const DataType *t); /* implicit */
+Node *fn_mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
               const Node *pos);
-Node *call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos);
-bool is_null_lit(const Node *n);
-bool is_foldable(const Node *n);
-const char *lit_string(const Node *n); /* a string Literal's text or NULL */
-bool expr_nullable(const Node *n);
-Node *typer_error(TypeCtx *c, int argi, char code);
-Node *fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
-const char *call_sql_quoted(TypeCtx *c);
+Node *fn_call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos);
+bool fn_is_null_lit(const Node *n);
+bool fn_is_foldable(const Node *n);
+const char *fn_lit_string(const Node *n); /* a string Literal's text or NULL */
+bool fn_expr_nullable(const Node *n);
+Node *fn_typer_error(TypeCtx *c, int argi, char code);
+Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
+const char *fn_call_sql_quoted(TypeCtx *c);
 
 /* ---- typing helpers (typers*.c) ---- */
 #define TYPERS(X) \

@@ -14,7 +14,7 @@ const FuncDef *func_lookup_arity(const char *name, int nargs);
 
 /* ---- node helpers ---- */
 
-Node *mk_literal(Arena *a, const DataType *t, bool is_null) {
+Node *fn_mk_literal(Arena *a, const DataType *t, bool is_null) {
     Node *n = node_new(a, NK_Literal, -1, -1);
     n->u.lit.v.type = t;
     n->u.lit.v.is_null = is_null;
@@ -23,58 +23,58 @@ Node *mk_literal(Arena *a, const DataType *t, bool is_null) {
     return n;
 }
 
-Node *mk_int_lit(Arena *a, int64_t v, const DataType *t) {
-    Node *n = mk_literal(a, t, false);
+Node *fn_mk_int_lit(Arena *a, int64_t v, const DataType *t) {
+    Node *n = fn_mk_literal(a, t, false);
     n->u.lit.v.u.i = v;
     return node_finish(n);
 }
 
-Node *mk_str_lit(Arena *a, const char *s) {
-    Node *n = mk_literal(a, &TYPE_STRING, false);
+Node *fn_mk_str_lit(Arena *a, const char *s) {
+    Node *n = fn_mk_literal(a, &TYPE_STRING, false);
     n->u.lit.v.u.s.p = arena_strdup(a, s);
     n->u.lit.v.u.s.len = (uint32_t)strlen(s);
     return node_finish(n);
 }
 
-bool is_null_lit(const Node *n) { return n->kind == NK_Literal && n->u.lit.v.is_null; }
+bool fn_is_null_lit(const Node *n) { return n->kind == NK_Literal && n->u.lit.v.is_null; }
 
-const char *lit_string(const Node *n) {
+const char *fn_lit_string(const Node *n) {
     if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
     if (!n || n->kind != NK_Literal || n->u.lit.v.is_null || !type_is_string(n->type)) return NULL;
     return n->u.lit.v.u.s.p ? n->u.lit.v.u.s.p : "";
 }
 
-bool is_foldable(const Node *n) {
+bool fn_is_foldable(const Node *n) {
     switch (n->kind) {
     case NK_Literal: return true;
     case NK_Cast: case NK_Call: case NK_CaseWhen:
         if (n->kind == NK_Call && n->u.call.def && ((n->u.call.def->flags & FD_NONDET) || n->u.call.def->kind != FK_SCALAR))
             return false;
         for (uint32_t i = 0; i < n->nkids; i++)
-            if (!is_foldable(n->kids[i])) return false;
+            if (!fn_is_foldable(n->kids[i])) return false;
         return true;
     default: return false;
     }
 }
 
-bool expr_nullable(const Node *n) {
+bool fn_expr_nullable(const Node *n) {
     if (n->kind == NK_Literal) return n->u.lit.v.is_null;
     return (n->flags & NF_NULLABLE) != 0;
 }
 
-Node *mk_cast(Analysis *an, Node *e, const DataType *t) {
+Node *fn_mk_cast(Analysis *an, Node *e, const DataType *t) {
     if (type_equal(e->type, t)) return e;
     Node *c = node_new(an->arena, NK_Cast, e->start, e->stop);
     node_set_kids(an->arena, c, &e, 1);
     c->type = t;
     c->u.cast.ansi = an->conf ? an->conf->ansi : true;
-    c->flags |= NF_IMPLICIT | (expr_nullable(e) ? NF_NULLABLE : 0);
+    c->flags |= NF_IMPLICIT | (fn_expr_nullable(e) ? NF_NULLABLE : 0);
     return node_finish(c);
 }
 
-Node *coerce_cast(Analysis *an, Node *e, const DataType *t) { return mk_cast(an, e, t); }
+Node *coerce_cast(Analysis *an, Node *e, const DataType *t) { return fn_mk_cast(an, e, t); }
 
-Node *mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
+Node *fn_mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *args, int nargs, const DataType *t,
               const Node *pos) {
     Node *n = node_new(an->arena, NK_Call, pos ? pos->start : -1, pos ? pos->stop : -1);
     node_set_kids(an->arena, n, args, (uint32_t)nargs);
@@ -86,7 +86,7 @@ Node *mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const *a
     else if (def->flags & FD_NULLABLE) nullable = true;
     else {
         nullable = false;
-        for (int i = 0; i < nargs; i++) nullable = nullable || expr_nullable(args[i]);
+        for (int i = 0; i < nargs; i++) nullable = nullable || fn_expr_nullable(args[i]);
     }
     if (nullable) n->flags |= NF_NULLABLE;
     if (def->flags & FD_NONDET) n->flags |= NF_NONDETERMINISTIC;
@@ -102,7 +102,7 @@ static const char *ordinal_word(Arena *a, int i) {
     return arena_printf(a, "%dth", i + 1);
 }
 
-const char *call_sql_quoted(TypeCtx *c) {
+const char *fn_call_sql_quoted(TypeCtx *c) {
     Node *tmp = node_new(c->an->arena, NK_Call, -1, -1);
     node_set_kids(c->an->arena, tmp, c->args, (uint32_t)c->nargs);
     tmp->u.call.def = c->def;
@@ -112,19 +112,19 @@ const char *call_sql_quoted(TypeCtx *c) {
     return expr_sql_quoted(c->an->arena, tmp);
 }
 
-Node *typer_error(TypeCtx *c, int argi, char code) {
+Node *fn_typer_error(TypeCtx *c, int argi, char code) {
     Arena *a = c->an->arena;
     Node *arg = c->args[argi];
     return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                     call_sql_quoted(c), "paramIndex", ordinal_word(a, argi), "inputSql",
+                                     fn_call_sql_quoted(c), "paramIndex", ordinal_word(a, argi), "inputSql",
                                      expr_sql_quoted(a, arg), "inputType", sql_type_quoted(a, arg->type),
-                                     "requiredType", spec_required_type(a, code), NULL));
+                                     "requiredType", fn_spec_required_type(a, code), NULL));
 }
 
-Node *fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r) {
+Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r) {
     Arena *a = c->an->arena;
     return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", c->orig, "sqlExpr",
-                                     call_sql_quoted(c), "left", sql_type_quoted(a, l), "right",
+                                     fn_call_sql_quoted(c), "left", sql_type_quoted(a, l), "right",
                                      sql_type_quoted(a, r), NULL));
 }
 
@@ -152,22 +152,22 @@ static Node *default_arg(Analysis *an, const char *tok, size_t len, const Node *
     Arena *a = an->arena;
     char *s = arena_strndup(a, tok + 1, len ? len - 1 : 0);
     switch (tok[0]) {
-    case 'i': return mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_INT);
-    case 'l': return mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_LONG);
-    case 's': return mk_str_lit(a, s);
+    case 'i': return fn_mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_INT);
+    case 'l': return fn_mk_int_lit(a, strtoll(s, NULL, 10), &TYPE_LONG);
+    case 's': return fn_mk_str_lit(a, s);
     case 'b': {
-        Node *n = mk_literal(a, &TYPE_BOOLEAN, false);
+        Node *n = fn_mk_literal(a, &TYPE_BOOLEAN, false);
         n->u.lit.v.u.b = s[0] == '1' || s[0] == 't';
         return node_finish(n);
     }
     case 'd': {
-        Node *n = mk_literal(a, &TYPE_DOUBLE, false);
+        Node *n = fn_mk_literal(a, &TYPE_DOUBLE, false);
         n->u.lit.v.u.d = strtod(s, NULL);
         return node_finish(n);
     }
-    case 'n': return node_finish(mk_literal(a, &TYPE_NULL, true));
-    case '@': return call_builtin(an, s, NULL, 0, pos);
-    default: return node_finish(mk_literal(a, &TYPE_NULL, true));
+    case 'n': return node_finish(fn_mk_literal(a, &TYPE_NULL, true));
+    case '@': return fn_call_builtin(an, s, NULL, 0, pos);
+    default: return node_finish(fn_mk_literal(a, &TYPE_NULL, true));
     }
 }
 
@@ -205,12 +205,12 @@ static bool apply_arg_specs(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
         if (code == '?' || code == 'C' || code == 'L') continue;
-        const DataType *t = implicit_cast_type(c->an->arena, c->args[i]->type, code);
+        const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t) {
-            typer_error(c, i, code);
+            fn_typer_error(c, i, code);
             return false;
         }
-        c->args[i] = mk_cast(c->an, c->args[i], t);
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     }
     return true;
 }
@@ -223,7 +223,7 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
     if (an_failed(an) && !c.replacement && !c.result) return NULL;
     if (c.replacement) return c.replacement;
     const DataType *t = c.result ? c.result : &TYPE_NULL;
-    Node *call = mk_call(an, def, def->name, c.args, c.nargs, t, u);
+    Node *call = fn_mk_call(an, def, def->name, c.args, c.nargs, t, u);
     if (c.nullable >= 0) {
         call->flags = (call->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
     }
@@ -246,7 +246,7 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
     return call;
 }
 
-Node *call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos) {
+Node *fn_call_builtin(Analysis *an, const char *name, Node *const *args, int nargs, const Node *pos) {
     const FuncDef *d = func_lookup_arity(name, nargs);
     if (!d) return NULL;
     Node **v = ARENA_ARRAY(an->arena, Node *, (d->max_args > nargs ? d->max_args : nargs) + 2);
@@ -272,7 +272,7 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     for (int i = 0; i < nargs; i++) args[i] = u->kids[i];
     /* count(*) is count(1) */
     if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
-        args[0] = mk_int_lit(a, 1, &TYPE_INT);
+        args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);
     int n = fill_defaults(an, def, args, nargs, u);
     if (n < 0) return NULL;
     /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */

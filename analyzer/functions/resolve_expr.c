@@ -35,7 +35,7 @@ static Node *type_cast(Analysis *an, Node *e) {
                                       expr_sql_quoted(a, e), "srcType", sql_type_quoted(a, child->type), "targetType",
                                       sql_type_quoted(a, to), NULL));
     }
-    bool nullable = expr_nullable(child) || e->u.cast.try_ ||
+    bool nullable = fn_expr_nullable(child) || e->u.cast.try_ ||
                     (!ansi && !type_is_string(to)) ||
                     (type_is_string(child->type) && !type_is_string(to) && e->u.cast.try_);
     return finish_typed(an, e, e->kids, e->nkids, to, nullable);
@@ -62,7 +62,7 @@ static Node *type_case_when(Analysis *an, Node *e) {
     memcpy(k, e->kids, sizeof(Node *) * n);
     for (uint32_t i = 0; i < npairs; i++) {
         Node *c = k[2 * i];
-        if (c->type->id == T_NULL) k[2 * i] = mk_cast(an, c, &TYPE_BOOLEAN);
+        if (c->type->id == T_NULL) k[2 * i] = fn_mk_cast(an, c, &TYPE_BOOLEAN);
         else if (c->type->id != T_BOOLEAN)
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", e, "sqlExpr",
                                           expr_sql_quoted(a, e), "paramIndex",
@@ -92,11 +92,11 @@ static Node *type_case_when(Analysis *an, Node *e) {
                                           "functionName", "`casewhen`", "dataType", sb_str(&sb), NULL));
         }
         t = w;
-        nullable = nullable || expr_nullable(k[i]);
+        nullable = nullable || fn_expr_nullable(k[i]);
     }
     for (uint32_t i = 0; i < n; i++) {
         bool is_value = (i % 2 == 1) || (has_else && i == n - 1);
-        if (is_value) k[i] = mk_cast(an, k[i], t);
+        if (is_value) k[i] = fn_mk_cast(an, k[i], t);
     }
     return finish_typed(an, e, k, n, t, nullable);
 }
@@ -112,13 +112,13 @@ static Node *type_in(Analysis *an, Node *e) {
         const DataType *t = &TYPE_NULL;
         for (uint32_t i = 0; i < n && t; i++) t = coerce_wider_type(a, t, k[i]->type);
         if (t)
-            for (uint32_t i = 0; i < n; i++) k[i] = mk_cast(an, k[i], t);
+            for (uint32_t i = 0; i < n; i++) k[i] = fn_mk_cast(an, k[i], t);
         else
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", e, "sqlExpr", expr_sql_quoted(a, e),
                                           "functionName", "`in`", "dataType", types_list(a, k, 0, n, 1), NULL));
     }
     bool nullable = false;
-    for (uint32_t i = 0; i < n; i++) nullable = nullable || expr_nullable(k[i]);
+    for (uint32_t i = 0; i < n; i++) nullable = nullable || fn_expr_nullable(k[i]);
     return finish_typed(an, e, k, n, &TYPE_BOOLEAN, nullable);
 }
 
@@ -129,7 +129,7 @@ static Node *mk_field(Analysis *an, Node *child, int ordinal, const Node *pos) {
     g->u.field.ordinal = ordinal;
     g->u.field.name = f->name;
     g->type = f->type;
-    if (f->nullable || expr_nullable(child)) g->flags |= NF_NULLABLE;
+    if (f->nullable || fn_expr_nullable(child)) g->flags |= NF_NULLABLE;
     return node_finish(g);
 }
 
@@ -137,7 +137,7 @@ static Node *type_extract(Analysis *an, Node *e) {
     Arena *a = an->arena;
     Node *child = e->kids[0], *key = e->kids[1];
     const DataType *t = child->type;
-    const char *name = lit_string(key);
+    const char *name = fn_lit_string(key);
     if (t->id == T_STRUCT && name) {
         for (int i = 0; i < t->nfields; i++)
             if (strcasecmp(t->fields[i].name, name) == 0) return mk_field(an, child, i, e);
@@ -154,26 +154,26 @@ static Node *type_extract(Analysis *an, Node *e) {
         const DataType *st = t->elem;
         for (int i = 0; i < st->nfields; i++)
             if (strcasecmp(st->fields[i].name, name) == 0) {
-                Node *args[2] = {child, mk_str_lit(a, st->fields[i].name)};
+                Node *args[2] = {child, fn_mk_str_lit(a, st->fields[i].name)};
                 const FuncDef *d = func_lookup_arity("@array_field", 2);
-                Node *c = mk_call(an, d, d->name, args, 2, type_array(a, st->fields[i].type, true), e);
+                Node *c = fn_mk_call(an, d, d->name, args, 2, type_array(a, st->fields[i].type, true), e);
                 return c;
             }
     }
     if (t->id == T_ARRAY || t->id == T_MAP) {
         Node *args[2] = {child, key};
         if (t->id == T_ARRAY) {
-            const DataType *it = implicit_cast_type(a, key->type, 'i');
+            const DataType *it = fn_implicit_cast_type(a, key->type, 'i');
             if (!it || !type_is_integral(it))
                 return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child),
                                               "other", sql_type_quoted(a, key->type), NULL));
-            args[1] = mk_cast(an, key, it);
+            args[1] = fn_mk_cast(an, key, it);
         } else {
             const DataType *w = coerce_wider_type(a, t->elem, key->type);
-            if (w && type_equal(w, t->elem)) args[1] = mk_cast(an, key, w);
+            if (w && type_equal(w, t->elem)) args[1] = fn_mk_cast(an, key, w);
         }
         const FuncDef *d = func_lookup_arity("@subscript", 2);
-        Node *c = mk_call(an, d, d->name, args, 2, t->id == T_ARRAY ? t->elem : t->value, e);
+        Node *c = fn_mk_call(an, d, d->name, args, 2, t->id == T_ARRAY ? t->elem : t->value, e);
         return c;
     }
     return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child), "other",
@@ -188,7 +188,7 @@ static Node *retype_call(Analysis *an, Node *e) {
     TypeCtx c = {.an = an, .def = d, .orig = e, .args = args, .nargs = (int)e->nkids, .nullable = -1};
     if (!d->typer(&c)) return NULL;
     if (c.replacement) return c.replacement;
-    Node *n = mk_call(an, d, e->u.call.name, c.args, c.nargs, c.result ? c.result : &TYPE_NULL, e);
+    Node *n = fn_mk_call(an, d, e->u.call.name, c.args, c.nargs, c.result ? c.result : &TYPE_NULL, e);
     if (c.nullable >= 0) n->flags = (n->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
     return n;
 }
@@ -209,13 +209,13 @@ Node *expr_resolve_typed(Analysis *an, Node *e) {
         return mk_field(an, child, ord, e);
     }
     case NK_SortOrder:
-        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, expr_nullable(e->kids[0]));
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, fn_expr_nullable(e->kids[0]));
     case NK_WindowExpression:
         if (!e->nkids || !e->kids[0]->type) return e;
         return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, true);
     case NK_LambdaFunction:
         if (!e->nkids) return e;
-        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, expr_nullable(e->kids[0]));
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, fn_expr_nullable(e->kids[0]));
     case NK_Call: return retype_call(an, e);
     case NK_AggregateExpression: {
         if (!e->nkids || e->kids[0]->kind != NK_Call) return e;
@@ -224,7 +224,7 @@ Node *expr_resolve_typed(Analysis *an, Node *e) {
         Node **k = ARENA_ARRAY(an->arena, Node *, e->nkids);
         memcpy(k, e->kids, sizeof(Node *) * e->nkids);
         k[0] = inner;
-        return finish_typed(an, e, k, e->nkids, inner->type, expr_nullable(inner));
+        return finish_typed(an, e, k, e->nkids, inner->type, fn_expr_nullable(inner));
     }
     default: return e;
     }

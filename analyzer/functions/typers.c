@@ -37,7 +37,7 @@ static bool fail_data_diff(TypeCtx *c, int from, int to) {
         sb_puts(&sb, sql_type_quoted(a, c->args[i]->type));
     }
     sb_putc(&sb, ')');
-    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", c->orig, "sqlExpr", call_sql_quoted(c),
+    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                               "functionName", sql_ident(a, c->def->pname ? c->def->pname : c->def->name), "dataType",
                               sb_str(&sb), NULL));
     return false;
@@ -53,13 +53,13 @@ static const DataType *widen_args(TypeCtx *c, int from, int to, int step) {
             return NULL;
         }
     }
-    for (int i = from; i < to; i += step) c->args[i] = mk_cast(c->an, c->args[i], t);
+    for (int i = from; i < to; i += step) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     return t;
 }
 
 static bool any_nullable(TypeCtx *c, int from, int to, int step) {
     for (int i = from; i < to; i += step)
-        if (expr_nullable(c->args[i])) return true;
+        if (fn_expr_nullable(c->args[i])) return true;
     return false;
 }
 
@@ -70,7 +70,7 @@ bool ty_common(TypeCtx *c) {
     if (strcasecmp(c->def->name, "coalesce") == 0 || strcasecmp(c->def->name, "nvl") == 0 ||
         strcasecmp(c->def->name, "ifnull") == 0) {
         bool all = true;
-        for (int i = 0; i < c->nargs; i++) all = all && expr_nullable(c->args[i]);
+        for (int i = 0; i < c->nargs; i++) all = all && fn_expr_nullable(c->args[i]);
         c->nullable = all;
     }
     return true;
@@ -79,14 +79,14 @@ bool ty_common(TypeCtx *c) {
 bool ty_least_greatest(TypeCtx *c) {
     if (c->nargs < 2) {
         Arena *a = c->an->arena;
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "functionName", sql_ident(a, c->def->name), "expectedNum", "> 1", "actualNum",
                                   arena_printf(a, "%d", c->nargs), NULL));
         return false;
     }
     if (!ty_common(c)) return false;
     bool all = true;
-    for (int i = 0; i < c->nargs; i++) all = all && expr_nullable(c->args[i]);
+    for (int i = 0; i < c->nargs; i++) all = all && fn_expr_nullable(c->args[i]);
     c->nullable = all;
     return true;
 }
@@ -94,7 +94,7 @@ bool ty_least_greatest(TypeCtx *c) {
 /* nullif(a, b): the type of a; a and b must be comparable */
 bool ty_nullif(TypeCtx *c) {
     if (!coerce_wider_type(c->an->arena, c->args[0]->type, c->args[1]->type))
-        return fail_binary_diff(c, c->args[0]->type, c->args[1]->type) != NULL;
+        return fn_fail_binary_diff(c, c->args[0]->type, c->args[1]->type) != NULL;
     c->result = c->args[0]->type;
     c->nullable = 1;
     return true;
@@ -108,11 +108,11 @@ bool ty_nvl2(TypeCtx *c) {
 
 bool ty_if(TypeCtx *c) {
     const DataType *p = c->args[0]->type;
-    if (p->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_BOOLEAN);
+    if (p->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_BOOLEAN);
     else if (p->id != T_BOOLEAN) {
         Arena *a = c->an->arena;
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                  call_sql_quoted(c), "paramIndex", "first", "inputSql",
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql",
                                   expr_sql_quoted(a, c->args[0]), "inputType", sql_type_quoted(a, p), "requiredType",
                                   "\"BOOLEAN\"", NULL));
         return false;
@@ -143,7 +143,7 @@ bool ty_array(TypeCtx *c) {
 bool ty_map(TypeCtx *c) {
     Arena *a = c->an->arena;
     if (c->nargs % 2) {
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "functionName", sql_ident(a, "map"), "expectedNum", "2n (n > 0)", "actualNum",
                                   arena_printf(a, "%d", c->nargs), NULL));
         return false;
@@ -169,7 +169,7 @@ static const char *field_name_of(Arena *a, const Node *e, int i) {
 bool ty_named_struct(TypeCtx *c) {
     Arena *a = c->an->arena;
     if (c->nargs % 2 || c->nargs == 0) {
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "functionName", sql_ident(a, "named_struct"), "expectedNum", "2n (n > 0)",
                                   "actualNum", arena_printf(a, "%d", c->nargs), NULL));
         return false;
@@ -177,16 +177,16 @@ bool ty_named_struct(TypeCtx *c) {
     int n = c->nargs / 2;
     StructField *fs = ARENA_ARRAY(a, StructField, n);
     for (int i = 0; i < n; i++) {
-        const char *nm = lit_string(c->args[2 * i]);
+        const char *nm = fn_lit_string(c->args[2 * i]);
         if (!nm) {
             an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING", c->orig,
-                                      "sqlExpr", call_sql_quoted(c), "inputExprs",
+                                      "sqlExpr", fn_call_sql_quoted(c), "inputExprs",
                                       expr_sql_quoted(a, c->args[2 * i]), NULL));
             return false;
         }
         fs[i].name = nm;
         fs[i].type = c->args[2 * i + 1]->type;
-        fs[i].nullable = expr_nullable(c->args[2 * i + 1]);
+        fs[i].nullable = fn_expr_nullable(c->args[2 * i + 1]);
     }
     c->result = type_struct(a, n, fs);
     c->nullable = 0;
@@ -199,7 +199,7 @@ bool ty_struct(TypeCtx *c) {
     int n = c->nargs;
     Node **kids = ARENA_ARRAY(a, Node *, 2 * n + 1);
     for (int i = 0; i < n; i++) {
-        kids[2 * i] = mk_str_lit(a, field_name_of(a, c->args[i], i));
+        kids[2 * i] = fn_mk_str_lit(a, field_name_of(a, c->args[i], i));
         kids[2 * i + 1] = c->args[i];
     }
     c->args = kids;
@@ -211,17 +211,17 @@ bool ty_struct(TypeCtx *c) {
 bool ty_elem(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_MAP) {
-        if (c->nargs > 1) c->args[1] = mk_cast(c->an, c->args[1], t->elem);
+        if (c->nargs > 1) c->args[1] = fn_mk_cast(c->an, c->args[1], t->elem);
         c->result = t->value;
     } else if (t->id == T_ARRAY) {
         if (c->nargs > 1) {
-            const DataType *it = implicit_cast_type(c->an->arena, c->args[1]->type, 'i');
-            if (!it) return typer_error(c, 1, 'i') != NULL;
-            c->args[1] = mk_cast(c->an, c->args[1], it);
+            const DataType *it = fn_implicit_cast_type(c->an->arena, c->args[1]->type, 'i');
+            if (!it) return fn_typer_error(c, 1, 'i') != NULL;
+            c->args[1] = fn_mk_cast(c->an, c->args[1], it);
         }
         c->result = t->elem;
     } else {
-        return typer_error(c, 0, c->nargs > 1 ? 'A' : 'A') != NULL;
+        return fn_typer_error(c, 0, c->nargs > 1 ? 'A' : 'A') != NULL;
     }
     c->nullable = 1;
     return true;
@@ -234,18 +234,18 @@ bool ty_array_elem_op(TypeCtx *c) {
     Arena *a = c->an->arena;
     const DataType *at = c->args[0]->type;
     if (at->id == T_NULL) at = type_array(a, &TYPE_NULL, true);
-    if (at->id != T_ARRAY) return typer_error(c, 0, 'A') != NULL;
+    if (at->id != T_ARRAY) return fn_typer_error(c, 0, 'A') != NULL;
     const DataType *w = coerce_wider_type(a, at->elem, c->args[1]->type);
     if (!w) {
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES", c->orig, "sqlExpr",
-                                  call_sql_quoted(c), "functionName", sql_ident(a, c->def->name), "dataType",
+                                  fn_call_sql_quoted(c), "functionName", sql_ident(a, c->def->name), "dataType",
                                   "\"ARRAY\"", "leftType", sql_type_quoted(a, at), "rightType",
                                   sql_type_quoted(a, c->args[1]->type), NULL));
         return false;
     }
-    bool cn = at->contains_null || (c->def->out == NULL && expr_nullable(c->args[1]));
-    c->args[0] = mk_cast(c->an, c->args[0], type_array(a, w, at->contains_null));
-    c->args[1] = mk_cast(c->an, c->args[1], w);
+    bool cn = at->contains_null || (c->def->out == NULL && fn_expr_nullable(c->args[1]));
+    c->args[0] = fn_mk_cast(c->an, c->args[0], type_array(a, w, at->contains_null));
+    c->args[1] = fn_mk_cast(c->an, c->args[1], w);
     if (c->def->out) return ty_fixed(c);
     c->result = type_array(a, w, cn);
     return true;
@@ -270,7 +270,7 @@ bool ty_array_insert(TypeCtx *c) {
 /* array_union/intersect/except/arrays_overlap: arrays widened together */
 bool ty_array_setop(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->type->id != T_ARRAY && c->args[i]->type->id != T_NULL) return typer_error(c, i, 'A') != NULL;
+        if (c->args[i]->type->id != T_ARRAY && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'A') != NULL;
     const DataType *t = widen_args(c, 0, c->nargs, 1);
     if (!t) return false;
     if (c->def->out) return ty_fixed(c);
@@ -297,9 +297,9 @@ bool ty_concat(TypeCtx *c) {
         return true;
     }
     for (int i = 0; i < c->nargs; i++) {
-        const DataType *t = implicit_cast_type(c->an->arena, c->args[i]->type, 's');
-        if (!t) return typer_error(c, i, 's') != NULL;
-        c->args[i] = mk_cast(c->an, c->args[i], t);
+        const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, 's');
+        if (!t) return fn_typer_error(c, i, 's') != NULL;
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     }
     c->result = &TYPE_STRING;
     return true;
@@ -311,15 +311,15 @@ bool ty_concat_ws(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++) {
         const DataType *t = c->args[i]->type;
         if (i > 0 && t->id == T_ARRAY) {
-            if (!type_is_string(t->elem)) c->args[i] = mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
+            if (!type_is_string(t->elem)) c->args[i] = fn_mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
             continue;
         }
-        const DataType *s = implicit_cast_type(a, t, 's');
-        if (!s) return typer_error(c, i, 's') != NULL;
-        c->args[i] = mk_cast(c->an, c->args[i], s);
+        const DataType *s = fn_implicit_cast_type(a, t, 's');
+        if (!s) return fn_typer_error(c, i, 's') != NULL;
+        c->args[i] = fn_mk_cast(c->an, c->args[i], s);
     }
     c->result = &TYPE_STRING;
-    c->nullable = expr_nullable(c->args[0]);
+    c->nullable = fn_expr_nullable(c->args[0]);
     return true;
 }
 
@@ -332,9 +332,9 @@ bool ty_elt(TypeCtx *c) {
         return true;
     }
     for (int i = 1; i < c->nargs; i++) {
-        const DataType *t = implicit_cast_type(c->an->arena, c->args[i]->type, 's');
-        if (!t) return typer_error(c, i, 's') != NULL;
-        c->args[i] = mk_cast(c->an, c->args[i], t);
+        const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, 's');
+        if (!t) return fn_typer_error(c, i, 's') != NULL;
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     }
     c->result = &TYPE_STRING;
     c->nullable = 1;
@@ -344,9 +344,9 @@ bool ty_elt(TypeCtx *c) {
 /* reverse: string or array */
 bool ty_reverse(TypeCtx *c) {
     if (c->args[0]->type->id == T_ARRAY) return ty_arg0(c);
-    const DataType *t = implicit_cast_type(c->an->arena, c->args[0]->type, 's');
-    if (!t) return typer_error(c, 0, 's') != NULL;
-    c->args[0] = mk_cast(c->an, c->args[0], t);
+    const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[0]->type, 's');
+    if (!t) return fn_typer_error(c, 0, 's') != NULL;
+    c->args[0] = fn_mk_cast(c->an, c->args[0], t);
     c->result = &TYPE_STRING;
     return true;
 }
@@ -357,7 +357,7 @@ bool ty_size(TypeCtx *c) {
     if (id != T_ARRAY && id != T_MAP && id != T_NULL) {
         Arena *a = c->an->arena;
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                  call_sql_quoted(c), "paramIndex", "first", "inputSql", expr_sql_quoted(a, c->args[0]),
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql", expr_sql_quoted(a, c->args[0]),
                                   "inputType", sql_type_quoted(a, c->args[0]->type), "requiredType",
                                   "(\"ARRAY\" or \"MAP\")", NULL));
         return false;
@@ -372,7 +372,7 @@ bool ty_flatten(TypeCtx *c) {
     if (t->id != T_ARRAY || t->elem->id != T_ARRAY) {
         Arena *a = c->an->arena;
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                  call_sql_quoted(c), "paramIndex", "first", "inputSql", expr_sql_quoted(a, c->args[0]),
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql", expr_sql_quoted(a, c->args[0]),
                                   "inputType", sql_type_quoted(a, t), "requiredType", "\"ARRAY\" of \"ARRAY\"", NULL));
         return false;
     }
@@ -382,7 +382,7 @@ bool ty_flatten(TypeCtx *c) {
 
 static bool need_map(TypeCtx *c) {
     if (c->args[0]->type->id == T_MAP) return true;
-    typer_error(c, 0, 'm');
+    fn_typer_error(c, 0, 'm');
     return false;
 }
 
@@ -412,14 +412,14 @@ bool ty_map_key_op(TypeCtx *c) {
     if (!need_map(c)) return false;
     const DataType *m = c->args[0]->type;
     const DataType *w = coerce_wider_type(c->an->arena, m->elem, c->args[1]->type);
-    if (w) c->args[1] = mk_cast(c->an, c->args[1], w);
+    if (w) c->args[1] = fn_mk_cast(c->an, c->args[1], w);
     c->result = &TYPE_BOOLEAN;
     return true;
 }
 
 bool ty_map_from_arrays(TypeCtx *c) {
     for (int i = 0; i < 2; i++)
-        if (c->args[i]->type->id != T_ARRAY) return typer_error(c, i, 'A') != NULL;
+        if (c->args[i]->type->id != T_ARRAY) return fn_typer_error(c, i, 'A') != NULL;
     const DataType *k = c->args[0]->type->elem, *v = c->args[1]->type;
     c->result = type_map(c->an->arena, k, v->elem, v->contains_null);
     return true;
@@ -427,7 +427,7 @@ bool ty_map_from_arrays(TypeCtx *c) {
 
 bool ty_map_from_entries(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id != T_ARRAY || t->elem->id != T_STRUCT || t->elem->nfields != 2) return typer_error(c, 0, 'A') != NULL;
+    if (t->id != T_ARRAY || t->elem->id != T_STRUCT || t->elem->nfields != 2) return fn_typer_error(c, 0, 'A') != NULL;
     const DataType *s = t->elem;
     c->result = type_map(c->an->arena, s->fields[0].type, s->fields[1].type, s->fields[1].nullable);
     return true;
@@ -439,7 +439,7 @@ bool ty_map_concat(TypeCtx *c) {
         return true;
     }
     for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return typer_error(c, i, 'm') != NULL;
+        if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'm') != NULL;
     c->result = widen_args(c, 0, c->nargs, 1);
     return c->result != NULL;
 }
@@ -454,7 +454,7 @@ bool ty_arrays_zip(TypeCtx *c) {
     StructField *fs = ARENA_ARRAY(a, StructField, c->nargs + 1);
     for (int i = 0; i < c->nargs; i++) {
         const DataType *t = c->args[i]->type;
-        if (t->id != T_ARRAY) return typer_error(c, i, 'A') != NULL;
+        if (t->id != T_ARRAY) return fn_typer_error(c, i, 'A') != NULL;
         const Node *e = c->args[i];
         fs[i].name = (e->kind == NK_AttributeReference || e->kind == NK_Alias) ? e->u.attr.name
                                                                                  : arena_printf(a, "%d", i);
@@ -469,19 +469,19 @@ bool ty_arrays_zip(TypeCtx *c) {
 bool ty_sequence(TypeCtx *c) {
     const DataType *t = widen_args(c, 0, 2, 1);
     if (!t) return false;
-    if (!type_is_integral(t) && !type_is_datetime(t)) return typer_error(c, 0, 'I') != NULL;
+    if (!type_is_integral(t) && !type_is_datetime(t)) return fn_typer_error(c, 0, 'I') != NULL;
     c->result = type_array(c->an->arena, t, false);
     return true;
 }
 
 bool ty_array_repeat(TypeCtx *c) {
-    c->result = type_array(c->an->arena, c->args[0]->type, expr_nullable(c->args[0]));
+    c->result = type_array(c->an->arena, c->args[0]->type, fn_expr_nullable(c->args[0]));
     c->nullable = 0;
     return true;
 }
 
 bool ty_sort_array(TypeCtx *c) {
-    if (c->args[0]->type->id != T_ARRAY) return typer_error(c, 0, 'A') != NULL;
+    if (c->args[0]->type->id != T_ARRAY) return fn_typer_error(c, 0, 'A') != NULL;
     c->result = c->args[0]->type;
     return true;
 }
@@ -508,7 +508,7 @@ static bool generator_input(TypeCtx *c) {
     TypeId id = c->args[0]->type->id;
     if (id == T_ARRAY || id == T_MAP) return true;
     Arena *a = c->an->arena;
-    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                               "paramIndex", "first", "inputSql", expr_sql_quoted(a, c->args[0]), "inputType",
                               sql_type_quoted(a, c->args[0]->type), "requiredType", "(\"ARRAY\" or \"MAP\")", NULL));
     return false;
@@ -552,7 +552,7 @@ bool ty_posexplode(TypeCtx *c) {
 
 bool ty_inline(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id != T_ARRAY || t->elem->id != T_STRUCT) return typer_error(c, 0, 'A') != NULL;
+    if (t->id != T_ARRAY || t->elem->id != T_STRUCT) return fn_typer_error(c, 0, 'A') != NULL;
     c->result = t->elem;
     return true;
 }
@@ -562,7 +562,7 @@ bool ty_stack(TypeCtx *c) {
     Arena *a = c->an->arena;
     const Node *n0 = c->args[0];
     if (n0->kind != NK_Literal || !type_is_integral(n0->type) || n0->u.lit.v.is_null) {
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "inputName", "`n`", "inputType", "\"INT\"", "inputExpr",
                                   expr_sql_quoted(a, n0), NULL));
         return false;
@@ -580,7 +580,7 @@ bool ty_stack(TypeCtx *c) {
             t = coerce_wider_type(a, t, c->args[i]->type);
             if (!t) return fail_data_diff(c, 1, c->nargs);
         }
-        for (int i = 1 + j; i < c->nargs; i += cols) c->args[i] = mk_cast(c->an, c->args[i], t);
+        for (int i = 1 + j; i < c->nargs; i += cols) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
         types[j] = t->id == T_NULL ? &TYPE_NULL : t;
     }
     c->result = struct_of(a, cols, names, types, NULL);
@@ -641,9 +641,9 @@ bool ty_ceil_floor(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_DECIMAL) {
         int p = t->precision - t->scale + 1;
-        c->result = decimal_bounded(c->an->arena, p, 0);
+        c->result = fn_decimal_bounded(c->an->arena, p, 0);
     } else {
-        c->args[0] = type_is_integral(t) ? mk_cast(c->an, c->args[0], &TYPE_LONG) : mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+        c->args[0] = type_is_integral(t) ? fn_mk_cast(c->an, c->args[0], &TYPE_LONG) : fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
         c->result = &TYPE_LONG;
     }
     return true;
@@ -652,9 +652,9 @@ bool ty_ceil_floor(TypeCtx *c) {
 /* abs: numeric or interval; strings become double */
 bool ty_abs(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (type_is_string(t) || t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+    if (type_is_string(t) || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     t = c->args[0]->type;
-    if (!type_is_numeric(t) && !type_is_interval(t)) return typer_error(c, 0, 'N') != NULL;
+    if (!type_is_numeric(t) && !type_is_interval(t)) return fn_typer_error(c, 0, 'N') != NULL;
     c->result = t;
     return true;
 }
@@ -663,14 +663,14 @@ bool ty_abs(TypeCtx *c) {
 bool ty_nanvl(TypeCtx *c) {
     const DataType *t = coerce_wider_type(c->an->arena, c->args[0]->type, c->args[1]->type);
     if (!t || !(t->id == T_FLOAT || t->id == T_DOUBLE)) t = &TYPE_DOUBLE;
-    for (int i = 0; i < 2; i++) c->args[i] = mk_cast(c->an, c->args[i], t);
+    for (int i = 0; i < 2; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     c->result = t;
     return true;
 }
 
 /* to_number/try_to_number: decimal(digits, fraction digits) of the format */
 bool ty_to_number(TypeCtx *c) {
-    const char *f = lit_string(c->args[1]);
+    const char *f = fn_lit_string(c->args[1]);
     int before = 0, after = 0;
     bool dot = false;
     for (const char *p = f ? f : ""; *p; p++) {
@@ -683,7 +683,7 @@ bool ty_to_number(TypeCtx *c) {
     }
     int p = before + after;
     if (p < 1) p = 1;
-    c->result = decimal_bounded(c->an->arena, p, after);
+    c->result = fn_decimal_bounded(c->an->arena, p, after);
     c->nullable = 1;
     return true;
 }
@@ -692,29 +692,29 @@ bool ty_to_number(TypeCtx *c) {
 bool ty_sum(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (type_is_integral(t)) c->result = &TYPE_LONG;
-    else if (t->id == T_DECIMAL) c->result = decimal_bounded(c->an->arena, t->precision + 10, t->scale);
+    else if (t->id == T_DECIMAL) c->result = fn_decimal_bounded(c->an->arena, t->precision + 10, t->scale);
     else if (t->id == T_FLOAT || t->id == T_DOUBLE) c->result = &TYPE_DOUBLE;
     else if (type_is_interval(t)) c->result = t;
-    else return typer_error(c, 0, 'N') != NULL;
+    else return fn_typer_error(c, 0, 'N') != NULL;
     c->nullable = 1;
     return true;
 }
 
 bool ty_avg(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id == T_DECIMAL) c->result = decimal_bounded(c->an->arena, t->precision + 4, t->scale + 4);
+    if (t->id == T_DECIMAL) c->result = fn_decimal_bounded(c->an->arena, t->precision + 4, t->scale + 4);
     else if (type_is_numeric(t)) c->result = &TYPE_DOUBLE;
     else if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL) c->result = t;
-    else return typer_error(c, 0, 'N') != NULL;
+    else return fn_typer_error(c, 0, 'N') != NULL;
     c->nullable = 1;
     return true;
 }
 
 bool ty_minmax(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (!type_orderable(t)) {
+    if (!fn_type_orderable(t)) {
         Arena *a = c->an->arena;
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "functionName", sql_ident(a, c->def->name), "dataType", sql_type_quoted(a, t), NULL));
         return false;
     }
@@ -732,7 +732,7 @@ bool ty_collect(TypeCtx *c) {
 /* percentile_approx(col, p[, acc]) / percentile(col, p[, freq]): element or array */
 bool ty_percentile_approx(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], t = &TYPE_DOUBLE);
+    if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], t = &TYPE_DOUBLE);
     bool arr = c->args[1]->type->id == T_ARRAY;
     c->result = arr ? type_array(c->an->arena, t, false) : t;
     c->nullable = 1;
@@ -763,7 +763,7 @@ bool ty_count(TypeCtx *c) {
 /* from_json/from_csv/from_xml(str, schema): the schema literal is the type */
 bool ty_from_schema(TypeCtx *c) {
     Arena *a = c->an->arena;
-    const char *s = c->nargs > 1 ? lit_string(c->args[1]) : NULL;
+    const char *s = c->nargs > 1 ? fn_lit_string(c->args[1]) : NULL;
     const DataType *t = NULL;
     if (s) {
         const char *err = NULL;
@@ -787,7 +787,7 @@ bool ty_from_schema(TypeCtx *c) {
 /* variant_get(v, path, type) */
 bool ty_variant_get(TypeCtx *c) {
     Arena *a = c->an->arena;
-    const char *s = c->nargs > 2 ? lit_string(c->args[2]) : "variant";
+    const char *s = c->nargs > 2 ? fn_lit_string(c->args[2]) : "variant";
     const char *err = NULL;
     const DataType *t = s ? type_parse(a, s, strlen(s), NULL, &err) : NULL;
     c->result = t ? t : &TYPE_VARIANT;
@@ -805,7 +805,7 @@ bool ty_timestamp_conf(TypeCtx *c) {
 /* extract(field FROM source) / date_part(field, source) */
 bool ty_extract(TypeCtx *c) {
     Arena *a = c->an->arena;
-    const char *f = lit_string(c->args[0]);
+    const char *f = fn_lit_string(c->args[0]);
     const DataType *src = c->args[1]->type;
     if (!f) f = "";
     char u[32];
@@ -829,7 +829,7 @@ bool ty_extract(TypeCtx *c) {
         c->result = type_decimal(a, 18, 6);
     else
         c->result = &TYPE_INT;
-    if (type_is_string(src)) c->args[1] = mk_cast(c->an, c->args[1], &TYPE_TIMESTAMP);
+    if (type_is_string(src)) c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_TIMESTAMP);
     return true;
 }
 
@@ -838,17 +838,17 @@ bool ty_date_add(TypeCtx *c) {
     Arena *a = c->an->arena;
     const DataType *s = c->args[0]->type;
     if (s->id != T_DATE) {
-        const DataType *t = implicit_cast_type(a, s, 'D');
-        if (!t) return typer_error(c, 0, 'D') != NULL;
-        c->args[0] = mk_cast(c->an, c->args[0], t);
+        const DataType *t = fn_implicit_cast_type(a, s, 'D');
+        if (!t) return fn_typer_error(c, 0, 'D') != NULL;
+        c->args[0] = fn_mk_cast(c->an, c->args[0], t);
     }
     const DataType *d = c->args[1]->type;
     if (!(d->id == T_INT || d->id == T_SHORT || d->id == T_BYTE)) {
-        if (type_is_string(d) || d->id == T_NULL) c->args[1] = mk_cast(c->an, c->args[1], &TYPE_INT);
+        if (type_is_string(d) || d->id == T_NULL) c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_INT);
         else {
             Arena *ar = c->an->arena;
             an_fail(c->an, error_make(ar, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                      call_sql_quoted(c), "paramIndex", "second", "inputSql",
+                                      fn_call_sql_quoted(c), "paramIndex", "second", "inputSql",
                                       expr_sql_quoted(ar, c->args[1]), "inputType", sql_type_quoted(ar, d),
                                       "requiredType", "(\"INT\" or \"SMALLINT\" or \"TINYINT\")", NULL));
             return false;
@@ -865,7 +865,7 @@ bool ty_assert_true(TypeCtx *c) {
     if (c->nargs == 1) {
         Node **v = ARENA_ARRAY(c->an->arena, Node *, 2);
         v[0] = c->args[0];
-        v[1] = mk_str_lit(c->an->arena, arena_printf(c->an->arena, "'%s' is not true!",
+        v[1] = fn_mk_str_lit(c->an->arena, arena_printf(c->an->arena, "'%s' is not true!",
                                                      expr_to_string(c->an->arena, c->args[0])));
         c->args = v;
         c->nargs = 2;
@@ -879,11 +879,11 @@ bool ty_assert_true(TypeCtx *c) {
 bool ty_raise_error(TypeCtx *c) {
     if (c->nargs == 1) {
         Arena *a = c->an->arena;
-        Node *kv[2] = {mk_str_lit(a, "errorMessage"), c->args[0]};
-        Node *m = call_builtin(c->an, "map", kv, 2, c->orig);
+        Node *kv[2] = {fn_mk_str_lit(a, "errorMessage"), c->args[0]};
+        Node *m = fn_call_builtin(c->an, "map", kv, 2, c->orig);
         if (!m) return false;
         Node **v = ARENA_ARRAY(a, Node *, 2);
-        v[0] = mk_str_lit(a, "USER_RAISED_EXCEPTION");
+        v[0] = fn_mk_str_lit(a, "USER_RAISED_EXCEPTION");
         v[1] = m;
         c->args = v;
         c->nargs = 2;
@@ -919,13 +919,13 @@ bool ty_udf(TypeCtx *c) {
             if (!can_cast(c->args[i]->type, want, true)) {
                 Arena *a = c->an->arena;
                 an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
-                                          call_sql_quoted(c), "paramIndex", arena_printf(a, "%d", i + 1), "inputSql",
+                                          fn_call_sql_quoted(c), "paramIndex", arena_printf(a, "%d", i + 1), "inputSql",
                                           expr_sql_quoted(a, c->args[i]), "inputType",
                                           sql_type_quoted(a, c->args[i]->type), "requiredType",
                                           sql_type_quoted(a, want), NULL));
                 return false;
             }
-            c->args[i] = mk_cast(c->an, c->args[i], want);
+            c->args[i] = fn_mk_cast(c->an, c->args[i], want);
         }
     }
     c->result = d->udf_result ? d->udf_result : &TYPE_STRING;
@@ -939,7 +939,7 @@ bool ty_cast_alias(TypeCtx *c) {
     if (!can_cast(c->args[0]->type, t, true)) {
         Arena *a = c->an->arena;
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", c->orig, "sqlExpr",
-                                  call_sql_quoted(c), "srcType", sql_type_quoted(a, c->args[0]->type), "targetType",
+                                  fn_call_sql_quoted(c), "srcType", sql_type_quoted(a, c->args[0]->type), "targetType",
                                   sql_type_quoted(a, t), NULL));
         return false;
     }
@@ -956,9 +956,9 @@ bool ty_cast_alias(TypeCtx *c) {
 /* zeroifnull(x) = coalesce(x, 0); nullifzero(x) = nullif(x, 0): the type of x widened with int */
 bool ty_zero_null(TypeCtx *c) {
     const DataType *t = coerce_wider_type(c->an->arena, c->args[0]->type, &TYPE_INT);
-    if (!t || !type_is_numeric(t)) return typer_error(c, 0, 'n') != NULL;
+    if (!t || !type_is_numeric(t)) return fn_typer_error(c, 0, 'n') != NULL;
     c->result = t;
-    c->nullable = strcasecmp(c->def->name, "nullifzero") == 0 ? 1 : expr_nullable(c->args[0]) && 0;
+    c->nullable = strcasecmp(c->def->name, "nullifzero") == 0 ? 1 : fn_expr_nullable(c->args[0]) && 0;
     return true;
 }
 

@@ -17,14 +17,14 @@ static const DataType *body_type(TypeCtx *c, int i) {
 
 static bool need(TypeCtx *c, int i, TypeId id) {
     if (c->args[i]->type->id == id) return true;
-    typer_error(c, i, id == T_ARRAY ? 'A' : 'm');
+    fn_typer_error(c, i, id == T_ARRAY ? 'A' : 'm');
     return false;
 }
 
 bool ty_transform(TypeCtx *c) {
     if (!need(c, 0, T_ARRAY)) return false;
     const Node *b = lambda_body(c->args[1]);
-    c->result = type_array(c->an->arena, body_type(c, 1), b ? expr_nullable(b) : true);
+    c->result = type_array(c->an->arena, body_type(c, 1), b ? fn_expr_nullable(b) : true);
     return true;
 }
 
@@ -87,7 +87,7 @@ bool ty_transform_values(TypeCtx *c) {
     if (!need(c, 0, T_MAP)) return false;
     const DataType *m = c->args[0]->type;
     const Node *b = lambda_body(c->args[1]);
-    c->result = type_map(c->an->arena, m->elem, body_type(c, 1), b ? expr_nullable(b) : true);
+    c->result = type_map(c->an->arena, m->elem, body_type(c, 1), b ? fn_expr_nullable(b) : true);
     return true;
 }
 

@@ -38,42 +38,42 @@ static void binop_promote(TypeCtx *c, bool arithmetic) {
     Node **l = &c->args[0], **r = &c->args[1];
     const DataType *w = string_promotion((*l)->type, (*r)->type);
     if (w) {
-        *l = mk_cast(an, *l, w);
-        *r = mk_cast(an, *r, w);
+        *l = fn_mk_cast(an, *l, w);
+        *r = fn_mk_cast(an, *r, w);
     }
     const DataType *lt = (*l)->type, *rt = (*r)->type;
     if (!type_equal(lt, rt)) {
         if (type_is_integral(lt) && rt->id == T_DECIMAL)
-            *l = mk_cast(an, *l, (*l)->kind == NK_Literal ? decimal_of_literal(a, *l) : type_decimal_for(a, lt));
+            *l = fn_mk_cast(an, *l, (*l)->kind == NK_Literal ? fn_decimal_of_literal(a, *l) : type_decimal_for(a, lt));
         else if (lt->id == T_DECIMAL && type_is_integral(rt))
-            *r = mk_cast(an, *r, (*r)->kind == NK_Literal ? decimal_of_literal(a, *r) : type_decimal_for(a, rt));
+            *r = fn_mk_cast(an, *r, (*r)->kind == NK_Literal ? fn_decimal_of_literal(a, *r) : type_decimal_for(a, rt));
         else if (is_fractional(lt) && rt->id == T_DECIMAL)
-            *r = mk_cast(an, *r, &TYPE_DOUBLE);
+            *r = fn_mk_cast(an, *r, &TYPE_DOUBLE);
         else if (lt->id == T_DECIMAL && is_fractional(rt))
-            *l = mk_cast(an, *l, &TYPE_DOUBLE);
+            *l = fn_mk_cast(an, *l, &TYPE_DOUBLE);
         lt = (*l)->type;
         rt = (*r)->type;
     }
     if (!type_equal(lt, rt)) {
         if (lt->id == T_DECIMAL && rt->id == T_DECIMAL) {
             if (!arithmetic) {
-                const DataType *t = wider_decimal(a, lt, rt);
-                *l = mk_cast(an, *l, t);
-                *r = mk_cast(an, *r, t);
+                const DataType *t = fn_wider_decimal(a, lt, rt);
+                *l = fn_mk_cast(an, *l, t);
+                *r = fn_mk_cast(an, *r, t);
             }
             return;
         }
-        const DataType *t = tightest_common_type(a, lt, rt);
+        const DataType *t = fn_tightest_common_type(a, lt, rt);
         if (t) {
-            *l = mk_cast(an, *l, t);
-            *r = mk_cast(an, *r, t);
+            *l = fn_mk_cast(an, *l, t);
+            *r = fn_mk_cast(an, *r, t);
         }
     }
 }
 
 static bool fail_wrong_type(TypeCtx *c, const char *required, const DataType *actual) {
     Arena *a = c->an->arena;
-    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                               "inputType", required, "actualDataType", sql_type_quoted(a, actual), NULL));
     return false;
 }
@@ -82,7 +82,7 @@ static bool same_or_fail(TypeCtx *c) {
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (l->id == T_DECIMAL && r->id == T_DECIMAL) return true;
     if (!type_same(l, r)) {
-        fail_binary_diff(c, l, r);
+        fn_fail_binary_diff(c, l, r);
         return false;
     }
     return true;
@@ -94,10 +94,10 @@ static bool replace_with(TypeCtx *c, const char *name, Node *x, Node *y, const D
     const FuncDef *d = func_lookup_arity(name, 2);
     if (!d) return false;
     if (!t) {
-        c->replacement = call_builtin(c->an, name, args, 2, c->orig);
+        c->replacement = fn_call_builtin(c->an, name, args, 2, c->orig);
         return c->replacement != NULL;
     }
-    c->replacement = mk_call(c->an, d, d->name, args, 2, t, c->orig);
+    c->replacement = fn_mk_call(c->an, d, d->name, args, 2, t, c->orig);
     return true;
 }
 
@@ -120,7 +120,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
             return true;
         }
         if (is_ansi_interval(lt) && lt->id == rt->id) {
-            c->result = tightest_common_type(c->an->arena, lt, rt);
+            c->result = fn_tightest_common_type(c->an->arena, lt, rt);
             return true;
         }
         /* interval + datetime: swap for addition */
@@ -138,21 +138,21 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
                 return replace_with(c, dt_row, l, r, lt->id == T_DATE ? &TYPE_DATE : lt);
             if (rt->id == T_YM_INTERVAL) return replace_with(c, dt_row, l, r, lt);
             if (rt->id == T_DT_INTERVAL) {
-                if (lt->id == T_DATE) return replace_with(c, dt_row, mk_cast(c->an, l, &TYPE_TIMESTAMP), r, &TYPE_TIMESTAMP);
+                if (lt->id == T_DATE) return replace_with(c, dt_row, fn_mk_cast(c->an, l, &TYPE_TIMESTAMP), r, &TYPE_TIMESTAMP);
                 return replace_with(c, dt_row, l, r, lt);
             }
             if (sub && (rt->id == T_DATE || is_ts(rt) || (lt->id == T_DATE && type_is_string(rt)))) {
                 if (lt->id == T_DATE && (rt->id == T_DATE || type_is_string(rt))) {
-                    c->args[1] = mk_cast(c->an, r, &TYPE_DATE);
+                    c->args[1] = fn_mk_cast(c->an, r, &TYPE_DATE);
                     c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
-                    c->nullable = expr_nullable(l) || expr_nullable(r);
+                    c->nullable = fn_expr_nullable(l) || fn_expr_nullable(r);
                     return true;
                 }
                 const DataType *w = lt->id == T_DATE ? rt : lt;
                 if (rt->id == T_DATE || is_ts(rt)) {
-                    if (!type_equal(lt, rt)) w = tightest_common_type(c->an->arena, lt, rt);
-                    c->args[0] = mk_cast(c->an, l, w);
-                    c->args[1] = mk_cast(c->an, r, w);
+                    if (!type_equal(lt, rt)) w = fn_tightest_common_type(c->an->arena, lt, rt);
+                    c->args[0] = fn_mk_cast(c->an, l, w);
+                    c->args[1] = fn_mk_cast(c->an, r, w);
                     c->result = type_dt_interval(c->an->arena, IF_DAY, IF_SECOND);
                     return true;
                 }
@@ -164,7 +164,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
             }
         }
         if (sub && rt->id == T_DATE && type_is_string(lt)) {
-            c->args[0] = mk_cast(c->an, l, &TYPE_DATE);
+            c->args[0] = fn_mk_cast(c->an, l, &TYPE_DATE);
             c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
             return true;
         }
@@ -174,8 +174,8 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         const DataType *nt = it == lt ? rt : lt;
         if (it && (type_is_numeric(nt) || nt->id == T_NULL || type_is_string(nt))) {
             if (type_is_string(nt)) {
-                if (it == lt) c->args[1] = mk_cast(c->an, r, &TYPE_DOUBLE);
-                else c->args[0] = mk_cast(c->an, l, &TYPE_DOUBLE);
+                if (it == lt) c->args[1] = fn_mk_cast(c->an, r, &TYPE_DOUBLE);
+                else c->args[0] = fn_mk_cast(c->an, l, &TYPE_DOUBLE);
             }
             c->result = it;
             c->nullable = 1;
@@ -200,11 +200,11 @@ bool ty_arith(TypeCtx *c) {
     if (l->id == T_DECIMAL) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         if (c->def->op[0] == '*') {
-            c->result = decimal_adjust(c->an->arena, p1 + p2 + 1, s1 + s2);
+            c->result = fn_decimal_adjust(c->an->arena, p1 + p2 + 1, s1 + s2);
         } else {
             int s = s1 > s2 ? s1 : s2;
             int i1 = p1 - s1, i2 = p2 - s2;
-            c->result = decimal_adjust(c->an->arena, s + (i1 > i2 ? i1 : i2) + 1, s);
+            c->result = fn_decimal_adjust(c->an->arena, s + (i1 > i2 ? i1 : i2) + 1, s);
         }
         return true;
     }
@@ -222,13 +222,13 @@ bool ty_div(TypeCtx *c) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         int s = s1 + p2 + 1;
         if (s < 6) s = 6;
-        c->result = decimal_adjust(c->an->arena, p1 - s1 + s2 + s, s);
+        c->result = fn_decimal_adjust(c->an->arena, p1 - s1 + s2 + s, s);
         c->nullable = 1;
         return true;
     }
     if ((type_is_numeric(l) || l->id == T_NULL) && (type_is_numeric(r) || r->id == T_NULL)) {
-        c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
-        c->args[1] = mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
+        c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+        c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
         c->result = &TYPE_DOUBLE;
         c->nullable = 1;
         return true;
@@ -241,8 +241,8 @@ bool ty_intdiv(TypeCtx *c) {
     binop_promote(c, true);
     for (int i = 0; i < 2; i++) {
         const DataType *t = c->args[i]->type;
-        if (type_is_integral(t) || t->id == T_NULL) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_LONG);
-        else if (is_fractional(t)) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_LONG);
+        if (type_is_integral(t) || t->id == T_NULL) c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_LONG);
+        else if (is_fractional(t)) c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_LONG);
     }
     const DataType *l = c->args[0]->type;
     if (!same_or_fail(c)) return false;
@@ -262,7 +262,7 @@ bool ty_rem(TypeCtx *c) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         int s = s1 > s2 ? s1 : s2;
         int i1 = p1 - s1, i2 = p2 - s2;
-        c->result = decimal_adjust(c->an->arena, (i1 < i2 ? i1 : i2) + s, s);
+        c->result = fn_decimal_adjust(c->an->arena, (i1 < i2 ? i1 : i2) + s, s);
     } else {
         c->result = l;
     }
@@ -276,17 +276,17 @@ static bool cmp_common(TypeCtx *c, bool ordering) {
     if (!type_same(l, r)) {
         const DataType *w = coerce_wider_type(c->an->arena, l, r);
         if (w && (type_is_complex(l) || type_is_complex(r))) {
-            c->args[0] = mk_cast(c->an, c->args[0], w);
-            c->args[1] = mk_cast(c->an, c->args[1], w);
+            c->args[0] = fn_mk_cast(c->an, c->args[0], w);
+            c->args[1] = fn_mk_cast(c->an, c->args[1], w);
         } else {
-            fail_binary_diff(c, l, r);
+            fn_fail_binary_diff(c, l, r);
             return false;
         }
     }
     const DataType *t = c->args[0]->type;
-    if (ordering ? !type_orderable(t) : !type_comparable_eq(t)) {
+    if (ordering ? !fn_type_orderable(t) : !fn_type_comparable_eq(t)) {
         Arena *a = c->an->arena;
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", c->orig, "sqlExpr", call_sql_quoted(c),
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
                                   "functionName", sql_ident(a, c->def->op ? c->def->op : c->def->name), "dataType",
                                   sql_type_quoted(a, t), NULL));
         return false;
@@ -307,7 +307,7 @@ bool ty_logic(TypeCtx *c) {
     if (!same_or_fail(c)) return false;
     const DataType *l = c->args[0]->type;
     if (l->id != T_BOOLEAN && l->id != T_NULL) return fail_wrong_type(c, "\"BOOLEAN\"", l);
-    for (int i = 0; i < 2; i++) c->args[i] = mk_cast(c->an, c->args[i], &TYPE_BOOLEAN);
+    for (int i = 0; i < 2; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_BOOLEAN);
     c->result = &TYPE_BOOLEAN;
     return true;
 }
@@ -324,10 +324,10 @@ bool ty_bitwise(TypeCtx *c) {
 /* shiftleft(int|bigint, int): byte and short widen to int */
 bool ty_shift(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id == T_BYTE || t->id == T_SHORT || t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_INT);
-    else if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_LONG);
+    if (t->id == T_BYTE || t->id == T_SHORT || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_INT);
+    else if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
     t = c->args[0]->type;
-    if (t->id != T_INT && t->id != T_LONG) return typer_error(c, 0, 'j') != NULL;
+    if (t->id != T_INT && t->id != T_LONG) return fn_typer_error(c, 0, 'j') != NULL;
     c->result = t;
     return true;
 }
@@ -335,35 +335,35 @@ bool ty_shift(TypeCtx *c) {
 /* negative, positive, unary - and + */
 bool ty_unary_num(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
-    else if (t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+    if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
+    else if (t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     t = c->args[0]->type;
-    if (!numeric_or_interval(t)) return typer_error(c, 0, 'N') != NULL;
+    if (!numeric_or_interval(t)) return fn_typer_error(c, 0, 'N') != NULL;
     c->result = t;
     return true;
 }
 
 bool ty_bitnot(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id == T_NULL) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_INT);
-    else if (type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_LONG);
-    if (!type_is_integral(c->args[0]->type)) return typer_error(c, 0, 'I') != NULL;
+    if (t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_INT);
+    else if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    if (!type_is_integral(c->args[0]->type)) return fn_typer_error(c, 0, 'I') != NULL;
     c->result = c->args[0]->type;
     return true;
 }
 
 bool ty_not(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (t->id == T_NULL || type_is_string(t)) c->args[0] = mk_cast(c->an, c->args[0], &TYPE_BOOLEAN);
-    if (c->args[0]->type->id != T_BOOLEAN) return typer_error(c, 0, 'b') != NULL;
+    if (t->id == T_NULL || type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_BOOLEAN);
+    if (c->args[0]->type->id != T_BOOLEAN) return fn_typer_error(c, 0, 'b') != NULL;
     c->result = &TYPE_BOOLEAN;
     return true;
 }
 
 /* a != b, a <> b: NOT (a = b) */
 bool ty_neq(TypeCtx *c) {
-    Node *eq = call_builtin(c->an, "=", c->args, 2, c->orig);
+    Node *eq = fn_call_builtin(c->an, "=", c->args, 2, c->orig);
     if (!eq) return false;
-    c->replacement = call_builtin(c->an, "not", &eq, 1, c->orig);
+    c->replacement = fn_call_builtin(c->an, "not", &eq, 1, c->orig);
     return c->replacement != NULL;
 }

@@ -1,0 +1,140 @@
+/* Typing, coercion and error classes of the function library, checked on
+ * expressions parsed by the real parser and resolved by the library alone. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "functions.h"
+#include "harness.h"
+#include "printer.h"
+
+typedef struct Res {
+    const char *type;  /* catalog string, or NULL on error */
+    const char *name;  /* auto name */
+    const char *error; /* error class, or NULL */
+} Res;
+
+static Arena *A;
+
+static Res run(const char *expr) {
+    static Conf conf = {.ansi = true};
+    Analysis an = {.arena = A, .sql = expr, .sql_len = strlen(expr), .conf = &conf};
+    Node *e = harness_expr(&an, expr);
+    Res r = {NULL, NULL, NULL};
+    if (an.error) {
+        r.error = an.error->error_class;
+        return r;
+    }
+    cr_assert(e && node_resolved(e), "unresolved: %s", expr);
+    r.type = type_catalog_string(A, e->type);
+    r.name = expr_auto_name(A, e);
+    return r;
+}
+
+static void setup(void) { A = arena_new(0); }
+static void teardown(void) { arena_free(A); }
+
+#define TYPE_IS(expr, want)                                                                \
+    do {                                                                                   \
+        Res r_ = run(expr);                                                                \
+        cr_assert(r_.type, "%s failed with %s", expr, r_.error ? r_.error : "?");          \
+        cr_expect_str_eq(r_.type, want, "%s", expr);                                       \
+    } while (0)
+#define NAME_IS(expr, want)                                                                \
+    do {                                                                                   \
+        Res r_ = run(expr);                                                                \
+        cr_assert(r_.type, "%s failed with %s", expr, r_.error ? r_.error : "?");          \
+        cr_expect_str_eq(r_.name, want, "%s", expr);                                       \
+    } while (0)
+#define ERROR_IS(expr, want)                                                               \
+    do {                                                                                   \
+        Res r_ = run(expr);                                                                \
+        cr_assert(r_.error, "%s should fail (got %s)", expr, r_.type ? r_.type : "?");     \
+        cr_expect_str_eq(r_.error, want, "%s", expr);                                      \
+    } while (0)
+
+TestSuite(functions, .init = setup, .fini = teardown);
+
+Test(functions, integer_arithmetic) {
+    TYPE_IS("1 + 2", "int");
+    TYPE_IS("1 + 2L", "bigint");
+    TYPE_IS("CAST(1 AS TINYINT) + CAST(1 AS SMALLINT)", "smallint");
+    TYPE_IS("1 + 1.5D", "double");
+    TYPE_IS("1 + CAST(1 AS FLOAT)", "double");
+    TYPE_IS("3 / 2", "double");
+    TYPE_IS("3 div 2", "bigint");
+    TYPE_IS("-(1)", "int");
+    TYPE_IS("~0", "int");
+    TYPE_IS("3 & 5", "int");
+}
+
+Test(functions, string_promotion_is_ansi) {
+    TYPE_IS("'1' + 1", "bigint");
+    TYPE_IS("'1' + 1.5", "double");
+    TYPE_IS("'1' = 1", "boolean");
+    TYPE_IS("abs('1')", "double");
+    TYPE_IS("upper(1)", "string");
+}
+
+Test(functions, decimal_precision) {
+    TYPE_IS("CAST(1 AS DECIMAL(10,2)) + CAST(1 AS DECIMAL(10,2))", "decimal(11,2)");
+    TYPE_IS("CAST(1 AS DECIMAL(10,2)) * CAST(1 AS DECIMAL(10,2))", "decimal(21,4)");
+    TYPE_IS("CAST(1 AS DECIMAL(10,2)) / CAST(1 AS DECIMAL(10,2))", "decimal(23,13)");
+    TYPE_IS("CAST(1 AS DECIMAL(38,10)) * CAST(1 AS DECIMAL(38,10))", "decimal(38,6)");
+    TYPE_IS("2 % 1.8", "decimal(2,1)");
+    TYPE_IS("1.5 + 1", "decimal(3,1)");
+    TYPE_IS("CAST(1 AS DECIMAL(10,2)) + 1.5D", "double");
+    TYPE_IS("round(2.5, 0)", "decimal(2,0)");
+    TYPE_IS("ceil(-0.1)", "decimal(1,0)");
+    TYPE_IS("CASE WHEN true THEN 1 ELSE 2.0 END", "decimal(11,1)");
+}
+
+Test(functions, dates_and_intervals) {
+    TYPE_IS("DATE '2020-01-01' + 1", "date");
+    NAME_IS("DATE '2020-01-01' + 1", "date_add(DATE '2020-01-01', 1)");
+    TYPE_IS("DATE '2020-01-01' - DATE '2019-01-01'", "interval day");
+    TYPE_IS("TIMESTAMP '2020-01-01 00:00:00' - TIMESTAMP '2019-01-01 00:00:00'", "interval day to second");
+    TYPE_IS("DATE '2020-01-01' + INTERVAL '1' DAY", "timestamp");
+    TYPE_IS("DATE '2020-01-01' + INTERVAL '1' MONTH", "date");
+    TYPE_IS("year('2020-01-01')", "int");
+    TYPE_IS("date_add('2016-07-30', 1)", "date");
+}
+
+Test(functions, names) {
+    NAME_IS("1 + 2", "(1 + 2)");
+    NAME_IS("acos(1)", "ACOS(1)");
+    NAME_IS("isnull(1)", "(1 IS NULL)");
+    NAME_IS("substr('Spark SQL', 5)", "substr(Spark SQL, 5, 2147483647)");
+    NAME_IS("not true", "(NOT true)");
+    NAME_IS("if(1 < 2, 'a', 'b')", "(IF((1 < 2), a, b))");
+}
+
+Test(functions, conditional_common_types) {
+    TYPE_IS("coalesce(NULL, 1, 2L)", "bigint");
+    TYPE_IS("nvl(NULL, array('2'))", "array<string>");
+    TYPE_IS("greatest(1, 2.5D)", "double");
+    TYPE_IS("array(1, 2L)", "array<bigint>");
+    TYPE_IS("map(1.0, '2', 3.0, '4')", "map<decimal(2,1),string>");
+    TYPE_IS("1 IN (1, 2L)", "boolean");
+}
+
+Test(functions, errors) {
+    ERROR_IS("abs(1, 2)", "WRONG_NUM_ARGS.WITHOUT_SUGGESTION");
+    ERROR_IS("1 = array(1)", "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES");
+    ERROR_IS("coalesce(1, array(1))", "DATATYPE_MISMATCH.DATA_DIFF_TYPES");
+    ERROR_IS("true + true", "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE");
+    ERROR_IS("CAST(DATE '2020-01-01' AS INT)", "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION");
+    ERROR_IS("greatest(1)", "DATATYPE_MISMATCH.WRONG_NUM_ARGS");
+    ERROR_IS("map_keys(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+}
+
+Test(functions, aggregates) {
+    TYPE_IS("sum(1)", "bigint");
+    TYPE_IS("sum(CAST(1 AS DECIMAL(10,2)))", "decimal(20,2)");
+    TYPE_IS("avg(1)", "double");
+    TYPE_IS("avg(CAST(1 AS DECIMAL(10,2)))", "decimal(14,6)");
+    TYPE_IS("count(1)", "bigint");
+    TYPE_IS("stddev_samp(1)", "double");
+    TYPE_IS("collect_list(1)", "array<int>");
+    NAME_IS("count(DISTINCT 1)", "count(DISTINCT 1)");
+    ERROR_IS("every(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+}
