@@ -11,7 +11,7 @@ static const char *const KW_NAMES[KW_COUNT_] = {
 #undef CZ_KW_NAME
 };
 
-const char *keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAMES[k] : ""; }
+const char *ps_keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAMES[k] : ""; }
 
 static Keyword lookup_keyword(const char *s, size_t n) {
     char up[24];
@@ -128,7 +128,7 @@ static size_t lex_number(Lexer *lx, size_t i, TokKind *kind, int *suffix) {
     return j;
 }
 
-void lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
+void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
     Lexer lx = {a, sql, len, NULL, 0, 0};
     memset(out, 0, sizeof *out);
     size_t i = 0;

@@ -88,8 +88,8 @@ typedef struct LexResult {
 /* Tokenises sql[0, len). Comments (--, nested block comments, hints) are
  * skipped. Never fails on ordinary input; an unclosed comment or a stray
  * character gives an error class. */
-void lex_sql(Arena *a, const char *sql, size_t len, LexResult *out);
+void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out);
 
-const char *keyword_name(Keyword k);
+const char *ps_keyword_name(Keyword k);
 
 #endif

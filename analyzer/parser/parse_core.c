@@ -10,7 +10,7 @@
 
 /* ---- tokens ---- */
 
-bool accept_kw(Parser *p, Keyword k) {
+bool ps_accept_kw(Parser *p, Keyword k) {
     if (is_kw(p, k)) {
         advance(p);
         return true;
@@ -18,7 +18,7 @@ bool accept_kw(Parser *p, Keyword k) {
     return false;
 }
 
-bool accept_op(Parser *p, OpKind o) {
+bool ps_accept_op(Parser *p, OpKind o) {
     if (is_op(p, o)) {
         advance(p);
         return true;
@@ -26,19 +26,19 @@ bool accept_op(Parser *p, OpKind o) {
     return false;
 }
 
-void expect_kw(Parser *p, Keyword k) {
-    if (!accept_kw(p, k)) syntax_error(p, "");
+void ps_expect_kw(Parser *p, Keyword k) {
+    if (!ps_accept_kw(p, k)) ps_syntax_error(p, "");
 }
 
-void expect_op(Parser *p, OpKind o) {
-    if (!accept_op(p, o)) syntax_error(p, "");
+void ps_expect_op(Parser *p, OpKind o) {
+    if (!ps_accept_op(p, o)) ps_syntax_error(p, "");
 }
 
-const char *tok_text(Parser *p, const Token *t) { return arena_strndup(p->a, p->sql + t->start, (size_t)(t->end - t->start)); }
+const char *ps_tok_text(Parser *p, const Token *t) { return arena_strndup(p->a, p->sql + t->start, (size_t)(t->end - t->start)); }
 
 /* ---- errors ---- */
 
-ErrorInfo *perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) {
+ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) {
     const char *names[16], *values[16];
     int n = 0;
     va_list ap;
@@ -59,39 +59,39 @@ ErrorInfo *perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) {
     return e;
 }
 
-_Noreturn void fail(Parser *p, ErrorInfo *e) {
+_Noreturn void ps_fail(Parser *p, ErrorInfo *e) {
     p->err = e;
     longjmp(*p->jb, 1);
 }
 
-void defer_error(Parser *p, ErrorInfo *e) {
+void ps_defer_error(Parser *p, ErrorInfo *e) {
     if (!p->deferred) p->deferred = e;
 }
 
-_Noreturn void syntax_error_at(Parser *p, const Token *t, const char *hint) {
+_Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint) {
     const char *what;
     int32_t start, stop;
     if (t->kind == TK_EOF) {
         what = "end of input";
         start = stop = p->len ? (int32_t)p->len - 1 : 0;
     } else {
-        what = arena_printf(p->a, "'%s'", tok_text(p, t));
+        what = arena_printf(p->a, "'%s'", ps_tok_text(p, t));
         start = t->start;
         stop = t->end - 1;
     }
-    fail(p, perr(p, "PARSE_SYNTAX_ERROR", start, stop, "error", what, "hint", hint ? hint : "", NULL));
+    ps_fail(p, ps_perr(p, "PARSE_SYNTAX_ERROR", start, stop, "error", what, "hint", hint ? hint : "", NULL));
 }
 
-_Noreturn void syntax_error(Parser *p, const char *hint) { syntax_error_at(p, tk(p), hint); }
+_Noreturn void ps_syntax_error(Parser *p, const char *hint) { ps_syntax_error_at(p, tk(p), hint); }
 
-void enter(Parser *p) {
+void ps_enter(Parser *p) {
     if (++p->depth > p->opts.max_depth)
-        fail(p, perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
+        ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
 }
 
 /* ---- identifiers ---- */
 
-bool at_identifier(const Parser *p) {
+bool ps_at_identifier(const Parser *p) {
     const Token *t = tk(p);
     if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
     return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
@@ -111,44 +111,44 @@ static const char *ident_value(Parser *p, const Token *t) {
         out[j] = 0;
         return out;
     }
-    return tok_text(p, t);
+    return ps_tok_text(p, t);
 }
 
-const char *parse_identifier(Parser *p) {
-    if (!at_identifier(p)) syntax_error(p, "");
+const char *ps_parse_identifier(Parser *p) {
+    if (!ps_at_identifier(p)) ps_syntax_error(p, "");
     const char *s = ident_value(p, tk(p));
     advance(p);
     return s;
 }
 
-NameParts parse_multipart(Parser *p) {
+NameParts ps_parse_multipart(Parser *p) {
     const char *parts[64];
     uint32_t n = 0;
-    parts[n++] = parse_identifier(p);
+    parts[n++] = ps_parse_identifier(p);
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
         advance(p);
-        const char *s = parse_identifier(p);
+        const char *s = ps_parse_identifier(p);
         if (n < 64) parts[n++] = s;
     }
     return name_parts(p->a, n, parts);
 }
 
-uint32_t parse_ident_list(Parser *p, const char ***out) {
+uint32_t ps_parse_ident_list(Parser *p, const char ***out) {
     const char *tmp[256];
     uint32_t n = 0;
-    expect_op(p, OP_LPAREN);
+    ps_expect_op(p, OP_LPAREN);
     do {
-        const char *s = parse_identifier(p);
+        const char *s = ps_parse_identifier(p);
         if (n < 256) tmp[n++] = s;
-    } while (accept_op(p, OP_COMMA));
-    expect_op(p, OP_RPAREN);
+    } while (ps_accept_op(p, OP_COMMA));
+    ps_expect_op(p, OP_RPAREN);
     const char **v = ARENA_ARRAY(p->a, const char *, n);
     memcpy(v, tmp, sizeof(char *) * n);
     *out = v;
     return n;
 }
 
-bool is_clause_keyword(const Token *t) {
+bool ps_is_clause_keyword(const Token *t) {
     if (t->kind != TK_WORD) return false;
     switch (t->kw) {
     case KW_FROM: case KW_WHERE: case KW_GROUP: case KW_HAVING: case KW_ORDER: case KW_LIMIT:
@@ -168,7 +168,7 @@ bool is_clause_keyword(const Token *t) {
     }
 }
 
-bool is_strict_nonreserved(const Token *t) {
+bool ps_is_strict_nonreserved(const Token *t) {
     if (t->kind != TK_WORD) return false;
     switch (t->kw) {
     case KW_ANTI: case KW_CROSS: case KW_EXCEPT: case KW_FULL: case KW_INNER: case KW_INTERSECT:
@@ -184,9 +184,9 @@ bool is_strict_nonreserved(const Token *t) {
 
 /* The type's text runs to the matching close of its brackets; type_parse
  * (types.c) does the work, we only find where the type ends. */
-const DataType *parse_type(Parser *p) {
+const DataType *ps_parse_type(Parser *p) {
     const Token *first = tk(p);
-    if (!at_identifier(p)) syntax_error(p, "");
+    if (!ps_at_identifier(p)) ps_syntax_error(p, "");
     int depth = 0;
     int32_t start = first->start, end = first->end;
     advance(p);
@@ -207,7 +207,7 @@ const DataType *parse_type(Parser *p) {
     }
     while (is_op(p, OP_LT) || is_op(p, OP_LPAREN) || depth > 0) {
         const Token *t = tk(p);
-        if (t->kind == TK_EOF) syntax_error(p, "");
+        if (t->kind == TK_EOF) ps_syntax_error(p, "");
         if (tok_op(t, OP_LT) || tok_op(t, OP_LPAREN)) depth++;
         else if (tok_op(t, OP_GT) || tok_op(t, OP_RPAREN)) depth--;
         else if (tok_op(t, OP_GE)) depth--; /* `>=` never closes a type; treat as `>` */
@@ -222,7 +222,7 @@ const DataType *parse_type(Parser *p) {
         const char *name = arena_strndup(p->a, p->sql + first->start, (size_t)(first->end - first->start));
         for (char *c = (char *)name; *c; c++)
             if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
-        defer_error(p, perr(p, "UNSUPPORTED_DATATYPE", start, end - 1, "typeName",
+        ps_defer_error(p, ps_perr(p, "UNSUPPORTED_DATATYPE", start, end - 1, "typeName",
                             arena_printf(p->a, "\"%s\"", arena_strndup(p->a, p->sql + start, (size_t)(end - start))), NULL));
         (void)name;
         return &TYPE_STRING;
@@ -232,9 +232,9 @@ const DataType *parse_type(Parser *p) {
 
 /* ---- nodes ---- */
 
-Node *mk(Parser *p, NodeKind k, int32_t start) { return node_new(p->a, k, start, prev_stop(p)); }
+Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return node_new(p->a, k, start, prev_stop(p)); }
 
-Node *mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
+Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
     Node *f = node_new(p->a, NK_UnresolvedFunction, start, stop);
     f->u.un.name = name_parts1(p->a, name);
     f->u.un.is_operator = is_op;
@@ -243,16 +243,16 @@ Node *mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t sto
     return node_finish(f);
 }
 
-Node *mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...) {
+Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...) {
     Node *args[8];
     va_list ap;
     va_start(ap, nargs);
     for (int i = 0; i < nargs && i < 8; i++) args[i] = va_arg(ap, Node *);
     va_end(ap);
-    return mk_fnv(p, name, is_op, start, stop, nargs, args);
+    return ps_mk_fnv(p, name, is_op, start, stop, nargs, args);
 }
 
-Node *mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop) {
+Node *ps_mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop) {
     Node *n = node_new(p->a, NK_UnresolvedAttribute, start, stop);
     n->u.un.name = name;
     return node_finish(n);
@@ -265,33 +265,33 @@ static Node *mk_lit(Parser *p, const DataType *t, int32_t start, int32_t stop) {
     return n;
 }
 
-Node *mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop) {
+Node *ps_mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop) {
     Node *n = mk_lit(p, &TYPE_STRING, start, stop);
     n->u.lit.v.u.s.p = s;
     n->u.lit.v.u.s.len = (uint32_t)strlen(s);
     return node_finish(n);
 }
 
-Node *mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop) {
+Node *ps_mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop) {
     Node *n = mk_lit(p, &TYPE_INT, start, stop);
     n->u.lit.v.u.i = v;
     return node_finish(n);
 }
 
-Node *mk_lit_null(Parser *p, int32_t start, int32_t stop) {
+Node *ps_mk_lit_null(Parser *p, int32_t start, int32_t stop) {
     Node *n = mk_lit(p, &TYPE_NULL, start, stop);
     n->u.lit.v.is_null = true;
     n->flags |= NF_NULLABLE;
     return node_finish(n);
 }
 
-Node *mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
+Node *ps_mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
     Node *n = mk_lit(p, &TYPE_BOOLEAN, start, stop);
     n->u.lit.v.u.b = v;
     return node_finish(n);
 }
 
-Node *parser_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
+Node *ps_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
     Node *c = node_new(p->a, NK_Cast, start, stop);
     c->type = t;
     c->u.cast.try_ = try_;
@@ -300,7 +300,7 @@ Node *parser_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t s
     return node_finish(c);
 }
 
-void nv_push(Parser *p, NodeVec *nv, Node *n) {
+void ps_nv_push(Parser *p, NodeVec *nv, Node *n) {
     if (nv->n == nv->cap) {
         uint32_t nc = nv->cap ? nv->cap * 2 : 8;
         Node **v = arena_alloc(p->a, sizeof(Node *) * nc);
@@ -321,13 +321,13 @@ static bool init(Parser *p, Arena *a, const char *sql, size_t len, const ParserO
     if (opts) p->opts = *opts;
     if (!p->opts.max_depth) p->opts.max_depth = 1000;
     LexResult lr;
-    lex_sql(a, sql, len, &lr);
+    ps_lex_sql(a, sql, len, &lr);
     if (lr.error_class) {
         ErrorInfo *e;
         if (strcmp(lr.error_class, "PARSE_SYNTAX_ERROR") == 0)
-            e = perr(p, lr.error_class, lr.err_start, lr.err_stop, "error", arena_printf(a, "'%s'", lr.err_text), "hint",
+            e = ps_perr(p, lr.error_class, lr.err_start, lr.err_stop, "error", arena_printf(a, "'%s'", lr.err_text), "hint",
                      "", NULL);
-        else e = perr(p, lr.error_class, lr.err_start, lr.err_stop, NULL);
+        else e = ps_perr(p, lr.error_class, lr.err_start, lr.err_stop, NULL);
         *err = e;
         return false;
     }
@@ -346,7 +346,7 @@ Node *parse_statement(Arena *a, const char *sql, size_t len, const ParserOptions
     *err = NULL;
     if (!init(&p, a, sql, len, opts, err)) return NULL;
     if (only_semicolons(&p)) {
-        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        *err = ps_perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
         return NULL;
     }
     p.pos = 0;
@@ -356,10 +356,10 @@ Node *parse_statement(Arena *a, const char *sql, size_t len, const ParserOptions
         *err = p.err;
         return NULL;
     }
-    Node *n = parse_statement_body(&p);
-    while (accept_op(&p, OP_SEMI)) {
+    Node *n = ps_parse_statement_body(&p);
+    while (ps_accept_op(&p, OP_SEMI)) {
     }
-    if (!at_eof(&p)) syntax_error(&p, "");
+    if (!at_eof(&p)) ps_syntax_error(&p, "");
     if (p.deferred) {
         *err = p.deferred;
         return NULL;
@@ -372,7 +372,7 @@ Node *parse_expression(Arena *a, const char *sql, size_t len, const ParserOption
     *err = NULL;
     if (!init(&p, a, sql, len, opts, err)) return NULL;
     if (at_eof(&p)) {
-        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        *err = ps_perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
         return NULL;
     }
     jmp_buf jb;
@@ -381,8 +381,8 @@ Node *parse_expression(Arena *a, const char *sql, size_t len, const ParserOption
         *err = p.err;
         return NULL;
     }
-    Node *n = parse_expr(&p);
-    if (!at_eof(&p)) syntax_error(&p, "");
+    Node *n = ps_parse_expr(&p);
+    if (!at_eof(&p)) ps_syntax_error(&p, "");
     if (p.deferred) {
         *err = p.deferred;
         return NULL;
@@ -395,7 +395,7 @@ bool parse_multipart_identifier(Arena *a, const char *s, size_t len, NameParts *
     *err = NULL;
     if (!init(&p, a, s, len, NULL, err)) return false;
     if (at_eof(&p)) {
-        *err = perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
+        *err = ps_perr(&p, "PARSE_EMPTY_STATEMENT", -1, -1, NULL);
         return false;
     }
     jmp_buf jb;
@@ -406,13 +406,13 @@ bool parse_multipart_identifier(Arena *a, const char *s, size_t len, NameParts *
     }
     const char *parts[64];
     uint32_t n = 0;
-    parts[n++] = parse_identifier(&p);
-    while (accept_op(&p, OP_DOT)) {
-        const char *x = parse_identifier(&p);
+    parts[n++] = ps_parse_identifier(&p);
+    while (ps_accept_op(&p, OP_DOT)) {
+        const char *x = ps_parse_identifier(&p);
         if (n < 64) parts[n++] = x;
     }
     if (!at_eof(&p))
-        syntax_error(&p, arena_printf(a, ": extra input '%s'", tok_text(&p, tk(&p))));
+        ps_syntax_error(&p, arena_printf(a, ": extra input '%s'", ps_tok_text(&p, tk(&p))));
     *out = name_parts(a, n, parts);
     return true;
 }
@@ -427,8 +427,8 @@ const DataType *parse_data_type(Arena *a, const char *s, size_t len, ErrorInfo *
         *err = p.err;
         return NULL;
     }
-    const DataType *t = parse_type(&p);
-    if (!at_eof(&p)) syntax_error(&p, "");
+    const DataType *t = ps_parse_type(&p);
+    if (!at_eof(&p)) ps_syntax_error(&p, "");
     if (p.deferred) {
         *err = p.deferred;
         return NULL;

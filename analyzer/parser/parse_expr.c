@@ -12,18 +12,18 @@ static Node *parse_and(Parser *p);
 static Node *parse_not(Parser *p);
 static Node *parse_predicate(Parser *p);
 
-Node *parse_expr(Parser *p) {
-    enter(p);
+Node *ps_parse_expr(Parser *p) {
+    ps_enter(p);
     Node *e = parse_or(p);
     leave(p);
     return e;
 }
 
 static Node *unop(Parser *p, const char *name, Node *e, int32_t start) {
-    return mk_fn(p, name, true, start, prev_stop(p), 1, e);
+    return ps_mk_fn(p, name, true, start, prev_stop(p), 1, e);
 }
 static Node *binop(Parser *p, const char *name, Node *l, Node *r) {
-    return mk_fn(p, name, true, l->start, prev_stop(p), 2, l, r);
+    return ps_mk_fn(p, name, true, l->start, prev_stop(p), 2, l, r);
 }
 
 static Node *subquery_expr(Parser *p, NodeKind k, Node *plan, int32_t start) {
@@ -58,7 +58,7 @@ static Node *parse_not(Parser *p) {
     int32_t start = cur_start(p);
     if (is_kw(p, KW_NOT) || is_op(p, OP_BANG)) {
         advance(p);
-        enter(p);
+        ps_enter(p);
         Node *e = parse_not(p);
         leave(p);
         return unop(p, "not", e, start);
@@ -67,9 +67,9 @@ static Node *parse_not(Parser *p) {
         int save = p->pos;
         advance(p);
         advance(p);
-        if (at_query_start(p)) {
-            Node *q = parse_query(p);
-            expect_op(p, OP_RPAREN);
+        if (ps_at_query_start(p)) {
+            Node *q = ps_parse_query(p);
+            ps_expect_op(p, OP_RPAREN);
             return subquery_expr(p, NK_Exists, q, start);
         }
         p->pos = save;
@@ -93,10 +93,10 @@ static bool is_predicate_node(const Node *e) {
 }
 
 /* Spark wraps a non-predicate HAVING condition in a cast to boolean. */
-Node *as_predicate(Parser *p, Node *e);
-Node *as_predicate(Parser *p, Node *e) {
+Node *ps_as_predicate(Parser *p, Node *e);
+Node *ps_as_predicate(Parser *p, Node *e) {
     if (is_predicate_node(e)) return e;
-    return parser_mk_cast(p, e, &TYPE_BOOLEAN, false, e->start, e->stop);
+    return ps_mk_cast(p, e, &TYPE_BOOLEAN, false, e->start, e->stop);
 }
 
 /* A row constructor `(a, b)` is built as struct(a, b); it is told apart from
@@ -119,7 +119,7 @@ static Node *finish_in_subquery(Parser *p, Node *value, Node *q, int32_t start) 
 }
 
 static Node *parse_predicate(Parser *p) {
-    Node *e = parse_value_expr(p);
+    Node *e = ps_parse_value_expr(p);
     for (;;) {
         int32_t start = e->start;
         int save = p->pos;
@@ -130,26 +130,26 @@ static Node *parse_predicate(Parser *p) {
             neg = true;
             advance(p);
         }
-        if (accept_kw(p, KW_BETWEEN)) {
-            Node *lo = parse_value_expr(p);
-            expect_kw(p, KW_AND);
-            Node *hi = parse_value_expr(p);
-            Node *b = mk_fn(p, "between", false, start, prev_stop(p), 3, e, lo, hi);
+        if (ps_accept_kw(p, KW_BETWEEN)) {
+            Node *lo = ps_parse_value_expr(p);
+            ps_expect_kw(p, KW_AND);
+            Node *hi = ps_parse_value_expr(p);
+            Node *b = ps_mk_fn(p, "between", false, start, prev_stop(p), 3, e, lo, hi);
             e = neg ? unop(p, "not", b, start) : b;
             continue;
         }
-        if (accept_kw(p, KW_IN)) {
-            expect_op(p, OP_LPAREN);
+        if (ps_accept_kw(p, KW_IN)) {
+            ps_expect_op(p, OP_LPAREN);
             Node *r;
-            if (at_query_start(p)) {
-                Node *q = parse_query(p);
-                expect_op(p, OP_RPAREN);
+            if (ps_at_query_start(p)) {
+                Node *q = ps_parse_query(p);
+                ps_expect_op(p, OP_RPAREN);
                 r = finish_in_subquery(p, e, q, start);
             } else {
                 NodeVec v = {0};
-                nv_push(p, &v, e);
-                parse_expr_list(p, &v);
-                expect_op(p, OP_RPAREN);
+                ps_nv_push(p, &v, e);
+                ps_parse_expr_list(p, &v);
+                ps_expect_op(p, OP_RPAREN);
                 r = node_new(p->a, NK_In, start, prev_stop(p));
                 node_set_kids(p->a, r, v.v, v.n);
                 r = node_finish(r);
@@ -159,8 +159,8 @@ static Node *parse_predicate(Parser *p) {
         }
         if (is_kw(p, KW_RLIKE) || is_kw(p, KW_REGEXP)) {
             advance(p);
-            Node *pat = parse_value_expr(p);
-            Node *r = mk_fn(p, "rlike", true, start, prev_stop(p), 2, e, pat);
+            Node *pat = ps_parse_value_expr(p);
+            Node *r = ps_mk_fn(p, "rlike", true, start, prev_stop(p), 2, e, pat);
             e = neg ? unop(p, "not", r, start) : r;
             continue;
         }
@@ -172,26 +172,26 @@ static Node *parse_predicate(Parser *p) {
                 advance(p);
                 advance(p);
                 NodeVec v = {0};
-                nv_push(p, &v, e);
-                if (!is_op(p, OP_RPAREN)) parse_expr_list(p, &v);
-                expect_op(p, OP_RPAREN);
+                ps_nv_push(p, &v, e);
+                if (!is_op(p, OP_RPAREN)) ps_parse_expr_list(p, &v);
+                ps_expect_op(p, OP_RPAREN);
                 const char *name = arena_printf(p->a, "%s%s %s", neg ? "not " : "", il ? "ilike" : "like", all ? "all" : "any");
-                e = mk_fnv(p, name, true, start, prev_stop(p), (int)v.n, v.v);
+                e = ps_mk_fnv(p, name, true, start, prev_stop(p), (int)v.n, v.v);
                 continue;
             }
-            Node *pat = parse_value_expr(p);
+            Node *pat = ps_parse_value_expr(p);
             Node *args[3] = {e, pat, NULL};
             int n = 2;
-            if (accept_kw(p, KW_ESCAPE)) {
+            if (ps_accept_kw(p, KW_ESCAPE)) {
                 int32_t es = cur_start(p);
                 size_t len;
-                const char *s = parse_string_lit(p, &len);
+                const char *s = ps_parse_string_lit(p, &len);
                 if (len != 1)
-                    defer_error(p, perr(p, "INVALID_ESCAPE_CHAR", es, prev_stop(p), "sqlExpr",
+                    ps_defer_error(p, ps_perr(p, "INVALID_ESCAPE_CHAR", es, prev_stop(p), "sqlExpr",
                                         arena_printf(p->a, "'%s'", s), NULL));
-                args[n++] = mk_lit_string(p, s, es, prev_stop(p));
+                args[n++] = ps_mk_lit_string(p, s, es, prev_stop(p));
             }
-            Node *r = mk_fnv(p, il ? "ilike" : "like", true, start, prev_stop(p), n, args);
+            Node *r = ps_mk_fnv(p, il ? "ilike" : "like", true, start, prev_stop(p), n, args);
             e = neg ? unop(p, "not", r, start) : r;
             continue;
         }
@@ -201,23 +201,23 @@ static Node *parse_predicate(Parser *p) {
         }
         if (is_kw(p, KW_IS)) {
             advance(p);
-            bool isnot = accept_kw(p, KW_NOT);
-            if (accept_kw(p, KW_NULL)) {
+            bool isnot = ps_accept_kw(p, KW_NOT);
+            if (ps_accept_kw(p, KW_NULL)) {
                 e = unop(p, isnot ? "isnotnull" : "isnull", e, start);
             } else if (is_kw(p, KW_TRUE) || is_kw(p, KW_FALSE)) {
                 bool v = is_kw(p, KW_TRUE);
-                Node *l = mk_lit_bool(p, v, cur_start(p), tk(p)->end - 1);
+                Node *l = ps_mk_lit_bool(p, v, cur_start(p), tk(p)->end - 1);
                 advance(p);
-                Node *r = mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, l);
+                Node *r = ps_mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, l);
                 e = isnot ? unop(p, "not", r, start) : r;
-            } else if (accept_kw(p, KW_UNKNOWN)) {
+            } else if (ps_accept_kw(p, KW_UNKNOWN)) {
                 e = unop(p, isnot ? "isnotnull" : "isnull", e, start);
-            } else if (accept_kw(p, KW_DISTINCT)) {
-                expect_kw(p, KW_FROM);
-                Node *r = parse_value_expr(p);
-                Node *eq = mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, r);
+            } else if (ps_accept_kw(p, KW_DISTINCT)) {
+                ps_expect_kw(p, KW_FROM);
+                Node *r = ps_parse_value_expr(p);
+                Node *eq = ps_mk_fn(p, "<=>", true, start, prev_stop(p), 2, e, r);
                 e = isnot ? eq : unop(p, "not", eq, start);
-            } else syntax_error(p, "");
+            } else ps_syntax_error(p, "");
             continue;
         }
         break;
@@ -267,18 +267,18 @@ static Node *parse_binary(Parser *p, int minprec) {
         int prec = binop_prec(p, &name);
         if (!prec || prec < minprec) break;
         advance(p);
-        enter(p);
+        ps_enter(p);
         Node *r = parse_binary(p, prec + 1);
         leave(p);
-        if (strcmp(name, "||") == 0) l = mk_fn(p, "concat", false, l->start, prev_stop(p), 2, l, r);
+        if (strcmp(name, "||") == 0) l = ps_mk_fn(p, "concat", false, l->start, prev_stop(p), 2, l, r);
         else if (strcmp(name, "<>") == 0) l = unop(p, "not", binop(p, "=", l, r), l->start);
         else l = binop(p, name, l, r);
     }
     return l;
 }
 
-Node *parse_value_expr(Parser *p) {
-    enter(p);
+Node *ps_parse_value_expr(Parser *p) {
+    ps_enter(p);
     Node *e = parse_binary(p, 1);
     leave(p);
     return e;
@@ -296,42 +296,42 @@ static Node *parse_unary(Parser *p) {
     if (is_op(p, OP_MINUS) && at_number(p, 1)) {
         /* `-1` is a literal in Spark's grammar (number: MINUS? INTEGER_VALUE ...) */
         advance(p);
-        Node *n = parse_number(p, true, start);
+        Node *n = ps_parse_number(p, true, start);
         return parse_postfix(p, n);
     }
     if (is_op(p, OP_MINUS) || is_op(p, OP_PLUS) || is_op(p, OP_TILDE)) {
         const char *name = is_op(p, OP_MINUS) ? "-" : is_op(p, OP_PLUS) ? "+" : "~";
         advance(p);
-        enter(p);
+        ps_enter(p);
         Node *e = parse_unary(p);
         leave(p);
         return unop(p, name, e, start);
     }
-    return parse_primary(p);
+    return ps_parse_primary(p);
 }
 
 /* ---- primary expressions ---- */
 
-uint32_t parse_expr_list(Parser *p, NodeVec *out) {
+uint32_t ps_parse_expr_list(Parser *p, NodeVec *out) {
     uint32_t n = 0;
     do {
-        nv_push(p, out, parse_expr(p));
+        ps_nv_push(p, out, ps_parse_expr(p));
         n++;
-    } while (accept_op(p, OP_COMMA));
+    } while (ps_accept_op(p, OP_COMMA));
     return n;
 }
 
-Node *parse_sort_item(Parser *p) {
+Node *ps_parse_sort_item(Parser *p) {
     int32_t start = cur_start(p);
-    Node *e = parse_expr(p);
+    Node *e = ps_parse_expr(p);
     bool desc = false;
-    if (accept_kw(p, KW_DESC)) desc = true;
-    else accept_kw(p, KW_ASC);
+    if (ps_accept_kw(p, KW_DESC)) desc = true;
+    else ps_accept_kw(p, KW_ASC);
     bool nulls_first = !desc;
-    if (accept_kw(p, KW_NULLS)) {
-        if (accept_kw(p, KW_FIRST)) nulls_first = true;
-        else if (accept_kw(p, KW_LAST)) nulls_first = false;
-        else syntax_error(p, "");
+    if (ps_accept_kw(p, KW_NULLS)) {
+        if (ps_accept_kw(p, KW_FIRST)) nulls_first = true;
+        else if (ps_accept_kw(p, KW_LAST)) nulls_first = false;
+        else ps_syntax_error(p, "");
     }
     Node *s = node_new(p->a, NK_SortOrder, start, prev_stop(p));
     s->u.sort_order.descending = desc;
@@ -340,19 +340,19 @@ Node *parse_sort_item(Parser *p) {
     return node_finish(s);
 }
 
-void parse_sort_list(Parser *p, NodeVec *out) {
-    do nv_push(p, out, parse_sort_item(p));
-    while (accept_op(p, OP_COMMA));
+void ps_parse_sort_list(Parser *p, NodeVec *out) {
+    do ps_nv_push(p, out, ps_parse_sort_item(p));
+    while (ps_accept_op(p, OP_COMMA));
 }
 
-bool parser_is_foldable(const Node *e) {
+bool ps_is_foldable(const Node *e) {
     switch (e->kind) {
     case NK_Literal: return true;
-    case NK_Cast: return parser_is_foldable(e->kids[0]);
+    case NK_Cast: return ps_is_foldable(e->kids[0]);
     case NK_UnresolvedFunction:
         if (!e->u.un.is_operator) return false;
         for (uint32_t i = 0; i < e->nkids; i++)
-            if (!parser_is_foldable(e->kids[i])) return false;
+            if (!ps_is_foldable(e->kids[i])) return false;
         return true;
     default: return false;
     }
@@ -363,9 +363,9 @@ static Node *parse_frame_bound(Parser *p) {
     if (is_kw(p, KW_UNBOUNDED)) {
         advance(p);
         Node *b = node_new(p->a, NK_FrameBoundary, start, 0);
-        if (accept_kw(p, KW_PRECEDING)) b->u.bound.type = BOUND_UNBOUNDED_PRECEDING;
-        else if (accept_kw(p, KW_FOLLOWING)) b->u.bound.type = BOUND_UNBOUNDED_FOLLOWING;
-        else syntax_error(p, "");
+        if (ps_accept_kw(p, KW_PRECEDING)) b->u.bound.type = BOUND_UNBOUNDED_PRECEDING;
+        else if (ps_accept_kw(p, KW_FOLLOWING)) b->u.bound.type = BOUND_UNBOUNDED_FOLLOWING;
+        else ps_syntax_error(p, "");
         b->stop = prev_stop(p);
         return node_finish(b);
     }
@@ -376,31 +376,31 @@ static Node *parse_frame_bound(Parser *p) {
         b->u.bound.type = BOUND_CURRENT_ROW;
         return node_finish(b);
     }
-    Node *e = parse_expr(p);
+    Node *e = ps_parse_expr(p);
     bool prec;
-    if (accept_kw(p, KW_PRECEDING)) prec = true;
-    else if (accept_kw(p, KW_FOLLOWING)) prec = false;
-    else syntax_error(p, "");
-    if (!parser_is_foldable(e))
-        defer_error(p, perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
+    if (ps_accept_kw(p, KW_PRECEDING)) prec = true;
+    else if (ps_accept_kw(p, KW_FOLLOWING)) prec = false;
+    else ps_syntax_error(p, "");
+    if (!ps_is_foldable(e))
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
                             "Frame bound value must be a literal.", NULL));
     return prec ? unop(p, "-", e, start) : e;
 }
 
-Node *parse_window_spec(Parser *p) {
+Node *ps_parse_window_spec(Parser *p) {
     int32_t start = cur_start(p);
-    if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
-    if (at_identifier(p)) {
+    if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) ps_syntax_error_at(p, tk_at(p, 2), "");
+    if (ps_at_identifier(p)) {
         Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, 0);
-        w->u.un.name = name_parts1(p->a, parse_identifier(p));
+        w->u.un.name = name_parts1(p->a, ps_parse_identifier(p));
         return w; /* caller sets the kid and finishes */
     }
-    expect_op(p, OP_LPAREN);
+    ps_expect_op(p, OP_LPAREN);
     Node *spec = node_new(p->a, NK_WindowSpecDefinition, start, 0);
     NodeVec kids = {0};
-    if (at_identifier(p) && is_op_at(p, 1, OP_RPAREN) && !is_kw(p, KW_PARTITION) && !is_kw(p, KW_ORDER)) {
-        spec->u.wspec.ref_name = parse_identifier(p);
-        expect_op(p, OP_RPAREN);
+    if (ps_at_identifier(p) && is_op_at(p, 1, OP_RPAREN) && !is_kw(p, KW_PARTITION) && !is_kw(p, KW_ORDER)) {
+        spec->u.wspec.ref_name = ps_parse_identifier(p);
+        ps_expect_op(p, OP_RPAREN);
         Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, prev_stop(p));
         w->u.un.name = name_parts1(p->a, spec->u.wspec.ref_name);
         return w;
@@ -408,18 +408,18 @@ Node *parse_window_spec(Parser *p) {
     if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
         advance(p);
         advance(p);
-        spec->u.wspec.npartition = parse_expr_list(p, &kids);
+        spec->u.wspec.npartition = ps_parse_expr_list(p, &kids);
     } else {
         if ((is_kw(p, KW_PARTITION) || is_kw(p, KW_DISTRIBUTE)) && is_kw_at(p, 1, KW_BY)) {
             advance(p);
             advance(p);
-            spec->u.wspec.npartition = parse_expr_list(p, &kids);
+            spec->u.wspec.npartition = ps_parse_expr_list(p, &kids);
         }
         if ((is_kw(p, KW_ORDER) || is_kw(p, KW_SORT)) && is_kw_at(p, 1, KW_BY)) {
             advance(p);
             advance(p);
             uint32_t before = kids.n;
-            parse_sort_list(p, &kids);
+            ps_parse_sort_list(p, &kids);
             spec->u.wspec.norder = kids.n - before;
         }
     }
@@ -429,9 +429,9 @@ Node *parse_window_spec(Parser *p) {
         f->u.frame.type = is_kw(p, KW_ROWS) ? FRAME_ROWS : FRAME_RANGE;
         advance(p);
         Node *lo, *hi;
-        if (accept_kw(p, KW_BETWEEN)) {
+        if (ps_accept_kw(p, KW_BETWEEN)) {
             lo = parse_frame_bound(p);
-            expect_kw(p, KW_AND);
+            ps_expect_kw(p, KW_AND);
             hi = parse_frame_bound(p);
         } else {
             lo = parse_frame_bound(p);
@@ -442,10 +442,10 @@ Node *parse_window_spec(Parser *p) {
         Node *fk[2] = {lo, hi};
         node_set_kids(p->a, f, fk, 2);
         f->stop = prev_stop(p);
-        nv_push(p, &kids, node_finish(f));
+        ps_nv_push(p, &kids, node_finish(f));
         spec->u.wspec.has_frame = true;
     }
-    expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_RPAREN);
     spec->stop = prev_stop(p);
     node_set_kids(p->a, spec, kids.v, kids.n);
     return node_finish(spec);
@@ -455,7 +455,7 @@ Node *parse_window_spec(Parser *p) {
 static Node *with_over(Parser *p, Node *f) {
     if (!is_kw(p, KW_OVER)) return f;
     advance(p);
-    Node *w = parse_window_spec(p);
+    Node *w = ps_parse_window_spec(p);
     if (w->kind == NK_UnresolvedWindowExpression) {
         Node *c = node_copy(p->a, w);
         node_set_kids(p->a, c, &f, 1);
@@ -470,19 +470,19 @@ static Node *with_over(Parser *p, Node *f) {
 }
 
 static bool is_func_arg_start_named(const Parser *p) {
-    return at_identifier(p) && is_op_at(p, 1, OP_FATARROW);
+    return ps_at_identifier(p) && is_op_at(p, 1, OP_FATARROW);
 }
 
 /* namedExpression inside struct(...) and row constructors: expr [AS] name */
 static Node *parse_named_item(Parser *p) {
     int32_t start = cur_start(p);
-    Node *e = parse_expr(p);
+    Node *e = ps_parse_expr(p);
     const char *alias = NULL;
     if (is_kw(p, KW_AS) && !is_op_at(p, 1, OP_LPAREN)) {
         advance(p);
-        alias = parse_identifier(p);
-    } else if (at_identifier(p) && !is_clause_keyword(tk(p)) && (is_op_at(p, 1, OP_COMMA) || is_op_at(p, 1, OP_RPAREN))) {
-        alias = parse_identifier(p);
+        alias = ps_parse_identifier(p);
+    } else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) && (is_op_at(p, 1, OP_COMMA) || is_op_at(p, 1, OP_RPAREN))) {
+        alias = ps_parse_identifier(p);
     }
     if (!alias) return e;
     Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
@@ -510,21 +510,21 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
             if (is_op(p, OP_STAR) && (is_op_at(p, 1, OP_RPAREN) || is_op_at(p, 1, OP_COMMA))) {
                 advance(p);
                 Node *s = node_new(p->a, NK_UnresolvedStar, as, prev_stop(p));
-                nv_push(p, &args, node_finish(s));
+                ps_nv_push(p, &args, node_finish(s));
             } else if (is_func_arg_start_named(p)) {
-                const char *an = parse_identifier(p);
+                const char *an = ps_parse_identifier(p);
                 advance(p); /* => */
-                Node *v = parse_expr(p);
+                Node *v = ps_parse_expr(p);
                 Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
                 na->u.named.name = an;
                 node_set_kids(p->a, na, &v, 1);
-                nv_push(p, &args, node_finish(na));
+                ps_nv_push(p, &args, node_finish(na));
             } else if (named_items) {
-                nv_push(p, &args, parse_named_item(p));
+                ps_nv_push(p, &args, parse_named_item(p));
             } else {
-                nv_push(p, &args, parse_expr(p));
+                ps_nv_push(p, &args, ps_parse_expr(p));
             }
-        } while (accept_op(p, OP_COMMA));
+        } while (ps_accept_op(p, OP_COMMA));
         /* first(x IGNORE NULLS) / last(...) / any_value(...) */
         if ((is_kw(p, KW_IGNORE) || is_kw(p, KW_RESPECT)) && is_kw_at(p, 1, KW_NULLS)) {
             if (is_kw(p, KW_IGNORE)) ignore = true;
@@ -534,25 +534,25 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
         }
     }
     (void)lname;
-    expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_RPAREN);
     uint32_t nargs = args.n;
     NodeVec order = {0};
     Node *filter = NULL;
     if (is_kw(p, KW_WITHIN) && is_kw_at(p, 1, KW_GROUP)) {
         advance(p);
         advance(p);
-        expect_op(p, OP_LPAREN);
-        expect_kw(p, KW_ORDER);
-        expect_kw(p, KW_BY);
-        parse_sort_list(p, &order);
-        expect_op(p, OP_RPAREN);
+        ps_expect_op(p, OP_LPAREN);
+        ps_expect_kw(p, KW_ORDER);
+        ps_expect_kw(p, KW_BY);
+        ps_parse_sort_list(p, &order);
+        ps_expect_op(p, OP_RPAREN);
     }
     if (is_kw(p, KW_FILTER) && is_op_at(p, 1, OP_LPAREN) && is_kw_at(p, 2, KW_WHERE)) {
         advance(p);
         advance(p);
         advance(p);
-        filter = parse_expr(p);
-        expect_op(p, OP_RPAREN);
+        filter = ps_parse_expr(p);
+        ps_expect_op(p, OP_RPAREN);
     }
     if ((is_kw(p, KW_IGNORE) || is_kw(p, KW_RESPECT)) && is_kw_at(p, 1, KW_NULLS)) {
         if (is_kw(p, KW_IGNORE)) ignore = true;
@@ -560,8 +560,8 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
         advance(p);
         advance(p);
     }
-    if (filter) nv_push(p, &args, filter);
-    for (uint32_t i = 0; i < order.n; i++) nv_push(p, &args, order.v[i]);
+    if (filter) ps_nv_push(p, &args, filter);
+    for (uint32_t i = 0; i < order.n; i++) ps_nv_push(p, &args, order.v[i]);
     Node *f = node_new(p->a, NK_UnresolvedFunction, start, prev_stop(p));
     f->u.un.name = name;
     f->u.un.nargs = nargs;
@@ -575,13 +575,13 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
 }
 
 /* IDENTIFIER ( expr ): the current token is IDENTIFIER. */
-Node *parse_identifier_clause(Parser *p) {
+Node *ps_parse_identifier_clause(Parser *p) {
     advance(p);
-    expect_op(p, OP_LPAREN);
-    Node *e = parse_expr(p);
-    expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_LPAREN);
+    Node *e = ps_parse_expr(p);
+    ps_expect_op(p, OP_RPAREN);
     NameParts np;
-    fold_identifier(p, e, &np);
+    ps_fold_identifier(p, e, &np);
     return e;
 }
 
@@ -597,7 +597,7 @@ static bool const_string(const Node *e, StrBuf *sb) {
     return false;
 }
 
-bool fold_identifier(Parser *p, const Node *e, NameParts *out) {
+bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out) {
     StrBuf sb;
     sb_init(&sb, p->a, 32);
     if (!const_string(e, &sb)) return false;
@@ -606,7 +606,7 @@ bool fold_identifier(Parser *p, const Node *e, NameParts *out) {
         /* Spark reports the inner parse's error (its position is within the string) */
         err->start = e->start;
         err->stop = e->stop;
-        defer_error(p, err);
+        ps_defer_error(p, err);
         return false;
     }
     return true;
@@ -617,21 +617,21 @@ static Node *parse_lambda(Parser *p, int32_t start) {
     const char *names[64];
     uint32_t n = 0;
     int32_t starts[64], stops[64];
-    if (accept_op(p, OP_LPAREN)) {
+    if (ps_accept_op(p, OP_LPAREN)) {
         do {
             starts[n] = cur_start(p);
-            const char *s = parse_identifier(p);
+            const char *s = ps_parse_identifier(p);
             stops[n] = prev_stop(p);
             if (n < 63) names[n++] = s;
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
     } else {
         starts[0] = cur_start(p);
-        names[n++] = parse_identifier(p);
+        names[n++] = ps_parse_identifier(p);
         stops[0] = prev_stop(p);
     }
-    expect_op(p, OP_ARROW);
-    Node *body = parse_expr(p);
+    ps_expect_op(p, OP_ARROW);
+    Node *body = ps_parse_expr(p);
     Node *kids[65];
     kids[0] = body;
     for (uint32_t i = 0; i < n; i++) {
@@ -663,22 +663,22 @@ static bool at_lambda_params(const Parser *p) {
 static Node *parse_case(Parser *p, int32_t start) {
     NodeVec kids = {0};
     Node *operand = NULL;
-    if (!is_kw(p, KW_WHEN)) operand = parse_expr(p);
-    if (!is_kw(p, KW_WHEN)) syntax_error(p, "");
-    while (accept_kw(p, KW_WHEN)) {
-        Node *c = parse_expr(p);
-        expect_kw(p, KW_THEN);
-        Node *v = parse_expr(p);
-        if (operand) c = mk_fn(p, "=", true, operand->start, c->stop, 2, operand, c);
-        nv_push(p, &kids, c);
-        nv_push(p, &kids, v);
+    if (!is_kw(p, KW_WHEN)) operand = ps_parse_expr(p);
+    if (!is_kw(p, KW_WHEN)) ps_syntax_error(p, "");
+    while (ps_accept_kw(p, KW_WHEN)) {
+        Node *c = ps_parse_expr(p);
+        ps_expect_kw(p, KW_THEN);
+        Node *v = ps_parse_expr(p);
+        if (operand) c = ps_mk_fn(p, "=", true, operand->start, c->stop, 2, operand, c);
+        ps_nv_push(p, &kids, c);
+        ps_nv_push(p, &kids, v);
     }
     bool has_else = false;
-    if (accept_kw(p, KW_ELSE)) {
-        nv_push(p, &kids, parse_expr(p));
+    if (ps_accept_kw(p, KW_ELSE)) {
+        ps_nv_push(p, &kids, ps_parse_expr(p));
         has_else = true;
     }
-    expect_kw(p, KW_END);
+    ps_expect_kw(p, KW_END);
     Node *cw = node_new(p->a, NK_CaseWhen, start, prev_stop(p));
     cw->u.casew.has_else = has_else;
     node_set_kids(p->a, cw, kids.v, kids.n);
@@ -694,10 +694,10 @@ static Node *star(Parser *p, NameParts target, int32_t start) {
         NodeVec ex = {0};
         do {
             int32_t es = cur_start(p);
-            NameParts np = parse_multipart(p);
-            nv_push(p, &ex, mk_attr(p, np, es, prev_stop(p)));
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
         node_set_kids(p->a, s, ex.v, ex.n);
         s->stop = prev_stop(p);
     }
@@ -706,8 +706,8 @@ static Node *star(Parser *p, NameParts target, int32_t start) {
 
 static Node *parse_primary_inner(Parser *p);
 
-Node *parse_primary(Parser *p) {
-    enter(p);
+Node *ps_parse_primary(Parser *p) {
+    ps_enter(p);
     Node *e = parse_primary_inner(p);
     e = parse_postfix(p, e);
     leave(p);
@@ -719,8 +719,8 @@ static Node *parse_postfix(Parser *p, Node *e) {
         int32_t start = e->start;
         if (is_op(p, OP_LBRACKET)) {
             advance(p);
-            Node *i = parse_expr(p);
-            expect_op(p, OP_RBRACKET);
+            Node *i = ps_parse_expr(p);
+            ps_expect_op(p, OP_RBRACKET);
             Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
             Node *k[2] = {e, i};
             node_set_kids(p->a, x, k, 2);
@@ -729,19 +729,19 @@ static Node *parse_postfix(Parser *p, Node *e) {
         }
         if (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
             advance(p);
-            if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
+            if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) ps_syntax_error_at(p, tk_at(p, 2), "");
             int32_t fs = cur_start(p);
-            const char *f = parse_identifier(p);
+            const char *f = ps_parse_identifier(p);
             if (e->kind == NK_UnresolvedAttribute) {
                 const char **v = ARENA_ARRAY(p->a, const char *, e->u.un.name.n + 1);
                 memcpy(v, e->u.un.name.v, sizeof(char *) * e->u.un.name.n);
                 v[e->u.un.name.n] = f;
-                e = mk_attr(p, name_parts(p->a, e->u.un.name.n + 1, v), start, prev_stop(p));
+                e = ps_mk_attr(p, name_parts(p->a, e->u.un.name.n + 1, v), start, prev_stop(p));
                 continue;
             }
             Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
             x->u.extract.is_field = true;
-            Node *k[2] = {e, mk_lit_string(p, f, fs, prev_stop(p))};
+            Node *k[2] = {e, ps_mk_lit_string(p, f, fs, prev_stop(p))};
             node_set_kids(p->a, x, k, 2);
             e = node_finish(x);
             continue;
@@ -754,21 +754,21 @@ static Node *parse_postfix(Parser *p, Node *e) {
         }
         if (is_op(p, OP_DCOLON)) {
             advance(p);
-            const DataType *t = parse_type(p);
-            e = parser_mk_cast(p, e, t, false, start, prev_stop(p));
+            const DataType *t = ps_parse_type(p);
+            e = ps_mk_cast(p, e, t, false, start, prev_stop(p));
             continue;
         }
         if (is_kw(p, KW_COLLATE)) {
             advance(p);
             int32_t cs = cur_start(p);
-            NameParts np = parse_multipart(p);
+            NameParts np = ps_parse_multipart(p);
             StrBuf sb;
             sb_init(&sb, p->a, 16);
             for (uint32_t i = 0; i < np.n; i++) {
                 if (i) sb_putc(&sb, '.');
                 sb_puts(&sb, np.v[i]);
             }
-            e = mk_fn(p, "collate", false, start, prev_stop(p), 2, e, mk_lit_string(p, sb.data, cs, prev_stop(p)));
+            e = ps_mk_fn(p, "collate", false, start, prev_stop(p), 2, e, ps_mk_lit_string(p, sb.data, cs, prev_stop(p)));
             continue;
         }
         break;
@@ -783,12 +783,12 @@ static Node *parse_primary_inner(Parser *p) {
     int32_t start = t->start;
     switch ((TokKind)t->kind) {
     case TK_INT: case TK_DECIMAL: case TK_EXP: case TK_TYPEDNUM:
-        return parse_number(p, false, start);
+        return ps_parse_number(p, false, start);
     case TK_STRING:
-        if (at_string(p)) {
+        if (ps_at_string(p)) {
             size_t n;
-            const char *s = parse_string_lit(p, &n);
-            Node *l = mk_lit_string(p, s, start, prev_stop(p));
+            const char *s = ps_parse_string_lit(p, &n);
+            Node *l = ps_mk_lit_string(p, s, start, prev_stop(p));
             l->u.lit.v.u.s.len = (uint32_t)n;
             return l;
         }
@@ -813,26 +813,26 @@ static Node *parse_primary_inner(Parser *p) {
         if (t->op == OP_LPAREN) {
             if (at_lambda_params(p)) return parse_lambda(p, start);
             advance(p);
-            if (at_query_start(p)) {
-                Node *q = parse_query(p);
-                expect_op(p, OP_RPAREN);
+            if (ps_at_query_start(p)) {
+                Node *q = ps_parse_query(p);
+                ps_expect_op(p, OP_RPAREN);
                 return subquery_expr(p, NK_ScalarSubquery, q, start);
             }
             NodeVec v = {0};
-            do nv_push(p, &v, parse_named_item(p));
-            while (accept_op(p, OP_COMMA));
-            expect_op(p, OP_RPAREN);
-            if (v.n == 1 && v.v[0]->kind == NK_Alias) syntax_error_at(p, &p->t[p->pos - 1], "");
+            do ps_nv_push(p, &v, parse_named_item(p));
+            while (ps_accept_op(p, OP_COMMA));
+            ps_expect_op(p, OP_RPAREN);
+            if (v.n == 1 && v.v[0]->kind == NK_Alias) ps_syntax_error_at(p, &p->t[p->pos - 1], "");
             if (v.n == 1) return v.v[0];
-            return mk_fnv(p, "struct", false, start, prev_stop(p), (int)v.n, v.v);
+            return ps_mk_fnv(p, "struct", false, start, prev_stop(p), (int)v.n, v.v);
         }
-        syntax_error(p, "");
+        ps_syntax_error(p, "");
     case TK_EOF:
-        syntax_error(p, "");
+        ps_syntax_error(p, "");
     default:
         break;
     }
-    if (!at_identifier(p)) syntax_error(p, "");
+    if (!ps_at_identifier(p)) ps_syntax_error(p, "");
     /* words: special forms first */
     if (t->kind == TK_WORD) {
         const Token *nx = tk_at(p, 1);
@@ -840,10 +840,10 @@ static Node *parse_primary_inner(Parser *p) {
         switch (t->kw) {
         case KW_NULL:
             advance(p);
-            return mk_lit_null(p, start, prev_stop(p));
+            return ps_mk_lit_null(p, start, prev_stop(p));
         case KW_TRUE: case KW_FALSE:
             advance(p);
-            return mk_lit_bool(p, t->kw == KW_TRUE, start, prev_stop(p));
+            return ps_mk_lit_bool(p, t->kw == KW_TRUE, start, prev_stop(p));
         case KW_CASE:
             advance(p);
             return parse_case(p, start);
@@ -852,11 +852,11 @@ static Node *parse_primary_inner(Parser *p) {
                 bool try_ = t->kw == KW_TRY_CAST;
                 advance(p);
                 advance(p);
-                Node *e = parse_expr(p);
-                expect_kw(p, KW_AS);
-                const DataType *ty = parse_type(p);
-                expect_op(p, OP_RPAREN);
-                return parser_mk_cast(p, e, ty, try_, start, prev_stop(p));
+                Node *e = ps_parse_expr(p);
+                ps_expect_kw(p, KW_AS);
+                const DataType *ty = ps_parse_type(p);
+                ps_expect_op(p, OP_RPAREN);
+                return ps_mk_cast(p, e, ty, try_, start, prev_stop(p));
             }
             break;
         case KW_EXTRACT:
@@ -865,28 +865,28 @@ static Node *parse_primary_inner(Parser *p) {
                 advance(p);
                 advance(p);
                 int32_t fs = cur_start(p);
-                const char *field = parse_identifier(p);
-                Node *fl = mk_lit_string(p, field, fs, prev_stop(p));
-                expect_kw(p, KW_FROM);
-                Node *src = parse_expr(p);
-                expect_op(p, OP_RPAREN);
-                return mk_fn(p, "extract", false, start, prev_stop(p), 2, fl, src);
+                const char *field = ps_parse_identifier(p);
+                Node *fl = ps_mk_lit_string(p, field, fs, prev_stop(p));
+                ps_expect_kw(p, KW_FROM);
+                Node *src = ps_parse_expr(p);
+                ps_expect_op(p, OP_RPAREN);
+                return ps_mk_fn(p, "extract", false, start, prev_stop(p), 2, fl, src);
             }
             break;
         case KW_SUBSTRING: case KW_SUBSTR:
             if (next_is_lparen(p)) {
                 int save = p->pos;
-                const char *name = tok_text(p, t);
+                const char *name = ps_tok_text(p, t);
                 advance(p);
                 advance(p);
-                Node *s = parse_value_expr(p);
-                if (accept_kw(p, KW_FROM)) {
-                    Node *pos = parse_value_expr(p);
+                Node *s = ps_parse_value_expr(p);
+                if (ps_accept_kw(p, KW_FROM)) {
+                    Node *pos = ps_parse_value_expr(p);
                     Node *len = NULL;
-                    if (accept_kw(p, KW_FOR) || accept_op(p, OP_COMMA)) len = parse_value_expr(p);
-                    expect_op(p, OP_RPAREN);
-                    return len ? mk_fn(p, name, false, start, prev_stop(p), 3, s, pos, len)
-                               : mk_fn(p, name, false, start, prev_stop(p), 2, s, pos);
+                    if (ps_accept_kw(p, KW_FOR) || ps_accept_op(p, OP_COMMA)) len = ps_parse_value_expr(p);
+                    ps_expect_op(p, OP_RPAREN);
+                    return len ? ps_mk_fn(p, name, false, start, prev_stop(p), 3, s, pos, len)
+                               : ps_mk_fn(p, name, false, start, prev_stop(p), 2, s, pos);
                 }
                 p->pos = save;
             }
@@ -896,11 +896,11 @@ static Node *parse_primary_inner(Parser *p) {
                 int save = p->pos;
                 advance(p);
                 advance(p);
-                Node *sub = parse_value_expr(p);
-                if (accept_kw(p, KW_IN)) {
-                    Node *str = parse_value_expr(p);
-                    expect_op(p, OP_RPAREN);
-                    return mk_fn(p, "locate", false, start, prev_stop(p), 2, sub, str);
+                Node *sub = ps_parse_value_expr(p);
+                if (ps_accept_kw(p, KW_IN)) {
+                    Node *str = ps_parse_value_expr(p);
+                    ps_expect_op(p, OP_RPAREN);
+                    return ps_mk_fn(p, "locate", false, start, prev_stop(p), 2, sub, str);
                 }
                 p->pos = save;
             }
@@ -918,14 +918,14 @@ static Node *parse_primary_inner(Parser *p) {
                     opt = true;
                 }
                 Node *trim_str = NULL;
-                if (!is_kw(p, KW_FROM)) trim_str = parse_value_expr(p);
-                if (accept_kw(p, KW_FROM)) {
-                    Node *src = parse_value_expr(p);
-                    expect_op(p, OP_RPAREN);
-                    return trim_str ? mk_fn(p, fname, false, start, prev_stop(p), 2, src, trim_str)
-                                    : mk_fn(p, fname, false, start, prev_stop(p), 1, src);
+                if (!is_kw(p, KW_FROM)) trim_str = ps_parse_value_expr(p);
+                if (ps_accept_kw(p, KW_FROM)) {
+                    Node *src = ps_parse_value_expr(p);
+                    ps_expect_op(p, OP_RPAREN);
+                    return trim_str ? ps_mk_fn(p, fname, false, start, prev_stop(p), 2, src, trim_str)
+                                    : ps_mk_fn(p, fname, false, start, prev_stop(p), 1, src);
                 }
-                if (opt) syntax_error(p, "");
+                if (opt) ps_syntax_error(p, "");
                 p->pos = save;
             }
             break;
@@ -934,16 +934,16 @@ static Node *parse_primary_inner(Parser *p) {
                 int save = p->pos;
                 advance(p);
                 advance(p);
-                Node *in = parse_value_expr(p);
-                if (accept_kw(p, KW_PLACING)) {
-                    Node *rep = parse_value_expr(p);
-                    expect_kw(p, KW_FROM);
-                    Node *pos = parse_value_expr(p);
+                Node *in = ps_parse_value_expr(p);
+                if (ps_accept_kw(p, KW_PLACING)) {
+                    Node *rep = ps_parse_value_expr(p);
+                    ps_expect_kw(p, KW_FROM);
+                    Node *pos = ps_parse_value_expr(p);
                     Node *len = NULL;
-                    if (accept_kw(p, KW_FOR)) len = parse_value_expr(p);
-                    expect_op(p, OP_RPAREN);
-                    return len ? mk_fn(p, "overlay", false, start, prev_stop(p), 4, in, rep, pos, len)
-                               : mk_fn(p, "overlay", false, start, prev_stop(p), 3, in, rep, pos);
+                    if (ps_accept_kw(p, KW_FOR)) len = ps_parse_value_expr(p);
+                    ps_expect_op(p, OP_RPAREN);
+                    return len ? ps_mk_fn(p, "overlay", false, start, prev_stop(p), 4, in, rep, pos, len)
+                               : ps_mk_fn(p, "overlay", false, start, prev_stop(p), 3, in, rep, pos);
                 }
                 p->pos = save;
             }
@@ -951,13 +951,13 @@ static Node *parse_primary_inner(Parser *p) {
         case KW_INTERVAL:
             if (at_number(p, 1) || tk_at(p, 1)->kind == TK_STRING || tok_op(nx, OP_MINUS) || tok_op(nx, OP_PLUS)) {
                 advance(p);
-                return parse_interval(p, start);
+                return ps_parse_interval(p, start);
             }
             break;
         case KW_DATE: case KW_TIMESTAMP: case KW_TIMESTAMP_NTZ: case KW_TIMESTAMP_LTZ: case KW_X:
             if (nx->kind == TK_STRING && !(p->opts.double_quoted_identifiers && nx->suffix == '"')) {
                 advance(p);
-                return parse_typed_literal(p, (Keyword)t->kw, start);
+                return ps_parse_typed_literal(p, (Keyword)t->kw, start);
             }
             break;
         case KW_EXISTS:
@@ -965,9 +965,9 @@ static Node *parse_primary_inner(Parser *p) {
                 int save = p->pos;
                 advance(p);
                 advance(p);
-                if (at_query_start(p)) {
-                    Node *q = parse_query(p);
-                    expect_op(p, OP_RPAREN);
+                if (ps_at_query_start(p)) {
+                    Node *q = ps_parse_query(p);
+                    ps_expect_op(p, OP_RPAREN);
                     return subquery_expr(p, NK_Exists, q, start);
                 }
                 p->pos = save;
@@ -975,7 +975,7 @@ static Node *parse_primary_inner(Parser *p) {
             break;
         case KW_IDENTIFIER:
             if (next_is_lparen(p)) {
-                Node *idx = parse_identifier_clause(p);
+                Node *idx = ps_parse_identifier_clause(p);
                 if (is_op(p, OP_LPAREN)) {
                     /* IDENTIFIER(expr)(args) */
                     advance(p);
@@ -1001,19 +1001,19 @@ static Node *parse_primary_inner(Parser *p) {
             }
             break;
         default:
-            if (nx->kind == TK_STRING && !next_is_lparen(p) && !is_clause_keyword(t) &&
+            if (nx->kind == TK_STRING && !next_is_lparen(p) && !ps_is_clause_keyword(t) &&
                 !(p->opts.double_quoted_identifiers && nx->suffix == '"') && t->kw != KW_NOT) {
                 /* `identifier 'literal'`: a typed literal of an unsupported type */
-                const char *ty = tok_text(p, t);
+                const char *ty = ps_tok_text(p, t);
                 advance(p);
                 size_t n;
-                parse_string_lit(p, &n);
+                ps_parse_string_lit(p, &n);
                 for (char *c = (char *)ty; *c; c++)
                     if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 32);
-                defer_error(p, perr(p, "UNSUPPORTED_TYPED_LITERAL", start, prev_stop(p), "unsupportedType",
+                ps_defer_error(p, ps_perr(p, "UNSUPPORTED_TYPED_LITERAL", start, prev_stop(p), "unsupportedType",
                                     arena_printf(p->a, "\"%s\"", ty), "supportedTypes",
                                     "\"DATE\", \"TIMESTAMP_NTZ\", \"TIMESTAMP_LTZ\", \"TIMESTAMP\", \"INTERVAL\", \"X\"", NULL));
-                return mk_lit_null(p, start, prev_stop(p));
+                return ps_mk_lit_null(p, start, prev_stop(p));
             }
             break;
         }
@@ -1021,12 +1021,12 @@ static Node *parse_primary_inner(Parser *p) {
     /* name: column reference or function call */
     const char *parts[64];
     uint32_t n = 0;
-    parts[n++] = parse_identifier(p);
+    parts[n++] = ps_parse_identifier(p);
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
            !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
         /* a.b( ... ) is a qualified function name; a.b is a column path */
         advance(p);
-        const char *s = parse_identifier(p);
+        const char *s = ps_parse_identifier(p);
         if (n < 64) parts[n++] = s;
     }
     NameParts np = name_parts(p->a, n, parts);
@@ -1034,5 +1034,5 @@ static Node *parse_primary_inner(Parser *p) {
         advance(p);
         return parse_call(p, np, start);
     }
-    return mk_attr(p, np, start, prev_stop(p));
+    return ps_mk_attr(p, np, start, prev_stop(p));
 }

@@ -13,12 +13,12 @@
 
 /* ---- strings ---- */
 
-bool at_string(const Parser *p) {
+bool ps_at_string(const Parser *p) {
     const Token *t = tk(p);
     return t->kind == TK_STRING && !(p->opts.double_quoted_identifiers && t->suffix == '"');
 }
 
-const char *unescape_string(Parser *p, const Token *t, size_t *len) {
+const char *ps_unescape_string(Parser *p, const Token *t, size_t *len) {
     bool raw = t->suffix == 'R';
     const char *s = p->sql + t->start + (raw ? 2 : 1);
     size_t n = (size_t)(t->end - t->start) - (raw ? 3 : 2);
@@ -79,21 +79,21 @@ const char *unescape_string(Parser *p, const Token *t, size_t *len) {
     return out;
 }
 
-const char *parse_string_lit(Parser *p, size_t *len) {
-    if (!at_string(p)) syntax_error(p, "");
+const char *ps_parse_string_lit(Parser *p, size_t *len) {
+    if (!ps_at_string(p)) ps_syntax_error(p, "");
     size_t n0;
-    const char *s = unescape_string(p, tk(p), &n0);
+    const char *s = ps_unescape_string(p, tk(p), &n0);
     advance(p);
-    if (!at_string(p)) {
+    if (!ps_at_string(p)) {
         if (len) *len = n0;
         return s;
     }
     StrBuf sb;
     sb_init(&sb, p->a, n0 + 32);
     sb_putn(&sb, s, n0);
-    while (at_string(p)) {
+    while (ps_at_string(p)) {
         size_t k;
-        const char *x = unescape_string(p, tk(p), &k);
+        const char *x = ps_unescape_string(p, tk(p), &k);
         sb_putn(&sb, x, k);
         advance(p);
     }
@@ -112,7 +112,7 @@ static Node *lit(Parser *p, const DataType *t, int32_t start) {
 
 static ErrorInfo *range_error(Parser *p, const char *raw, const char *type, const char *min, const char *max,
                               int32_t start) {
-    return perr(p, "INVALID_NUMERIC_LITERAL_RANGE", start, prev_stop(p), "rawStrippedQualifier", raw, "minValue", min,
+    return ps_perr(p, "INVALID_NUMERIC_LITERAL_RANGE", start, prev_stop(p), "rawStrippedQualifier", raw, "minValue", min,
                 "maxValue", max, "typeName", type, NULL);
 }
 
@@ -142,7 +142,7 @@ static bool decimal_of(const char *s, size_t n, bool neg, __int128 *unscaled, in
     return true;
 }
 
-Node *parse_number(Parser *p, bool neg, int32_t start) {
+Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
     const Token *t = tk(p);
     const char *txt = p->sql + t->start;
     size_t n = (size_t)(t->end - t->start);
@@ -155,19 +155,19 @@ Node *parse_number(Parser *p, bool neg, int32_t start) {
         long long v = strtoll(raw, NULL, 10);
         bool overflow = errno == ERANGE;
         if (suf == 'L') {
-            if (overflow) defer_error(p, range_error(p, raw, "bigint", "-9223372036854775808", "9223372036854775807", start));
+            if (overflow) ps_defer_error(p, range_error(p, raw, "bigint", "-9223372036854775808", "9223372036854775807", start));
             Node *l = lit(p, &TYPE_LONG, start);
             l->u.lit.v.u.i = v;
             return node_finish(l);
         }
         if (suf == 'S') {
-            if (overflow || v < -32768 || v > 32767) defer_error(p, range_error(p, raw, "smallint", "-32768", "32767", start));
+            if (overflow || v < -32768 || v > 32767) ps_defer_error(p, range_error(p, raw, "smallint", "-32768", "32767", start));
             Node *l = lit(p, &TYPE_SHORT, start);
             l->u.lit.v.u.i = v;
             return node_finish(l);
         }
         if (suf == 'Y') {
-            if (overflow || v < -128 || v > 127) defer_error(p, range_error(p, raw, "tinyint", "-128", "127", start));
+            if (overflow || v < -128 || v > 127) ps_defer_error(p, range_error(p, raw, "tinyint", "-128", "127", start));
             Node *l = lit(p, &TYPE_BYTE, start);
             l->u.lit.v.u.i = v;
             return node_finish(l);
@@ -203,7 +203,7 @@ Node *parse_number(Parser *p, bool neg, int32_t start) {
     __int128 u;
     int prec, scale;
     if (!decimal_of(digits, dl, neg, &u, &prec, &scale)) {
-        defer_error(p, perr(p, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION", start, prev_stop(p), "precision",
+        ps_defer_error(p, ps_perr(p, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION", start, prev_stop(p), "precision",
                             arena_printf(p->a, "%d", (int)dl), "maxPrecision", "38", NULL));
         u = 0, prec = 1, scale = 0;
     }
@@ -450,10 +450,10 @@ static Node *iv_literal(Parser *p, const Iv *iv, const DataType *t, int32_t star
     return node_finish(l);
 }
 
-Node *parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
+Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     const Token *st = tk(p);
     size_t n;
-    const char *s = parse_string_lit(p, &n);
+    const char *s = ps_parse_string_lit(p, &n);
     const char *vt = NULL;
     switch (kind) {
     case KW_DATE: {
@@ -498,10 +498,10 @@ Node *parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     }
     default: break;
     }
-    defer_error(p, perr(p, "INVALID_TYPED_LITERAL", start, prev_stop(p), "valueType", vt ? vt : "\"?\"", "value",
+    ps_defer_error(p, ps_perr(p, "INVALID_TYPED_LITERAL", start, prev_stop(p), "valueType", vt ? vt : "\"?\"", "value",
                         arena_printf(p->a, "'%s'", s), NULL));
     (void)st;
-    return mk_lit_null(p, start, prev_stop(p));
+    return ps_mk_lit_null(p, start, prev_stop(p));
 }
 
 static int ym_field(int u) { return u == U_YEAR ? IF_YEAR : IF_MONTH; }
@@ -559,16 +559,16 @@ static bool unit_to_unit(const char *s, size_t n, int from, int to, Iv *iv) {
     return true;
 }
 
-Node *parse_interval(Parser *p, int32_t start) {
+Node *ps_parse_interval(Parser *p, int32_t start) {
     /* INTERVAL 'str' (no unit) is a typed literal */
-    if (at_string(p)) {
+    if (ps_at_string(p)) {
         int save = p->pos;
         size_t n;
-        parse_string_lit(p, &n);
+        ps_parse_string_lit(p, &n);
         int u;
         if (!at_interval_unit(p, &u)) {
             p->pos = save;
-            return parse_typed_literal(p, KW_INTERVAL, start);
+            return ps_parse_typed_literal(p, KW_INTERVAL, start);
         }
         p->pos = save;
     }
@@ -586,35 +586,35 @@ Node *parse_interval(Parser *p, int32_t start) {
             neg = is_op(p, OP_MINUS);
             advance(p);
         }
-        if (at_string(p)) {
-            vtext = parse_string_lit(p, &vn);
+        if (ps_at_string(p)) {
+            vtext = ps_parse_string_lit(p, &vn);
             is_str = true;
         } else if (tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL) {
-            vtext = tok_text(p, tk(p));
+            vtext = ps_tok_text(p, tk(p));
             vn = strlen(vtext);
             advance(p);
         } else {
             if (count) break;
-            syntax_error(p, "");
+            ps_syntax_error(p, "");
         }
         int u;
-        if (!at_interval_unit(p, &u)) syntax_error(p, "");
+        if (!at_interval_unit(p, &u)) ps_syntax_error(p, "");
         const Token *ut = tk(p);
         advance(p);
         if (is_kw(p, KW_TO) && count == 0) {
             advance(p);
             int to;
-            if (!at_interval_unit(p, &to)) syntax_error(p, "");
+            if (!at_interval_unit(p, &to)) ps_syntax_error(p, "");
             advance(p);
             Iv iv;
             bool ok = is_str && ((to == U_MONTH && u == U_YEAR) ||
                                  (to >= U_HOUR && to <= U_SECOND && u >= U_DAY && u < to && u != U_WEEK));
             if (ok) ok = unit_to_unit(vtext, vn, u, to, &iv);
             if (!ok) {
-                defer_error(p, perr(p, "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", vstart, prev_stop(p),
+                ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", vstart, prev_stop(p),
                                     "input", arena_printf(p->a, "%s", vtext), "from",
-                                    tok_text(p, ut), "to", tok_text(p, &p->t[p->pos - 1]), NULL));
-                return mk_lit_null(p, start, prev_stop(p));
+                                    ps_tok_text(p, ut), "to", ps_tok_text(p, &p->t[p->pos - 1]), NULL));
+                return ps_mk_lit_null(p, start, prev_stop(p));
             }
             if (neg) iv.months = -iv.months, iv.micros = -iv.micros;
             if (to == U_MONTH) return iv_literal(p, &iv, type_ym_interval(p->a, ym_field(u), IF_MONTH), start);
@@ -622,12 +622,12 @@ Node *parse_interval(Parser *p, int32_t start) {
         }
         /* value unit: parse "value unit" through stringToInterval's rules */
         Iv one;
-        char *buf = arena_printf(p->a, "%s%.*s %s", neg ? "-" : "", (int)vn, vtext, tok_text(p, ut));
-        if (is_str && vn && (vtext[0] == '-' || vtext[0] == '+') && neg) buf = arena_printf(p->a, "%.*s %s", (int)vn, vtext, tok_text(p, ut));
+        char *buf = arena_printf(p->a, "%s%.*s %s", neg ? "-" : "", (int)vn, vtext, ps_tok_text(p, ut));
+        if (is_str && vn && (vtext[0] == '-' || vtext[0] == '+') && neg) buf = arena_printf(p->a, "%.*s %s", (int)vn, vtext, ps_tok_text(p, ut));
         if (!string_to_interval(buf, strlen(buf), &one, NULL)) {
-            defer_error(p, perr(p, "INVALID_INTERVAL_FORMAT.INVALID_VALUE", vstart, prev_stop(p), "input",
+            ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.INVALID_VALUE", vstart, prev_stop(p), "input",
                                 arena_printf(p->a, "%.*s", (int)vn, vtext), NULL));
-            return mk_lit_null(p, start, prev_stop(p));
+            return ps_mk_lit_null(p, start, prev_stop(p));
         }
         total.months += one.months;
         total.days += one.days;
@@ -637,7 +637,7 @@ Node *parse_interval(Parser *p, int32_t start) {
         else other |= 1u << u;
         count++;
         /* continue while another value follows */
-        if (!(at_string(p) || tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL ||
+        if (!(ps_at_string(p) || tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL ||
               ((is_op(p, OP_MINUS) || is_op(p, OP_PLUS)) &&
                (tk_at(p, 1)->kind == TK_INT || tk_at(p, 1)->kind == TK_DECIMAL || tk_at(p, 1)->kind == TK_STRING))))
             break;
@@ -649,8 +649,8 @@ Node *parse_interval(Parser *p, int32_t start) {
         }
     }
     if (ym && dt) {
-        defer_error(p, perr(p, "INVALID_INTERVAL_FORMAT.MIXED_INTERVAL_UNITS", start, prev_stop(p), NULL));
-        return mk_lit_null(p, start, prev_stop(p));
+        ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.MIXED_INTERVAL_UNITS", start, prev_stop(p), NULL));
+        return ps_mk_lit_null(p, start, prev_stop(p));
     }
     if (ym) {
         int lo = (ym & 1) ? IF_YEAR : IF_MONTH, hi = (ym & 2) ? IF_MONTH : IF_YEAR;

@@ -7,7 +7,7 @@
 
 #include "parser_int.h"
 
-Node *as_predicate(Parser *p, Node *e);
+Node *ps_as_predicate(Parser *p, Node *e);
 
 static const char AUTO_SUBQUERY_NAME[] = "__auto_generated_subquery_name";
 
@@ -23,7 +23,7 @@ static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t st
     return node_finish(n);
 }
 
-bool at_query_start(const Parser *p) {
+bool ps_at_query_start(const Parser *p) {
     int i = 0;
     while (tok_op(tk_at(p, i), OP_LPAREN)) i++;
     const Token *t = tk_at(p, i);
@@ -48,8 +48,8 @@ typedef struct TableAlias {
 
 static bool can_be_alias(const Parser *p) {
     const Token *t = tk(p);
-    if (!at_identifier(p)) return false;
-    if (t->kind == TK_WORD && (is_clause_keyword(t) || is_strict_nonreserved(t))) return false;
+    if (!ps_at_identifier(p)) return false;
+    if (t->kind == TK_WORD && (ps_is_clause_keyword(t) || ps_is_strict_nonreserved(t))) return false;
     if (tok_kw(t, KW_ORDER) || tok_kw(t, KW_SORT) || tok_kw(t, KW_LIMIT) || tok_kw(t, KW_OFFSET)) return false;
     return true;
 }
@@ -59,18 +59,18 @@ static TableAlias parse_table_alias(Parser *p) {
     if (is_kw(p, KW_AS)) {
         if (is_op_at(p, 1, OP_LPAREN)) {
             /* `AS (c)`: AS itself is the alias name, as Spark's grammar makes it */
-            ta.name = tok_text(p, tk(p));
+            ta.name = ps_tok_text(p, tk(p));
             advance(p);
-            ta.ncols = parse_ident_list(p, &ta.cols);
+            ta.ncols = ps_parse_ident_list(p, &ta.cols);
             return ta;
         }
         advance(p);
-        if (is_strict_nonreserved(tk(p))) syntax_error(p, "");
-        ta.name = parse_identifier(p);
+        if (ps_is_strict_nonreserved(tk(p))) ps_syntax_error(p, "");
+        ta.name = ps_parse_identifier(p);
     } else if (can_be_alias(p)) {
-        ta.name = parse_identifier(p);
+        ta.name = ps_parse_identifier(p);
     } else return ta;
-    if (is_op(p, OP_LPAREN)) ta.ncols = parse_ident_list(p, &ta.cols);
+    if (is_op(p, OP_LPAREN)) ta.ncols = ps_parse_ident_list(p, &ta.cols);
     return ta;
 }
 
@@ -92,18 +92,18 @@ static bool is_row_ctor(Parser *p, const Node *e) {
 }
 
 static Node *parse_inline_table(Parser *p, int32_t start) {
-    expect_kw(p, KW_VALUES);
+    ps_expect_kw(p, KW_VALUES);
     NodeVec rows = {0};
     uint32_t first = 0;
     do {
         int32_t rs = cur_start(p);
-        Node *e = parse_expr(p);
+        Node *e = ps_parse_expr(p);
         Node *row = node_new(p->a, NK_ExprList, rs, prev_stop(p));
         if (is_row_ctor(p, e)) node_set_kids(p->a, row, e->kids, e->u.un.nargs);
         else node_set_kids(p->a, row, &e, 1);
         if (!rows.n) first = row->nkids;
-        nv_push(p, &rows, node_finish(row));
-    } while (accept_op(p, OP_COMMA));
+        ps_nv_push(p, &rows, node_finish(row));
+    } while (ps_accept_op(p, OP_COMMA));
     TableAlias ta = parse_table_alias(p);
     Node *t = node_new(p->a, NK_UnresolvedInlineTable, start, prev_stop(p));
     node_set_exprs(p->a, t, rows.v, rows.n);
@@ -117,7 +117,7 @@ static Node *parse_inline_table(Parser *p, int32_t start) {
     }
     for (uint32_t i = 0; i < rows.n; i++)
         if (rows.v[i]->nkids != t->u.cols.ncols) {
-            defer_error(p, perr(p, "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH", start, prev_stop(p), "expectedNumCols",
+            ps_defer_error(p, ps_perr(p, "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH", start, prev_stop(p), "expectedNumCols",
                                 arena_printf(p->a, "%u", t->u.cols.ncols), "actualNumCols",
                                 arena_printf(p->a, "%u", rows.v[i]->nkids), "rowIndex", arena_printf(p->a, "%u", i), NULL));
             break;
@@ -145,7 +145,7 @@ static const char *join_sql(JoinType t) {
 }
 
 static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_expr) {
-    expect_op(p, OP_LPAREN);
+    ps_expect_op(p, OP_LPAREN);
     NodeVec args = {0};
     if (!is_op(p, OP_RPAREN)) {
         do {
@@ -154,31 +154,31 @@ static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_exp
                 /* TABLE t / TABLE(query) table argument: kept as a scalar subquery of the relation */
                 advance(p);
                 Node *rel;
-                if (accept_op(p, OP_LPAREN)) {
-                    rel = parse_query(p);
-                    expect_op(p, OP_RPAREN);
+                if (ps_accept_op(p, OP_LPAREN)) {
+                    rel = ps_parse_query(p);
+                    ps_expect_op(p, OP_RPAREN);
                 } else {
                     int32_t rs = cur_start(p);
-                    NameParts np = parse_multipart(p);
+                    NameParts np = ps_parse_multipart(p);
                     rel = node_new(p->a, NK_UnresolvedRelation, rs, prev_stop(p));
                     rel->u.un.name = np;
                     rel = node_finish(rel);
                 }
                 Node *s = node_new(p->a, NK_ScalarSubquery, as, prev_stop(p));
                 s->u.subq.plan = rel;
-                nv_push(p, &args, node_finish(s));
-            } else if (at_identifier(p) && is_op_at(p, 1, OP_FATARROW)) {
-                const char *an = parse_identifier(p);
+                ps_nv_push(p, &args, node_finish(s));
+            } else if (ps_at_identifier(p) && is_op_at(p, 1, OP_FATARROW)) {
+                const char *an = ps_parse_identifier(p);
                 advance(p);
-                Node *v = parse_expr(p);
+                Node *v = ps_parse_expr(p);
                 Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
                 na->u.named.name = an;
                 node_set_kids(p->a, na, &v, 1);
-                nv_push(p, &args, node_finish(na));
-            } else nv_push(p, &args, parse_expr(p));
-        } while (accept_op(p, OP_COMMA));
+                ps_nv_push(p, &args, node_finish(na));
+            } else ps_nv_push(p, &args, ps_parse_expr(p));
+        } while (ps_accept_op(p, OP_COMMA));
     }
-    expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_RPAREN);
     Node *f = node_new(p->a, NK_UnresolvedTableValuedFunction, start, prev_stop(p));
     f->u.un.name = name;
     node_set_exprs(p->a, f, args.v, args.n);
@@ -191,22 +191,22 @@ static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_exp
         f = node_finish(w);
     }
     if (name.n > 1)
-        defer_error(p, perr(p, "INVALID_SQL_SYNTAX.INVALID_TABLE_VALUED_FUNC_NAME", start, prev_stop(p), "funcName",
+        ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.INVALID_TABLE_VALUED_FUNC_NAME", start, prev_stop(p), "funcName",
                             sql_id_parts(p->a, name), NULL));
     TableAlias ta = parse_table_alias(p);
     return apply_alias(p, &ta, f, start);
 }
 
-Node *parse_relation_primary(Parser *p) {
+Node *ps_parse_relation_primary(Parser *p) {
     int32_t start = cur_start(p);
     if (is_op(p, OP_LPAREN)) {
-        if (at_query_start(p)) {
+        if (ps_at_query_start(p)) {
             /* ( query ) alias — but `((a JOIN b))` is a relation: try the query */
             int save = p->pos;
             advance(p);
-            if (at_query_start(p)) {
-                Node *q = parse_query(p);
-                expect_op(p, OP_RPAREN);
+            if (ps_at_query_start(p)) {
+                Node *q = ps_parse_query(p);
+                ps_expect_op(p, OP_RPAREN);
                 TableAlias ta = parse_table_alias(p);
                 if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
                 return apply_alias(p, &ta, q, start);
@@ -215,13 +215,13 @@ Node *parse_relation_primary(Parser *p) {
         }
         advance(p);
         Node *r = parse_relation(p, NULL);
-        expect_op(p, OP_RPAREN);
+        ps_expect_op(p, OP_RPAREN);
         TableAlias ta = parse_table_alias(p);
         return apply_alias(p, &ta, r, start);
     }
     if (is_kw(p, KW_VALUES)) return parse_inline_table(p, start);
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
-        Node *e = parse_identifier_clause(p);
+        Node *e = ps_parse_identifier_clause(p);
         if (is_op(p, OP_LPAREN)) return parse_tvf(p, (NameParts){0, NULL}, start, e);
         Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
         w->u.idplan.builds = NK_UnresolvedRelation;
@@ -234,10 +234,10 @@ Node *parse_relation_primary(Parser *p) {
     {
         const char *parts[64];
         uint32_t n = 0;
-        parts[n++] = parse_identifier(p);
+        parts[n++] = ps_parse_identifier(p);
         while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
             advance(p);
-            const char *s = parse_identifier(p);
+            const char *s = ps_parse_identifier(p);
             if (n < 64) parts[n++] = s;
         }
         np = name_parts(p->a, n, parts);
@@ -249,7 +249,7 @@ Node *parse_relation_primary(Parser *p) {
     if (is_kw(p, KW_TABLESAMPLE)) {
         /* sampling does not change the plan's names; skipped */
         advance(p);
-        expect_op(p, OP_LPAREN);
+        ps_expect_op(p, OP_LPAREN);
         int depth = 1;
         while (depth && !at_eof(p)) {
             if (is_op(p, OP_LPAREN)) depth++;
@@ -290,46 +290,46 @@ static bool at_join(const Parser *p) {
 static Node *parse_join(Parser *p, Node *left) {
     int32_t start = left->start;
     const Token *jt_tok = tk(p);
-    bool natural = accept_kw(p, KW_NATURAL);
+    bool natural = ps_accept_kw(p, KW_NATURAL);
     JoinType jt = JOIN_INNER;
-    if (accept_kw(p, KW_INNER)) jt = JOIN_INNER;
-    else if (accept_kw(p, KW_CROSS)) jt = JOIN_CROSS;
-    else if (accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
-    else if (accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
-    else if (accept_kw(p, KW_LEFT)) {
-        if (accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
-        else if (accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
+    if (ps_accept_kw(p, KW_INNER)) jt = JOIN_INNER;
+    else if (ps_accept_kw(p, KW_CROSS)) jt = JOIN_CROSS;
+    else if (ps_accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
+    else if (ps_accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
+    else if (ps_accept_kw(p, KW_LEFT)) {
+        if (ps_accept_kw(p, KW_SEMI)) jt = JOIN_LEFT_SEMI;
+        else if (ps_accept_kw(p, KW_ANTI)) jt = JOIN_LEFT_ANTI;
         else {
-            accept_kw(p, KW_OUTER);
+            ps_accept_kw(p, KW_OUTER);
             jt = JOIN_LEFT_OUTER;
         }
-    } else if (accept_kw(p, KW_RIGHT)) {
-        accept_kw(p, KW_OUTER);
+    } else if (ps_accept_kw(p, KW_RIGHT)) {
+        ps_accept_kw(p, KW_OUTER);
         jt = JOIN_RIGHT_OUTER;
-    } else if (accept_kw(p, KW_FULL)) {
-        accept_kw(p, KW_OUTER);
+    } else if (ps_accept_kw(p, KW_FULL)) {
+        ps_accept_kw(p, KW_OUTER);
         jt = JOIN_FULL_OUTER;
     }
-    expect_kw(p, KW_JOIN);
-    bool lateral = accept_kw(p, KW_LATERAL);
-    Node *right = parse_relation_primary(p);
+    ps_expect_kw(p, KW_JOIN);
+    bool lateral = ps_accept_kw(p, KW_LATERAL);
+    Node *right = ps_parse_relation_primary(p);
     Node *cond = NULL;
     uint32_t nusing = 0;
     const char **using_cols = NULL;
-    if (!natural && accept_kw(p, KW_ON)) cond = parse_expr(p);
+    if (!natural && ps_accept_kw(p, KW_ON)) cond = ps_parse_expr(p);
     else if (!natural && is_kw(p, KW_USING)) {
         advance(p);
-        nusing = parse_ident_list(p, &using_cols);
+        nusing = ps_parse_ident_list(p, &using_cols);
     }
     (void)jt_tok;
     if (lateral && jt != JOIN_INNER && jt != JOIN_CROSS && jt != JOIN_LEFT_OUTER)
-        defer_error(p, perr(p, "INVALID_LATERAL_JOIN_TYPE", start, prev_stop(p), "joinType", join_sql(jt), NULL));
-    if (lateral && nusing) defer_error(p, perr(p, "UNSUPPORTED_FEATURE.LATERAL_JOIN_USING", start, prev_stop(p), NULL));
+        ps_defer_error(p, ps_perr(p, "INVALID_LATERAL_JOIN_TYPE", start, prev_stop(p), "joinType", join_sql(jt), NULL));
+    if (lateral && nusing) ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.LATERAL_JOIN_USING", start, prev_stop(p), NULL));
     if (natural && lateral)
-        defer_error(p, perr(p, "INCOMPATIBLE_JOIN_TYPES", start, prev_stop(p), "joinType1", "LATERAL", "joinType2",
+        ps_defer_error(p, ps_perr(p, "INCOMPATIBLE_JOIN_TYPES", start, prev_stop(p), "joinType1", "LATERAL", "joinType2",
                             "NATURAL", NULL));
     if (natural && jt == JOIN_CROSS)
-        defer_error(p, perr(p, "UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN", start, prev_stop(p), NULL));
+        ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN", start, prev_stop(p), NULL));
     if (lateral) return lateral_join(p, left, right, jt, cond, start);
     Node *j = node_new(p->a, NK_Join, start, prev_stop(p));
     Node *k[2] = {left, right};
@@ -350,7 +350,7 @@ static Node *parse_relation(Parser *p, Node *left) {
         advance(p);
         lateral = true;
     }
-    Node *r = parse_relation_primary(p);
+    Node *r = ps_parse_relation_primary(p);
     if (left) {
         if (lateral) r = lateral_join(p, left, r, JOIN_INNER, NULL, left->start);
         else {
@@ -370,25 +370,25 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
     int32_t start = cur_start(p);
     advance(p); /* LATERAL */
     advance(p); /* VIEW */
-    bool outer = accept_kw(p, KW_OUTER);
+    bool outer = ps_accept_kw(p, KW_OUTER);
     int32_t fs = cur_start(p);
-    NameParts fname = parse_multipart(p);
-    expect_op(p, OP_LPAREN);
+    NameParts fname = ps_parse_multipart(p);
+    ps_expect_op(p, OP_LPAREN);
     NodeVec args = {0};
-    if (!is_op(p, OP_RPAREN)) parse_expr_list(p, &args);
-    expect_op(p, OP_RPAREN);
-    Node *gen = mk_fnv(p, "", false, fs, prev_stop(p), (int)args.n, args.v);
+    if (!is_op(p, OP_RPAREN)) ps_parse_expr_list(p, &args);
+    ps_expect_op(p, OP_RPAREN);
+    Node *gen = ps_mk_fnv(p, "", false, fs, prev_stop(p), (int)args.n, args.v);
     gen = node_copy(p->a, gen);
     gen->u.un.name = fname;
     gen = node_finish(gen);
-    const char *tbl = parse_identifier(p);
+    const char *tbl = ps_parse_identifier(p);
     const char *cols[64];
     uint32_t ncols = 0;
-    if (accept_kw(p, KW_AS) || (at_identifier(p) && !is_clause_keyword(tk(p)) && !is_kw(p, KW_LATERAL))) {
+    if (ps_accept_kw(p, KW_AS) || (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) && !is_kw(p, KW_LATERAL))) {
         do {
-            const char *c = parse_identifier(p);
+            const char *c = ps_parse_identifier(p);
             if (ncols < 64) cols[ncols++] = c;
-        } while (accept_op(p, OP_COMMA));
+        } while (ps_accept_op(p, OP_COMMA));
     }
     Node *g = plan1(p, NK_UnresolvedGenerate, child, start);
     g->start = child->start;
@@ -402,9 +402,9 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
 }
 
 static Node *parse_from_clause(Parser *p) {
-    expect_kw(p, KW_FROM);
+    ps_expect_kw(p, KW_FROM);
     Node *r = parse_relation(p, NULL);
-    while (accept_op(p, OP_COMMA)) r = parse_relation(p, r);
+    while (ps_accept_op(p, OP_COMMA)) r = parse_relation(p, r);
     while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = parse_lateral_view(p, r);
     return r;
 }
@@ -413,7 +413,7 @@ static Node *parse_from_clause(Parser *p) {
 
 static Node *multi_alias(Parser *p, Node *e, int32_t start) {
     const char **cols;
-    uint32_t n = parse_ident_list(p, &cols);
+    uint32_t n = ps_parse_ident_list(p, &cols);
     Node *m = node_new(p->a, NK_MultiAlias, start, prev_stop(p));
     m->u.cols.ncols = n;
     m->u.cols.cols = cols;
@@ -423,16 +423,16 @@ static Node *multi_alias(Parser *p, Node *e, int32_t start) {
 
 static Node *parse_select_item(Parser *p) {
     int32_t start = cur_start(p);
-    Node *e = parse_expr(p);
+    Node *e = ps_parse_expr(p);
     const char *alias = NULL;
     if (is_kw(p, KW_AS)) {
         advance(p);
         if (is_op(p, OP_LPAREN)) return multi_alias(p, e, start);
-        alias = parse_identifier(p);
+        alias = ps_parse_identifier(p);
     } else if (is_op(p, OP_LPAREN)) {
         return multi_alias(p, e, start);
-    } else if (at_identifier(p) && !(tk(p)->kind == TK_WORD && is_clause_keyword(tk(p)))) {
-        alias = parse_identifier(p);
+    } else if (ps_at_identifier(p) && !(tk(p)->kind == TK_WORD && ps_is_clause_keyword(tk(p)))) {
+        alias = ps_parse_identifier(p);
     }
     if (alias) {
         Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
@@ -453,34 +453,34 @@ static Node *parse_grouping_set(Parser *p) {
     if (is_op(p, OP_LPAREN)) {
         int save = p->pos;
         advance(p);
-        if (accept_op(p, OP_RPAREN)) {
+        if (ps_accept_op(p, OP_RPAREN)) {
         } else {
             p->pos = save;
-            Node *e = parse_expr(p);
+            Node *e = ps_parse_expr(p);
             if (is_row_ctor(p, e))
-                for (uint32_t i = 0; i < e->u.un.nargs; i++) nv_push(p, &v, e->kids[i]);
-            else nv_push(p, &v, e);
+                for (uint32_t i = 0; i < e->u.un.nargs; i++) ps_nv_push(p, &v, e->kids[i]);
+            else ps_nv_push(p, &v, e);
         }
-    } else nv_push(p, &v, parse_expr(p));
+    } else ps_nv_push(p, &v, ps_parse_expr(p));
     Node *l = node_new(p->a, NK_ExprList, start, prev_stop(p));
     node_set_kids(p->a, l, v.v, v.n);
     return node_finish(l);
 }
 
 static Node *grouping_node(Parser *p, NodeKind k, int32_t start) {
-    expect_op(p, OP_LPAREN);
+    ps_expect_op(p, OP_LPAREN);
     NodeVec sets = {0};
     do {
         if (k == NK_GroupingSets && (is_kw(p, KW_ROLLUP) || is_kw(p, KW_CUBE)) && is_op_at(p, 1, OP_LPAREN)) {
             int32_t s = cur_start(p);
             NodeKind kk = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
             advance(p);
-            nv_push(p, &sets, grouping_node(p, kk, s));
+            ps_nv_push(p, &sets, grouping_node(p, kk, s));
             continue;
         }
-        nv_push(p, &sets, parse_grouping_set(p));
-    } while (accept_op(p, OP_COMMA));
-    expect_op(p, OP_RPAREN);
+        ps_nv_push(p, &sets, parse_grouping_set(p));
+    } while (ps_accept_op(p, OP_COMMA));
+    ps_expect_op(p, OP_RPAREN);
     Node *g = node_new(p->a, k, start, prev_stop(p));
     node_set_kids(p->a, g, sets.v, sets.n);
     g->u.un.nargs = sets.n;
@@ -494,13 +494,13 @@ static uint32_t parse_group_by(Parser *p, NodeVec *out) {
         if ((is_kw(p, KW_ROLLUP) || is_kw(p, KW_CUBE)) && is_op_at(p, 1, OP_LPAREN)) {
             NodeKind k = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
             advance(p);
-            nv_push(p, out, grouping_node(p, k, s));
+            ps_nv_push(p, out, grouping_node(p, k, s));
         } else if (is_kw(p, KW_GROUPING) && is_kw_at(p, 1, KW_SETS)) {
             advance(p);
             advance(p);
-            nv_push(p, out, grouping_node(p, NK_GroupingSets, s));
-        } else nv_push(p, out, parse_expr(p));
-    } while (accept_op(p, OP_COMMA));
+            ps_nv_push(p, out, grouping_node(p, NK_GroupingSets, s));
+        } else ps_nv_push(p, out, ps_parse_expr(p));
+    } while (ps_accept_op(p, OP_COMMA));
     /* old syntax: GROUP BY a, b WITH ROLLUP | WITH CUBE | GROUPING SETS (...) */
     uint32_t n = out->n - before;
     if ((is_kw(p, KW_WITH) && (is_kw_at(p, 1, KW_ROLLUP) || is_kw_at(p, 1, KW_CUBE))) ||
@@ -532,7 +532,7 @@ static uint32_t parse_group_by(Parser *p, NodeVec *out) {
             node_set_kids(p->a, g, k, gs->nkids + n);
         }
         out->n = before;
-        nv_push(p, out, node_finish(g));
+        ps_nv_push(p, out, node_finish(g));
     }
     return out->n - before;
 }
@@ -543,14 +543,14 @@ static Node *parse_window_clause(Parser *p, Node *child) {
     NodeVec defs = {0};
     const char *refs[256]; /* `w2 AS w1`: the referenced name, else NULL */
     do {
-        if (!at_identifier(p) || !is_kw_at(p, 1, KW_AS)) syntax_error_at(p, wt, "");
+        if (!ps_at_identifier(p) || !is_kw_at(p, 1, KW_AS)) ps_syntax_error_at(p, wt, "");
         int32_t ns = cur_start(p);
-        const char *name = parse_identifier(p);
-        expect_kw(p, KW_AS);
-        Node *spec = parse_window_spec(p);
+        const char *name = ps_parse_identifier(p);
+        ps_expect_kw(p, KW_AS);
+        Node *spec = ps_parse_window_spec(p);
         for (uint32_t i = 0; i < defs.n; i++)
             if (strcmp(defs.v[i]->u.wspec.ref_name, name) == 0)
-                defer_error(p, perr(p, "INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION", ns, prev_stop(p), "windowName",
+                ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION", ns, prev_stop(p), "windowName",
                                     sql_ident(p->a, name), NULL));
         Node *s;
         const char *ref = NULL;
@@ -561,16 +561,16 @@ static Node *parse_window_clause(Parser *p, Node *child) {
         s->u.wspec.ref_name = name;
         if (defs.n < 256) {
             refs[defs.n] = ref;
-            nv_push(p, &defs, node_finish(s));
+            ps_nv_push(p, &defs, node_finish(s));
         }
-    } while (accept_op(p, OP_COMMA));
+    } while (ps_accept_op(p, OP_COMMA));
     for (uint32_t i = 0; i < defs.n; i++) {
         if (!refs[i]) continue;
         Node *found = NULL;
         for (uint32_t j = 0; j < defs.n; j++)
             if (!refs[j] && strcmp(defs.v[j]->u.wspec.ref_name, refs[i]) == 0) found = defs.v[j];
         if (!found) {
-            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.CANNOT_RESOLVE_WINDOW_REFERENCE", defs.v[i]->start,
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CANNOT_RESOLVE_WINDOW_REFERENCE", defs.v[i]->start,
                                 defs.v[i]->stop, "windowName", sql_ident(p->a, refs[i]), NULL));
             continue;
         }
@@ -586,22 +586,22 @@ static Node *parse_window_clause(Parser *p, Node *child) {
 /* SELECT ... [FROM ...] ...; `from` is given for `FROM t SELECT ...`. */
 static Node *parse_query_spec(Parser *p, Node *from) {
     int32_t start = cur_start(p);
-    expect_kw(p, KW_SELECT);
+    ps_expect_kw(p, KW_SELECT);
     bool distinct = false;
-    if (accept_kw(p, KW_DISTINCT)) distinct = true;
+    if (ps_accept_kw(p, KW_DISTINCT)) distinct = true;
     else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && !is_kw_at(p, 1, KW_FROM) && !at_eof(p) &&
              tk_at(p, 1)->kind != TK_EOF)
         advance(p);
     NodeVec items = {0};
-    do nv_push(p, &items, parse_select_item(p));
-    while (accept_op(p, OP_COMMA));
+    do ps_nv_push(p, &items, parse_select_item(p));
+    while (ps_accept_op(p, OP_COMMA));
     Node *rel = from;
     if (!rel && is_kw(p, KW_FROM)) rel = parse_from_clause(p);
     while (rel && is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) rel = parse_lateral_view(p, rel);
     if (!rel) rel = node_finish(node_new(p->a, NK_OneRowRelation, -1, -1));
     Node *cur = rel;
-    if (accept_kw(p, KW_WHERE)) {
-        Node *c = parse_expr(p);
+    if (ps_accept_kw(p, KW_WHERE)) {
+        Node *c = ps_parse_expr(p);
         Node *f = plan1(p, NK_Filter, cur, start);
         node_set_exprs(p->a, f, &c, 1);
         cur = node_finish(f);
@@ -615,20 +615,20 @@ static Node *parse_query_spec(Parser *p, Node *from) {
         has_group = true;
     }
     Node *having = NULL;
-    if (accept_kw(p, KW_HAVING)) having = parse_expr(p);
+    if (ps_accept_kw(p, KW_HAVING)) having = ps_parse_expr(p);
     Node *out;
     if (has_group || (having && !p->opts.having_without_group_by_as_where)) {
         Node *agg = node_new(p->a, NK_Aggregate, start, prev_stop(p));
         NodeVec all = {0};
-        for (uint32_t i = 0; i < groups.n; i++) nv_push(p, &all, groups.v[i]);
-        for (uint32_t i = 0; i < items.n; i++) nv_push(p, &all, items.v[i]);
+        for (uint32_t i = 0; i < groups.n; i++) ps_nv_push(p, &all, groups.v[i]);
+        for (uint32_t i = 0; i < items.n; i++) ps_nv_push(p, &all, items.v[i]);
         node_set_exprs(p->a, agg, all.v, all.n);
         node_set_kids(p->a, agg, &cur, 1);
         agg->u.aggregate.ngroup = groups.n;
         out = node_finish(agg);
         if (having) {
             Node *h = plan1(p, NK_UnresolvedHaving, out, start);
-            Node *c = as_predicate(p, having);
+            Node *c = ps_as_predicate(p, having);
             node_set_exprs(p->a, h, &c, 1);
             out = node_finish(h);
         }
@@ -638,7 +638,7 @@ static Node *parse_query_spec(Parser *p, Node *from) {
         out = node_finish(proj);
         if (having) {
             Node *f = plan1(p, NK_Filter, out, start);
-            Node *c = as_predicate(p, having);
+            Node *c = ps_as_predicate(p, having);
             node_set_exprs(p->a, f, &c, 1);
             out = node_finish(f);
         }
@@ -652,26 +652,26 @@ static Node *parse_query_spec(Parser *p, Node *from) {
 
 static Node *parse_query_primary(Parser *p) {
     int32_t start = cur_start(p);
-    enter(p);
+    ps_enter(p);
     Node *r;
     if (is_kw(p, KW_SELECT)) r = parse_query_spec(p, NULL);
     else if (is_kw(p, KW_VALUES)) r = parse_inline_table(p, start);
     else if (is_kw(p, KW_TABLE)) {
         advance(p);
         int32_t s = cur_start(p);
-        NameParts np = parse_multipart(p);
+        NameParts np = ps_parse_multipart(p);
         r = node_new(p->a, NK_UnresolvedRelation, s, prev_stop(p));
         r->u.un.name = np;
         r = node_finish(r);
     } else if (is_kw(p, KW_FROM)) {
         Node *from = parse_from_clause(p);
-        if (!is_kw(p, KW_SELECT)) syntax_error(p, "");
+        if (!is_kw(p, KW_SELECT)) ps_syntax_error(p, "");
         r = parse_query_spec(p, from);
     } else if (is_op(p, OP_LPAREN)) {
         advance(p);
-        r = parse_query(p);
-        expect_op(p, OP_RPAREN);
-    } else syntax_error(p, "");
+        r = ps_parse_query(p);
+        ps_expect_op(p, OP_RPAREN);
+    } else ps_syntax_error(p, "");
     leave(p);
     return r;
 }
@@ -685,8 +685,8 @@ static Node *setop(Parser *p, NodeKind k, Node *l, Node *r, bool all) {
 }
 
 static bool set_quantifier(Parser *p) {
-    if (accept_kw(p, KW_ALL)) return true;
-    accept_kw(p, KW_DISTINCT);
+    if (ps_accept_kw(p, KW_ALL)) return true;
+    ps_accept_kw(p, KW_DISTINCT);
     return false;
 }
 
@@ -721,24 +721,24 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
     NodeVec order = {0}, cluster = {0}, distribute = {0}, sort = {0};
     if (is_kw(p, KW_ORDER) && is_kw_at(p, 1, KW_BY)) {
         advance(p), advance(p);
-        parse_sort_list(p, &order);
+        ps_parse_sort_list(p, &order);
     }
     if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
         advance(p), advance(p);
-        parse_expr_list(p, &cluster);
+        ps_parse_expr_list(p, &cluster);
     }
     if (is_kw(p, KW_DISTRIBUTE) && is_kw_at(p, 1, KW_BY)) {
         advance(p), advance(p);
-        parse_expr_list(p, &distribute);
+        ps_parse_expr_list(p, &distribute);
     }
     if (is_kw(p, KW_SORT) && is_kw_at(p, 1, KW_BY)) {
         advance(p), advance(p);
-        parse_sort_list(p, &sort);
+        ps_parse_sort_list(p, &sort);
     }
     Node *r = q;
     int kinds = (order.n > 0) + (cluster.n > 0) + (distribute.n > 0 || sort.n > 0);
     if (kinds > 1) {
-        defer_error(p, perr(p, "UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES", start, prev_stop(p), NULL));
+        ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES", start, prev_stop(p), NULL));
     } else if (order.n) {
         Node *s = plan1(p, NK_Sort, r, start);
         node_set_exprs(p->a, s, order.v, order.n);
@@ -771,9 +771,9 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
         }
     }
     if (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
-    if (accept_kw(p, KW_LIMIT)) {
-        if (!accept_kw(p, KW_ALL)) {
-            Node *n = parse_expr(p);
+    if (ps_accept_kw(p, KW_LIMIT)) {
+        if (!ps_accept_kw(p, KW_ALL)) {
+            Node *n = ps_parse_expr(p);
             Node *ll = plan1(p, NK_LocalLimit, r, start);
             node_set_exprs(p->a, ll, &n, 1);
             ll = node_finish(ll);
@@ -782,8 +782,8 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
             r = node_finish(gl);
         }
     }
-    if (accept_kw(p, KW_OFFSET)) {
-        Node *n = parse_expr(p);
+    if (ps_accept_kw(p, KW_OFFSET)) {
+        Node *n = ps_parse_expr(p);
         Node *o = plan1(p, NK_Offset, r, start);
         node_set_exprs(p->a, o, &n, 1);
         r = node_finish(o);
@@ -791,17 +791,17 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
     return r;
 }
 
-Node *parse_query_no_with(Parser *p) {
+Node *ps_parse_query_no_with(Parser *p) {
     int32_t start = cur_start(p);
     Node *t = parse_set_term(p);
     return parse_organization(p, t, start);
 }
 
-Node *parse_query(Parser *p) {
-    enter(p);
+Node *ps_parse_query(Parser *p) {
+    ps_enter(p);
     int32_t start = cur_start(p);
     if (!is_kw(p, KW_WITH)) {
-        Node *q = parse_query_no_with(p);
+        Node *q = ps_parse_query_no_with(p);
         leave(p);
         return q;
     }
@@ -809,23 +809,23 @@ Node *parse_query(Parser *p) {
     NodeVec ctes = {0};
     do {
         int32_t cs = cur_start(p);
-        if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) syntax_error_at(p, tk_at(p, 2), "");
-        const char *name = parse_identifier(p);
+        if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) ps_syntax_error_at(p, tk_at(p, 2), "");
+        const char *name = ps_parse_identifier(p);
         const char **cols = NULL;
         uint32_t ncols = 0;
-        if (is_op(p, OP_LPAREN)) ncols = parse_ident_list(p, &cols);
-        accept_kw(p, KW_AS);
-        expect_op(p, OP_LPAREN);
-        Node *q = parse_query(p);
-        expect_op(p, OP_RPAREN);
+        if (is_op(p, OP_LPAREN)) ncols = ps_parse_ident_list(p, &cols);
+        ps_accept_kw(p, KW_AS);
+        ps_expect_op(p, OP_LPAREN);
+        Node *q = ps_parse_query(p);
+        ps_expect_op(p, OP_RPAREN);
         if (ncols) {
             Node *c = plan1(p, NK_UnresolvedSubqueryColumnAliases, q, cs);
             c->u.cols.ncols = ncols;
             c->u.cols.cols = cols;
             q = node_finish(c);
         }
-        nv_push(p, &ctes, subquery_alias(p, name, q, cs));
-    } while (accept_op(p, OP_COMMA));
+        ps_nv_push(p, &ctes, subquery_alias(p, name, q, cs));
+    } while (ps_accept_op(p, OP_COMMA));
     /* duplicate names, in first-seen order */
     StrBuf dups;
     sb_init(&dups, p->a, 16);
@@ -843,12 +843,12 @@ Node *parse_query(Parser *p) {
         }
     }
     if (dups.len)
-        defer_error(p, perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));
-    Node *body = parse_query_no_with(p);
+        ps_defer_error(p, ps_perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));
+    Node *body = ps_parse_query_no_with(p);
     Node *w = node_new(p->a, NK_UnresolvedWith, start, prev_stop(p));
     NodeVec kids = {0};
-    nv_push(p, &kids, body);
-    for (uint32_t i = 0; i < ctes.n; i++) nv_push(p, &kids, ctes.v[i]);
+    ps_nv_push(p, &kids, body);
+    for (uint32_t i = 0; i < ctes.n; i++) ps_nv_push(p, &kids, ctes.v[i]);
     node_set_kids(p->a, w, kids.v, kids.n);
     leave(p);
     return node_finish(w);

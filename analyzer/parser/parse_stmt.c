@@ -37,11 +37,11 @@ static Target parse_target(Parser *p) {
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
         advance(p);
         advance(p);
-        t.ident = parse_expr(p);
-        expect_op(p, OP_RPAREN);
-        t.folded = fold_identifier(p, t.ident, &t.name);
+        t.ident = ps_parse_expr(p);
+        ps_expect_op(p, OP_RPAREN);
+        t.folded = ps_fold_identifier(p, t.ident, &t.name);
     } else {
-        t.name = parse_multipart(p);
+        t.name = ps_parse_multipart(p);
     }
     t.stop = prev_stop(p);
     return t;
@@ -81,7 +81,7 @@ static bool parse_if_exists(Parser *p) {
 static void skip_balanced(Parser *p) {
     int depth = 0;
     do {
-        if (at_eof(p)) syntax_error(p, "");
+        if (at_eof(p)) ps_syntax_error(p, "");
         if (is_op(p, OP_LPAREN)) depth++;
         else if (is_op(p, OP_RPAREN)) depth--;
         advance(p);
@@ -105,7 +105,7 @@ static const char *text_between(Parser *p, int32_t start, int32_t stop) {
 /* ---- CREATE VIEW ---- */
 
 static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global, bool temp) {
-    expect_kw(p, KW_VIEW);
+    ps_expect_kw(p, KW_VIEW);
     bool ine = parse_if_not_exists(p);
     Target t = parse_target(p);
     Node *s = node_new(p->a, NK_CreateView, start, 0);
@@ -115,23 +115,23 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     s->u.ddl.is_view = true;
     s->u.ddl.if_not_exists = ine;
     if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
-        defer_error(p, perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", t.start, t.stop, "actualName",
+        ps_defer_error(p, ps_perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", t.start, t.stop, "actualName",
                             sql_id_parts(p->a, t.name), NULL));
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         const char *names[256], *comments[256];
         uint32_t n = 0;
         do {
-            const char *c = parse_identifier(p);
+            const char *c = ps_parse_identifier(p);
             const char *cm = NULL;
-            if (accept_kw(p, KW_COMMENT)) cm = parse_string_lit(p, NULL);
+            if (ps_accept_kw(p, KW_COMMENT)) cm = ps_parse_string_lit(p, NULL);
             if (n < 256) {
                 names[n] = c;
                 comments[n] = cm;
                 n++;
             }
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
         s->u.ddl.ncols = n;
         s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
         s->u.ddl.col_comments = ARENA_ARRAY(p->a, const char *, n);
@@ -140,14 +140,14 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     }
     /* COMMENT / TBLPROPERTIES / PARTITIONED ON / SCHEMA BINDING ... before AS */
     while (!is_kw(p, KW_AS) && !at_eof(p)) {
-        if (accept_kw(p, KW_COMMENT)) parse_string_lit(p, NULL);
-        else if (accept_kw(p, KW_TBLPROPERTIES)) skip_balanced(p);
+        if (ps_accept_kw(p, KW_COMMENT)) ps_parse_string_lit(p, NULL);
+        else if (ps_accept_kw(p, KW_TBLPROPERTIES)) skip_balanced(p);
         else if (is_op(p, OP_LPAREN)) skip_balanced(p);
         else advance(p);
     }
-    expect_kw(p, KW_AS);
+    ps_expect_kw(p, KW_AS);
     int32_t qs = cur_start(p);
-    Node *q = parse_query(p);
+    Node *q = ps_parse_query(p);
     s->u.ddl.text = text_between(p, qs, prev_stop(p));
     node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
@@ -157,14 +157,14 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
 /* ---- CREATE TABLE ---- */
 
 static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) {
-    expect_kw(p, KW_TABLE);
+    ps_expect_kw(p, KW_TABLE);
     bool ine = parse_if_not_exists(p);
     Target t = parse_target(p);
     Node *s = node_new(p->a, NK_CreateTable, start, 0);
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.temporary = temp;
     s->u.ddl.if_not_exists = ine;
-    if (is_op(p, OP_LPAREN) && !at_query_start(p)) {
+    if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
         const char *names[1024], *comments[1024];
         const DataType *types[1024];
@@ -179,13 +179,13 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
                 }
                 continue;
             }
-            const char *c = parse_identifier(p);
-            const DataType *ty = parse_type(p);
+            const char *c = ps_parse_identifier(p);
+            const DataType *ty = ps_parse_type(p);
             const char *cm = NULL;
             for (;;) {
                 if (is_kw(p, KW_NOT) && is_kw_at(p, 1, KW_NULL)) advance(p), advance(p);
-                else if (accept_kw(p, KW_COMMENT)) cm = parse_string_lit(p, NULL);
-                else if (accept_kw(p, KW_DEFAULT)) parse_expr(p);
+                else if (ps_accept_kw(p, KW_COMMENT)) cm = ps_parse_string_lit(p, NULL);
+                else if (ps_accept_kw(p, KW_DEFAULT)) ps_parse_expr(p);
                 else if (word_is(p, 0, "GENERATED")) {
                     while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) {
                         if (is_op(p, OP_LPAREN)) skip_balanced(p);
@@ -199,8 +199,8 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
                 comments[n] = cm;
                 n++;
             }
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
         s->u.ddl.ncols = n;
         s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
         s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, n);
@@ -211,14 +211,14 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
     }
     Node *q = NULL;
     while (!at_eof(p) && !is_op(p, OP_SEMI)) {
-        if (accept_kw(p, KW_USING)) s->u.ddl.provider = parse_identifier(p);
-        else if (is_kw(p, KW_AS) || at_query_start(p)) {
-            accept_kw(p, KW_AS);
+        if (ps_accept_kw(p, KW_USING)) s->u.ddl.provider = ps_parse_identifier(p);
+        else if (is_kw(p, KW_AS) || ps_at_query_start(p)) {
+            ps_accept_kw(p, KW_AS);
             int32_t qs = cur_start(p);
-            q = parse_query(p);
+            q = ps_parse_query(p);
             s->u.ddl.text = text_between(p, qs, prev_stop(p));
             break;
-        } else if (accept_kw(p, KW_COMMENT) || accept_kw(p, KW_LOCATION)) parse_string_lit(p, NULL);
+        } else if (ps_accept_kw(p, KW_COMMENT) || ps_accept_kw(p, KW_LOCATION)) ps_parse_string_lit(p, NULL);
         else if (is_op(p, OP_LPAREN)) skip_balanced(p);
         else advance(p);
     }
@@ -245,7 +245,7 @@ static Node *generic_command(Parser *p, int32_t start) {
     StrBuf sb;
     sb_init(&sb, p->a, 32);
     const Token *first = tk(p);
-    const char *w = tok_text(p, first);
+    const char *w = ps_tok_text(p, first);
     for (char *c = (char *)w; *c; c++) *c = (char)toupper((unsigned char)*c);
     sb_puts(&sb, w);
     bool explain = word_is(p, 0, "EXPLAIN");
@@ -254,7 +254,7 @@ static Node *generic_command(Parser *p, int32_t start) {
         while (word_is(p, 0, "EXTENDED") || word_is(p, 0, "CODEGEN") || word_is(p, 0, "COST") ||
                word_is(p, 0, "FORMATTED") || word_is(p, 0, "LOGICAL"))
             advance(p);
-        Node *inner = parse_statement_body(p);
+        Node *inner = ps_parse_statement_body(p);
         Node *s = node_new(p->a, NK_Command, start, prev_stop(p));
         s->u.ddl.text = sb.data;
         node_set_kids(p->a, s, &inner, 1);
@@ -263,7 +263,7 @@ static Node *generic_command(Parser *p, int32_t start) {
     while (is_command_word(p) && !(is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN))) {
         /* a command word followed by nothing, `.`, or `(` is a name, not a word */
         if (is_op_at(p, 1, OP_DOT)) break;
-        const char *x = tok_text(p, tk(p));
+        const char *x = ps_tok_text(p, tk(p));
         for (char *c = (char *)x; *c; c++) *c = (char)toupper((unsigned char)*c);
         sb_putc(&sb, ' ');
         sb_puts(&sb, x);
@@ -275,17 +275,17 @@ static Node *generic_command(Parser *p, int32_t start) {
     bool has_target = false;
     if (parse_if_exists(p)) s->u.ddl.if_exists = true;
     else if (parse_if_not_exists(p)) s->u.ddl.if_not_exists = true;
-    if (at_identifier(p) && !is_op(p, OP_SEMI)) {
+    if (ps_at_identifier(p) && !is_op(p, OP_SEMI)) {
         t = parse_target(p);
         has_target = true;
     }
     bool temp_fn = strstr(sb.data, "TEMPORARY FUNCTION") != NULL;
     if (temp_fn && has_target && (t.ident ? t.folded : true) && t.name.n > 1) {
         if (strncmp(sb.data, "CREATE", 6) == 0)
-            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
                                 "database", sql_ident(p->a, t.name.v[0]), NULL));
         else if (strncmp(sb.data, "DROP", 4) == 0)
-            defer_error(p, perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
                                 "DROP TEMPORARY FUNCTION", "name", sql_id_parts(p->a, t.name), NULL));
     }
     /* ALTER VIEW v AS query / CACHE TABLE t [AS] query: keep the query */
@@ -295,8 +295,8 @@ static Node *generic_command(Parser *p, int32_t start) {
             advance(p);
             skip_balanced(p);
         }
-        accept_kw(p, KW_AS);
-        if (at_query_start(p)) q = parse_query(p);
+        ps_accept_kw(p, KW_AS);
+        if (ps_at_query_start(p)) q = ps_parse_query(p);
     }
     skip_rest(p);
     if (q) node_set_kids(p->a, s, &q, 1);
@@ -349,10 +349,10 @@ static Node *declare_variable(Parser *p, int32_t start) {
     Target t = parse_target(p);
     const DataType *ty = NULL;
     Node *def = NULL;
-    if (!at_eof(p) && !is_op(p, OP_SEMI) && !is_kw(p, KW_DEFAULT) && !is_op(p, OP_EQ)) ty = parse_type(p);
-    if (accept_kw(p, KW_DEFAULT) || accept_op(p, OP_EQ)) def = parse_expr(p);
+    if (!at_eof(p) && !is_op(p, OP_SEMI) && !is_kw(p, KW_DEFAULT) && !is_op(p, OP_EQ)) ty = ps_parse_type(p);
+    if (ps_accept_kw(p, KW_DEFAULT) || ps_accept_op(p, OP_EQ)) def = ps_parse_expr(p);
     if (!ty && !def)
-        defer_error(p, perr(p, "INVALID_SQL_SYNTAX.VARIABLE_TYPE_OR_DEFAULT_REQUIRED", start, prev_stop(p), NULL));
+        ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.VARIABLE_TYPE_OR_DEFAULT_REQUIRED", start, prev_stop(p), NULL));
     Node *s = node_new(p->a, NK_DeclareVariable, start, prev_stop(p));
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, 1);
@@ -368,25 +368,25 @@ static Node *set_variable(Parser *p, int32_t start) {
     advance(p); /* VAR / VARIABLE */
     NodeVec targets = {0};
     Node *src;
-    if (accept_op(p, OP_LPAREN)) {
+    if (ps_accept_op(p, OP_LPAREN)) {
         do {
             int32_t ts = cur_start(p);
-            NameParts np = parse_multipart(p);
-            nv_push(p, &targets, mk_attr(p, np, ts, prev_stop(p)));
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
-        expect_op(p, OP_EQ);
-        expect_op(p, OP_LPAREN);
-        src = parse_query(p);
-        expect_op(p, OP_RPAREN);
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &targets, ps_mk_attr(p, np, ts, prev_stop(p)));
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
+        ps_expect_op(p, OP_EQ);
+        ps_expect_op(p, OP_LPAREN);
+        src = ps_parse_query(p);
+        ps_expect_op(p, OP_RPAREN);
     } else {
         NodeVec vals = {0};
         do {
             int32_t ts = cur_start(p);
-            NameParts np = parse_multipart(p);
-            nv_push(p, &targets, mk_attr(p, np, ts, prev_stop(p)));
-            expect_op(p, OP_EQ);
-            Node *v = parse_expr(p);
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &targets, ps_mk_attr(p, np, ts, prev_stop(p)));
+            ps_expect_op(p, OP_EQ);
+            Node *v = ps_parse_expr(p);
             if (v->kind != NK_UnresolvedAttribute && v->kind != NK_Alias) {
                 /* Spark names a value after its variable */
                 Node *a = node_new(p->a, NK_Alias, v->start, v->stop);
@@ -394,8 +394,8 @@ static Node *set_variable(Parser *p, int32_t start) {
                 node_set_kids(p->a, a, &v, 1);
                 v = node_finish(a);
             }
-            nv_push(p, &vals, v);
-        } while (accept_op(p, OP_COMMA));
+            ps_nv_push(p, &vals, v);
+        } while (ps_accept_op(p, OP_COMMA));
         Node *proj = node_new(p->a, NK_Project, start, prev_stop(p));
         node_set_exprs(p->a, proj, vals.v, vals.n);
         Node *orr = one_row(p);
@@ -456,7 +456,7 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
             return node_finish(n);
         }
     }
-    defer_error(p, perr(p, "INVALID_SET_SYNTAX", start, n->stop, NULL));
+    ps_defer_error(p, ps_perr(p, "INVALID_SET_SYNTAX", start, n->stop, NULL));
     return node_finish(n);
 }
 
@@ -471,7 +471,7 @@ static Node *parse_set(Parser *p, int32_t start) {
         p->jb = &jb;
         if (!setjmp(jb)) {
             Node *n = set_variable(p, start);
-            if (!at_eof(p) && !is_op(p, OP_SEMI)) syntax_error(p, "");
+            if (!at_eof(p) && !is_op(p, OP_SEMI)) ps_syntax_error(p, "");
             p->jb = outer;
             return n;
         }
@@ -487,38 +487,38 @@ static Node *parse_set(Parser *p, int32_t start) {
 static Node *execute_immediate(Parser *p, int32_t start) {
     advance(p), advance(p);
     NodeVec ex = {0}, using = {0}, into = {0};
-    nv_push(p, &ex, parse_value_expr(p));
-    if (accept_kw(p, KW_INTO)) {
+    ps_nv_push(p, &ex, ps_parse_value_expr(p));
+    if (ps_accept_kw(p, KW_INTO)) {
         do {
             int32_t ts = cur_start(p);
-            NameParts np = parse_multipart(p);
-            nv_push(p, &into, mk_attr(p, np, ts, prev_stop(p)));
-        } while (accept_op(p, OP_COMMA));
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &into, ps_mk_attr(p, np, ts, prev_stop(p)));
+        } while (ps_accept_op(p, OP_COMMA));
     }
-    if (accept_kw(p, KW_USING)) {
+    if (ps_accept_kw(p, KW_USING)) {
         do {
             int32_t us = cur_start(p);
-            Node *e = parse_expr(p);
-            if (accept_kw(p, KW_AS) || (at_identifier(p) && !is_op(p, OP_COMMA) && !is_kw(p, KW_INTO))) {
-                const char *an = parse_identifier(p);
+            Node *e = ps_parse_expr(p);
+            if (ps_accept_kw(p, KW_AS) || (ps_at_identifier(p) && !is_op(p, OP_COMMA) && !is_kw(p, KW_INTO))) {
+                const char *an = ps_parse_identifier(p);
                 Node *a = node_new(p->a, NK_Alias, us, prev_stop(p));
                 a->u.attr.name = an;
                 node_set_kids(p->a, a, &e, 1);
                 e = node_finish(a);
             }
-            nv_push(p, &using, e);
-        } while (accept_op(p, OP_COMMA));
+            ps_nv_push(p, &using, e);
+        } while (ps_accept_op(p, OP_COMMA));
     }
-    if (!into.n && accept_kw(p, KW_INTO)) {
+    if (!into.n && ps_accept_kw(p, KW_INTO)) {
         do {
             int32_t ts = cur_start(p);
-            NameParts np = parse_multipart(p);
-            nv_push(p, &into, mk_attr(p, np, ts, prev_stop(p)));
-        } while (accept_op(p, OP_COMMA));
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &into, ps_mk_attr(p, np, ts, prev_stop(p)));
+        } while (ps_accept_op(p, OP_COMMA));
     }
     Node *s = node_new(p->a, NK_ExecuteImmediate, start, prev_stop(p));
-    for (uint32_t i = 0; i < using.n; i++) nv_push(p, &ex, using.v[i]);
-    for (uint32_t i = 0; i < into.n; i++) nv_push(p, &ex, into.v[i]);
+    for (uint32_t i = 0; i < using.n; i++) ps_nv_push(p, &ex, using.v[i]);
+    for (uint32_t i = 0; i < into.n; i++) ps_nv_push(p, &ex, into.v[i]);
     node_set_exprs(p->a, s, ex.v, ex.n);
     s->u.ddl.nusing = using.n;
     return node_finish(s);
@@ -529,9 +529,9 @@ static Node *execute_immediate(Parser *p, int32_t start) {
 static Node *insert_into(Parser *p, int32_t start) {
     advance(p);
     bool overwrite = false;
-    if (accept_kw(p, KW_OVERWRITE)) overwrite = true;
-    else expect_kw(p, KW_INTO);
-    accept_kw(p, KW_TABLE);
+    if (ps_accept_kw(p, KW_OVERWRITE)) overwrite = true;
+    else ps_expect_kw(p, KW_INTO);
+    ps_accept_kw(p, KW_TABLE);
     Target t = parse_target(p);
     if (is_kw(p, KW_PARTITION) && is_op_at(p, 1, OP_LPAREN)) {
         advance(p);
@@ -539,22 +539,22 @@ static Node *insert_into(Parser *p, int32_t start) {
     }
     Node *s = node_new(p->a, NK_InsertInto, start, 0);
     s->u.ddl.or_replace = overwrite;
-    if (is_op(p, OP_LPAREN) && !at_query_start(p)) {
+    if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
         const char *names[1024];
         uint32_t n = 0;
         do {
-            const char *c = parse_identifier(p);
+            const char *c = ps_parse_identifier(p);
             if (n < 1024) names[n++] = c;
-            if (is_op(p, OP_LPAREN)) syntax_error(p, ": missing ')'");
-        } while (accept_op(p, OP_COMMA));
-        expect_op(p, OP_RPAREN);
+            if (is_op(p, OP_LPAREN)) ps_syntax_error(p, ": missing ')'");
+        } while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
         s->u.ddl.ncols = n;
         s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
         memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
     }
     if (is_kw(p, KW_BY) && is_kw_at(p, 1, KW_NAME)) advance(p), advance(p);
-    Node *q = parse_query(p);
+    Node *q = ps_parse_query(p);
     node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
     return stmt_finish(p, s, &t);
@@ -591,7 +591,7 @@ static Node *parse_drop(Parser *p, int32_t start) {
         word_is(p, 1, "INDEX") || word_is(p, 1, "CATALOG"))
         return generic_command(p, start);
     advance(p);
-    syntax_error(p, "");
+    ps_syntax_error(p, "");
 }
 
 /* ---- CREATE ---- */
@@ -603,8 +603,8 @@ static Node *parse_create(Parser *p, int32_t start) {
         advance(p), advance(p);
         or_replace = true;
     }
-    if (accept_kw(p, KW_GLOBAL)) global = true;
-    if (accept_kw(p, KW_TEMPORARY) || accept_kw(p, KW_TEMP)) temp = true;
+    if (ps_accept_kw(p, KW_GLOBAL)) global = true;
+    if (ps_accept_kw(p, KW_TEMPORARY) || ps_accept_kw(p, KW_TEMP)) temp = true;
     accept_word(p, "EXTERNAL");
     if (is_kw(p, KW_VIEW)) return create_view(p, start, or_replace, global, temp);
     if (is_kw(p, KW_TABLE)) return create_table(p, start, or_replace, temp);
@@ -618,11 +618,11 @@ static Node *parse_create(Parser *p, int32_t start) {
 
 /* ---- dispatch ---- */
 
-Node *parse_statement_body(Parser *p) {
+Node *ps_parse_statement_body(Parser *p) {
     int32_t start = cur_start(p);
-    if (at_query_start(p) || is_op(p, OP_LPAREN)) return parse_query(p);
+    if (ps_at_query_start(p) || is_op(p, OP_LPAREN)) return ps_parse_query(p);
     const Token *t = tk(p);
-    if (t->kind != TK_WORD) syntax_error(p, "");
+    if (t->kind != TK_WORD) ps_syntax_error(p, "");
     switch (t->kw) {
     case KW_CREATE: return parse_create(p, start);
     case KW_DROP: return parse_drop(p, start);
@@ -654,5 +654,5 @@ Node *parse_statement_body(Parser *p) {
                                            "MERGE", "REPLACE", "EXPLAIN", "CLEAR", "LOAD", "ADD", "LIST", "CALL"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (word_is(p, 0, commands[i])) return generic_command(p, start);
-    syntax_error(p, "");
+    ps_syntax_error(p, "");
 }

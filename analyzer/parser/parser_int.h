@@ -38,90 +38,90 @@ static inline bool at_eof(const Parser *p) { return tk(p)->kind == TK_EOF; }
 static inline void advance(Parser *p) {
     if (p->pos < p->n - 1) p->pos++;
 }
-bool accept_kw(Parser *p, Keyword k);
-bool accept_op(Parser *p, OpKind o);
-void expect_kw(Parser *p, Keyword k);
-void expect_op(Parser *p, OpKind o);
+bool ps_accept_kw(Parser *p, Keyword k);
+bool ps_accept_op(Parser *p, OpKind o);
+void ps_expect_kw(Parser *p, Keyword k);
+void ps_expect_op(Parser *p, OpKind o);
 /* Start offset of the current token; stop (inclusive) of the previous one. */
 static inline int32_t cur_start(const Parser *p) { return tk(p)->start; }
 static inline int32_t prev_stop(const Parser *p) { return p->pos > 0 ? p->t[p->pos - 1].end - 1 : 0; }
-const char *tok_text(Parser *p, const Token *t); /* raw text, arena copy */
+const char *ps_tok_text(Parser *p, const Token *t); /* raw text, arena copy */
 
 /* ---- errors ---- */
-_Noreturn void fail(Parser *p, ErrorInfo *e);
+_Noreturn void ps_fail(Parser *p, ErrorInfo *e);
 /* PARSE_SYNTAX_ERROR at the current token (hint may be "" or NULL). */
-_Noreturn void syntax_error(Parser *p, const char *hint);
-_Noreturn void syntax_error_at(Parser *p, const Token *t, const char *hint);
+_Noreturn void ps_syntax_error(Parser *p, const char *hint);
+_Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint);
 /* Builds a parse-phase error (NULL-terminated name/value pairs). */
-ErrorInfo *perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) __attribute__((sentinel));
+ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) __attribute__((sentinel));
 /* Records a semantic error to report once the whole statement has parsed. */
-void defer_error(Parser *p, ErrorInfo *e);
-void enter(Parser *p); /* depth check */
+void ps_defer_error(Parser *p, ErrorInfo *e);
+void ps_enter(Parser *p); /* depth check */
 static inline void leave(Parser *p) { p->depth--; }
 
 /* ---- identifiers and names ---- */
 /* A word or backquoted identifier (any keyword is allowed: Spark's keywords
  * are non-reserved by default). */
-bool at_identifier(const Parser *p);
-const char *parse_identifier(Parser *p);
-NameParts parse_multipart(Parser *p);
+bool ps_at_identifier(const Parser *p);
+const char *ps_parse_identifier(Parser *p);
+NameParts ps_parse_multipart(Parser *p);
 /* (a, b, c) */
-uint32_t parse_ident_list(Parser *p, const char ***out);
+uint32_t ps_parse_ident_list(Parser *p, const char ***out);
 /* Keywords that end a clause and so cannot be an implicit alias. */
-bool is_clause_keyword(const Token *t);
+bool ps_is_clause_keyword(const Token *t);
 /* Keywords Spark reserves against table aliases (strictNonReserved). */
-bool is_strict_nonreserved(const Token *t);
+bool ps_is_strict_nonreserved(const Token *t);
 
 /* ---- types ---- */
-const DataType *parse_type(Parser *p);
+const DataType *ps_parse_type(Parser *p);
 
 /* ---- nodes ---- */
-Node *mk(Parser *p, NodeKind k, int32_t start);  /* stop = previous token */
-Node *mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...);
-Node *mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args);
-Node *mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop);
-Node *mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop);
-Node *mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop);
-Node *mk_lit_null(Parser *p, int32_t start, int32_t stop);
-Node *mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop);
-Node *parser_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop);
+Node *ps_mk(Parser *p, NodeKind k, int32_t start);  /* stop = previous token */
+Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...);
+Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args);
+Node *ps_mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop);
+Node *ps_mk_lit_string(Parser *p, const char *s, int32_t start, int32_t stop);
+Node *ps_mk_lit_int(Parser *p, int64_t v, int32_t start, int32_t stop);
+Node *ps_mk_lit_null(Parser *p, int32_t start, int32_t stop);
+Node *ps_mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop);
+Node *ps_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop);
 
 /* Small growable node vector in the arena. */
 typedef struct NodeVec {
     Node **v;
     uint32_t n, cap;
 } NodeVec;
-void nv_push(Parser *p, NodeVec *nv, Node *n);
+void ps_nv_push(Parser *p, NodeVec *nv, Node *n);
 
 /* ---- literals (parse_literal.c) ---- */
-bool at_string(const Parser *p);
+bool ps_at_string(const Parser *p);
 /* One or more adjacent string literals, unescaped and concatenated. */
-const char *parse_string_lit(Parser *p, size_t *len);
-const char *unescape_string(Parser *p, const Token *t, size_t *len);
-Node *parse_number(Parser *p, bool negative, int32_t start);
-Node *parse_typed_literal(Parser *p, Keyword kind, int32_t start); /* DATE 'x', ... (current token is the string) */
-Node *parse_interval(Parser *p, int32_t start);                    /* after INTERVAL */
+const char *ps_parse_string_lit(Parser *p, size_t *len);
+const char *ps_unescape_string(Parser *p, const Token *t, size_t *len);
+Node *ps_parse_number(Parser *p, bool negative, int32_t start);
+Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start); /* DATE 'x', ... (current token is the string) */
+Node *ps_parse_interval(Parser *p, int32_t start);                    /* after INTERVAL */
 
 /* ---- expressions (parse_expr.c) ---- */
-Node *parse_expr(Parser *p);
-Node *parse_value_expr(Parser *p); /* no boolean operators / predicates */
-Node *parse_primary(Parser *p);
-uint32_t parse_expr_list(Parser *p, NodeVec *out); /* e1, e2, ... */
-Node *parse_sort_item(Parser *p);
-void parse_sort_list(Parser *p, NodeVec *out);
-Node *parse_window_spec(Parser *p); /* after OVER: name or (...) */
-bool parser_is_foldable(const Node *e);
+Node *ps_parse_expr(Parser *p);
+Node *ps_parse_value_expr(Parser *p); /* no boolean operators / predicates */
+Node *ps_parse_primary(Parser *p);
+uint32_t ps_parse_expr_list(Parser *p, NodeVec *out); /* e1, e2, ... */
+Node *ps_parse_sort_item(Parser *p);
+void ps_parse_sort_list(Parser *p, NodeVec *out);
+Node *ps_parse_window_spec(Parser *p); /* after OVER: name or (...) */
+bool ps_is_foldable(const Node *e);
 /* IDENTIFIER(expr) with a constant string: its parts (false if not constant). */
-bool fold_identifier(Parser *p, const Node *e, NameParts *out);
-Node *parse_identifier_clause(Parser *p); /* IDENTIFIER ( expr ): returns expr */
+bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out);
+Node *ps_parse_identifier_clause(Parser *p); /* IDENTIFIER ( expr ): returns expr */
 
 /* ---- queries (parse_query.c) ---- */
-Node *parse_query(Parser *p);            /* [WITH ...] queryTerm organization */
-Node *parse_query_no_with(Parser *p);
-bool at_query_start(const Parser *p);    /* SELECT, WITH, VALUES, TABLE, FROM, ( query */
-Node *parse_relation_primary(Parser *p); /* for DML targets */
+Node *ps_parse_query(Parser *p);            /* [WITH ...] queryTerm organization */
+Node *ps_parse_query_no_with(Parser *p);
+bool ps_at_query_start(const Parser *p);    /* SELECT, WITH, VALUES, TABLE, FROM, ( query */
+Node *ps_parse_relation_primary(Parser *p); /* for DML targets */
 
 /* ---- statements (parse_stmt.c) ---- */
-Node *parse_statement_body(Parser *p);
+Node *ps_parse_statement_body(Parser *p);
 
 #endif
