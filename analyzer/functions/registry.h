@@ -131,6 +131,9 @@ Node *fn_typer_error(TypeCtx *c, int argi, char code);
 Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
 const char *fn_call_sql_quoted(TypeCtx *c);
 
+/* lambda.c: binds and types argument i (a LambdaFunction) of a call */
+Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs, int i);
+
 /* ---- typing helpers (typers*.c) ---- */
 #define TYPERS(X) \
     X(fixed) X(arg0) X(common) X(least_greatest) X(nullif) X(nvl2) X(if) X(between) X(array) X(map) \

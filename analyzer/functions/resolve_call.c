@@ -222,6 +222,7 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
     if (def->typer && !def->typer(&c)) return NULL;
     if (an_failed(an) && !c.replacement && !c.result) return NULL;
     if (c.replacement) return c.replacement;
+    def = c.def;
     const DataType *t = c.result ? c.result : &TYPE_NULL;
     Node *call = fn_mk_call(an, def, def->name, c.args, c.nargs, t, u);
     if (c.nullable >= 0) {
@@ -280,5 +281,11 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
         uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
         for (uint32_t i = 0; i < u->u.un.norder && first + i < u->nkids; i++) args[n++] = u->kids[first + i];
     }
+    if (def->flags & FD_LAMBDA)
+        for (int i = 0; i < n; i++)
+            if (args[i]->kind == NK_LambdaFunction) {
+                args[i] = fn_resolve_lambda(an, def, args, n, i);
+                if (!args[i] || !node_resolved(args[i])) return NULL;
+            }
     return resolve_with(an, u, def, args, n, called);
 }

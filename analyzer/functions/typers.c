@@ -160,7 +160,7 @@ bool ty_map(TypeCtx *c) {
 static const char *field_name_of(Arena *a, const Node *e, int i) {
     while (e->kind == NK_Cast && (e->flags & NF_IMPLICIT) && e->nkids) e = e->kids[0];
     switch (e->kind) {
-    case NK_AttributeReference: case NK_Alias: return e->u.attr.name;
+    case NK_AttributeReference: case NK_Alias: case NK_NamedLambdaVariable: return e->u.attr.name;
     case NK_GetStructField: return e->u.field.name;
     default: return arena_printf(a, "col%d", i + 1);
     }
@@ -204,6 +204,10 @@ bool ty_struct(TypeCtx *c) {
     }
     c->args = kids;
     c->nargs = 2 * n;
+    /* a row constructor `(a, b)` is CreateStruct, printed as named_struct */
+    const Node *o = c->orig;
+    if (o && o->start >= 0 && c->an->sql && (size_t)o->start < c->an->sql_len && c->an->sql[o->start] == '(')
+        c->def = func_lookup_arity("named_struct", 2 * n);
     return ty_named_struct(c);
 }
 
