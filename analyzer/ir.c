@@ -186,24 +186,28 @@ static Node *map_kids(Arena *a, Node *n, RecFn rec, KindMask interest, RewriteFn
 Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
     if (!kind_mask_any(plan->mask, interest)) return plan;
     Node *n = map_kids(a, plan, plan_transform_up, interest, fn, ctx);
-    return fn(n, ctx);
+    Node *r = fn(n, ctx);
+    return r ? r : n; /* NULL: the rewrite failed and recorded why */
 }
 
 Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
     if (!kind_mask_any(plan->mask, interest)) return plan;
     Node *n = fn(plan, ctx);
+    if (!n) n = plan;
     return map_kids(a, n, plan_transform_down, interest, fn, ctx);
 }
 
 Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
     if (!kind_mask_any(expr->mask, interest)) return expr;
     Node *n = map_kids(a, expr, expr_transform_up, interest, fn, ctx);
-    return fn(n, ctx);
+    Node *r = fn(n, ctx);
+    return r ? r : n;
 }
 
 Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
     if (!kind_mask_any(expr->mask, interest)) return expr;
     Node *n = fn(expr, ctx);
+    if (!n) n = expr;
     return map_kids(a, n, expr_transform_down, interest, fn, ctx);
 }
 

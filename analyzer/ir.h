@@ -316,7 +316,8 @@ bool node_walk(const Node *n, unsigned flags, WalkFn fn, void *ctx);
 /* ---- transforming ---- */
 
 /* A rewrite of one node, given with its children already rewritten.
- * Returns the node itself when it has nothing to do. */
+ * Returns the node itself when it has nothing to do; NULL means it failed
+ * (and recorded why) and leaves the node as it was. */
 typedef Node *(*RewriteFn)(Node *n, void *ctx);
 
 /* Post-order over plan nodes (kids only; expressions are left alone).

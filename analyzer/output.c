@@ -214,6 +214,9 @@ bool plan_is_resolved(const Node *p) {
             if (has_kind_outside_subqueries(p->exprs[i], special)) return false;
         return true;
     }
+    case NK_Join:
+        /* USING / NATURAL joins are resolved only once rewritten (their output changes) */
+        return !p->u.join.natural && p->u.join.nusing == 0;
     default: return true;
     }
 }

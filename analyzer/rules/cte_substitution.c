@@ -57,7 +57,8 @@ static Node *make_ref(Analysis *an, const Node *u, const CteScope *def) {
     r->u.cte.id = def->id;
     r->u.cte.name = def->name;
     r->flags |= NF_PENDING;
-    return node_finish(r);
+    /* as Spark: the reference is seen under the CTE's name */
+    return make_subquery_alias(an, node_finish(r), name_parts1(an->arena, def->name));
 }
 
 static Node *subst_with(Analysis *an, Node *w, const CteScope *scope) {

@@ -9,6 +9,7 @@
  *   +- Relation t[a#1,b#2]          =>    +- Relation t[a#1,b#2]
  */
 #include <string.h>
+#include <strings.h>
 
 #include "functions/functions.h"
 #include "rules.h"
@@ -66,6 +67,21 @@ Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name) {
     return NULL;
 }
 
+/* Spark's resolveLiteralFunction: CURRENT_DATE and friends written without
+ * parentheses, when no column has that name. */
+static Node *literal_function(Analysis *an, const Node *e) {
+    static const char *const names[] = {"current_date", "current_timestamp", "current_user", "user",
+                                        "session_user", "current_time"};
+    if (e->u.un.name.n != 1) return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcasecmp(e->u.un.name.v[0], names[i]) != 0) continue;
+        Node *f = node_new(an->arena, NK_UnresolvedFunction, e->start, e->stop);
+        f->u.un.name = name_parts1(an->arena, names[i]);
+        return node_finish(f);
+    }
+    return NULL;
+}
+
 static Node *resolve_attr(Node *e, void *ctx) {
     RefCtx *c = ctx;
     Analysis *an = c->an;
@@ -73,6 +89,7 @@ static Node *resolve_attr(Node *e, void *ctx) {
     Node *found = NULL;
     ResolveStatus st = resolve_name(an, e, e->u.un.name, c->input, &found);
     if (st == RS_FOUND) {
+        found = visible_attr(an, found);
         if (found->kind == NK_AttributeReference && (found->start != e->start || found->stop != e->stop)) {
             /* keep the reference's own position for error contexts */
             Node *p = node_copy(an->arena, found);
@@ -83,6 +100,8 @@ static Node *resolve_attr(Node *e, void *ctx) {
         return found;
     }
     if (st == RS_AMBIGUOUS) return e;
+    Node *lf = literal_function(an, e);
+    if (lf) return lf;
     if (defined_earlier(c, e->u.un.name.v[0])) return e; /* a lateral column alias */
     if (c->allow_outer && an->outer) {
         Node *o = resolve_outer_name(an, e, e->u.un.name);

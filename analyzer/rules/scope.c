@@ -62,6 +62,18 @@ static const char *qualified_sql_name(Analysis *an, const Node *attr) {
     return sql_id_parts(an->arena, (NameParts){n, parts});
 }
 
+static int cmp_attr_id(const void *a, const void *b) {
+    ExprId x = (*(Node *const *)a)->u.attr.id, y = (*(Node *const *)b)->u.attr.id;
+    return x < y ? -1 : x > y;
+}
+
+Node *visible_attr(Analysis *an, Node *a) {
+    if (a->kind != NK_AttributeReference || !a->u.attr.metadata_col) return a;
+    Node *c = node_copy(an->arena, a);
+    c->u.attr.metadata_col = false;
+    return node_finish(c);
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrList attrs, Node **out) {
@@ -132,8 +144,21 @@ bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) 
         for (uint32_t k = 0; k < attrs.n; k++)
             if (!attrs.v[k]->u.attr.metadata_col) r.v[r.n++] = attrs.v[k];
     } else {
+        bool hidden = false;
         for (uint32_t k = 0; k < attrs.n; k++)
-            if (qualifier_ends_with(an, attrs.v[k], target.v, target.n)) r.v[r.n++] = attrs.v[k];
+            if (qualifier_ends_with(an, attrs.v[k], target.v, target.n)) {
+                r.v[r.n++] = visible_attr(an, attrs.v[k]);
+                if (attrs.v[k]->u.attr.metadata_col) hidden = true;
+            }
+        /* `t.*` over a USING/NATURAL join: the relation's columns in their
+           own order, the join key (kept as a hidden column) included */
+        if (hidden) {
+            qsort(r.v, r.n, sizeof(Node *), cmp_attr_id);
+            uint32_t m = 0;
+            for (uint32_t k = 0; k < r.n; k++)
+                if (m == 0 || r.v[m - 1]->u.attr.id != r.v[k]->u.attr.id) r.v[m++] = r.v[k];
+            r.n = m;
+        }
         if (r.n == 0) {
             /* a struct column: s.* */
             Node *col = NULL;

@@ -34,6 +34,10 @@ bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out);
 
 bool ident_eq(const Analysis *an, const char *a, const char *b);
 
+/* The attribute as an ordinary (non-hidden) column: a hidden USING-join key
+ * selected explicitly becomes a normal output column. */
+Node *visible_attr(Analysis *an, Node *attr);
+
 /* `a`, `b` as Spark lists candidate names in errors: qualified by the last
  * qualifier part, sorted by ... similarity to `name` (Spark's order). */
 const char *suggest_columns(Analysis *an, NameParts name, AttrList attrs);
