@@ -531,7 +531,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         }
         sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
         id_print(sb, e->u.attr.id);
-        type_suffix(sb, e, e->nkids ? e->kids[0]->type : e->type);
+        type_suffix(sb, e, e->nkids && e->kids[0] ? e->kids[0]->type : e->type);
         return;
     case NK_AttributeReference:
         if (st == PS_PRETTY) {
@@ -557,7 +557,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         return;
     case NK_LateralColumnAliasReference: {
         sb_puts(sb, "lateralAliasReference(");
-        if (e->nkids && e->kids[0]->kind == NK_AttributeReference && e->kids[0]->u.attr.name)
+        if (e->nkids && e->kids[0] && e->kids[0]->kind == NK_AttributeReference && e->kids[0]->u.attr.name)
             sb_puts(sb, e->kids[0]->u.attr.name);
         else if (e->u.lca.name.n)
             sb_puts(sb, e->u.lca.name.v[e->u.lca.name.n - 1]);
@@ -638,7 +638,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         expr_print_style(sb, e->kids[0], st);
         sb_putc(sb, '.');
         const char *name = e->u.field.name;
-        if (!name && e->kids[0]->type && e->kids[0]->type->id == T_STRUCT && e->u.field.ordinal >= 0 &&
+        if (!name && e->kids[0] && e->kids[0]->type && e->kids[0]->type->id == T_STRUCT && e->u.field.ordinal >= 0 &&
             e->u.field.ordinal < e->kids[0]->type->nfields)
             name = e->kids[0]->type->fields[e->u.field.ordinal].name;
         if (!name) name = "";

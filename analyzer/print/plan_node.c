@@ -3,6 +3,7 @@
  * `'`-prefixed while unresolved. Spark omits empty lists and None options
  * from argString, so an Aggregate without grouping prints one list.
  * Statements print as the analyzed command Spark would show. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,6 +34,14 @@ static void backquoted_name(StrBuf *sb, NameParts np) {
         if (i) sb_putc(sb, '.');
         sb_put_quoted_ident(sb, np.v[i]);
     }
+}
+
+/* A persistent object's TableIdentifier: `db`.`t` is in spark_catalog (a
+ * one-part name is left as the analyzer gave it: only it knows the current
+ * namespace). */
+static void catalog_name(StrBuf *sb, NameParts np) {
+    if (np.n == 2) sb_puts(sb, "`spark_catalog`.");
+    backquoted_name(sb, np);
 }
 
 static const char *bool_str(bool b) { return b ? "true" : "false"; }
@@ -88,7 +97,7 @@ static void query_column_names(StrBuf *sb, const Node *q) {
         for (uint32_t i = from; i < q->nexprs; i++) {
             const Node *e = q->exprs[i];
             if (i > from) sb_puts(sb, ", ");
-            if (e->kind == NK_Alias || e->kind == NK_AttributeReference)
+            if (e && (e->kind == NK_Alias || e->kind == NK_AttributeReference))
                 sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
             else
                 expr_print_style(sb, e, PS_PRETTY);
@@ -106,12 +115,31 @@ bool plan_kids_are_inner(const Node *n) {
     }
 }
 
-static bool use_namespace_is_schema(const Node *n) {
-    const char *t = n->u.ddl.text;
-    return t && (strcasestr(t, "schema") || strcasestr(t, "database") || strcasestr(t, "namespace"));
+/* `USE SCHEMA s` (SetNamespaceCommand) rather than `USE s` (SetCatalogAndNamespace):
+ * from the command text, or else the statement's source. */
+static bool word_at(const char *p, const char *end, const char *w) {
+    size_t n = strlen(w);
+    return (size_t)(end - p) >= n && !strncasecmp(p, w, n);
 }
 
-const char *plan_synthetic_child(Arena *a, const Node *n) {
+static bool use_namespace_is_schema(const Node *n, const char *sql, size_t len) {
+    const char *p, *end;
+    if (n->u.ddl.text) {
+        p = n->u.ddl.text;
+        end = p + strlen(p);
+    } else if (sql && n->start >= 0 && n->stop >= n->start && (size_t)n->stop < len) {
+        p = sql + n->start;
+        end = sql + n->stop + 1;
+    } else {
+        return false;
+    }
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    if (word_at(p, end, "USE")) p += 3;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return word_at(p, end, "SCHEMA") || word_at(p, end, "DATABASE") || word_at(p, end, "NAMESPACE");
+}
+
+const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_t len) {
     StrBuf sb;
     switch (n->kind) {
     case NK_CreateNamespace:
@@ -121,7 +149,7 @@ const char *plan_synthetic_child(Arena *a, const Node *n) {
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
     case NK_UseNamespace:
-        if (use_namespace_is_schema(n)) return NULL;
+        if (use_namespace_is_schema(n, sql, len)) return NULL;
         sb_init(&sb, a, 64);
         sb_puts(&sb, "ResolvedNamespace V2SessionCatalog(spark_catalog), ");
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
@@ -155,7 +183,10 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
     switch (n->kind) {
     case NK_CreateView: {
         sb_puts(sb, "CreateViewCommand ");
-        backquoted_name(sb, n->u.ddl.name);
+        if (n->u.ddl.temporary)
+            backquoted_name(sb, n->u.ddl.name);
+        else
+            catalog_name(sb, n->u.ddl.name);
         if (n->u.ddl.ncols && n->u.ddl.col_names) {
             sb_puts(sb, ", [");
             for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
@@ -179,12 +210,12 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
     case NK_CreateTable:
         if (n->nkids) {
             sb_puts(sb, "CreateDataSourceTableAsSelectCommand ");
-            backquoted_name(sb, n->u.ddl.name);
+            catalog_name(sb, n->u.ddl.name);
             sb_puts(sb, n->u.ddl.if_not_exists ? ", Ignore, " : n->u.ddl.or_replace ? ", Overwrite, " : ", ErrorIfExists, ");
             query_column_names(sb, n->kids[0]);
         } else {
             sb_puts(sb, "CreateDataSourceTableCommand ");
-            backquoted_name(sb, n->u.ddl.name);
+            catalog_name(sb, n->u.ddl.name);
             sb_printf(sb, ", %s", bool_str(n->u.ddl.if_not_exists));
         }
         return;
@@ -194,7 +225,7 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
             name_parts_print(sb, n->u.ddl.name, false);
         } else if (n->u.ddl.is_view) {
             sb_puts(sb, "DropTableCommand ");
-            backquoted_name(sb, n->u.ddl.name);
+            catalog_name(sb, n->u.ddl.name);
             sb_printf(sb, ", %s, true, false", bool_str(n->u.ddl.if_exists));
         } else {
             sb_printf(sb, "DropTable %s, false", bool_str(n->u.ddl.if_exists));
@@ -205,7 +236,7 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         sb_printf(sb, "DropNamespace %s, %s", bool_str(n->u.ddl.if_exists), bool_str(n->u.ddl.cascade));
         return;
     case NK_UseNamespace:
-        if (use_namespace_is_schema(n)) {
+        if (use_namespace_is_schema(n, sql, len)) {
             sb_puts(sb, "SetNamespaceCommand ");
             str_list(sb, n->u.ddl.name.v, n->u.ddl.name.n);
         } else {
@@ -306,7 +337,7 @@ static void expand_line(StrBuf *sb, const Node *n) {
     sb_puts(sb, "Expand [");
     bool lists = rest == np;
     for (uint32_t i = 0; i < rest && lists; i++)
-        if (proj[i]->kind != NK_ExprList) lists = false;
+        if (!proj[i] || proj[i]->kind != NK_ExprList) lists = false;
     if (lists) {
         for (uint32_t i = 0; i < np; i++) {
             if (i) sb_puts(sb, ", ");
@@ -356,14 +387,14 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         if (nc) {
             for (uint32_t i = 0; i < nc; i++) sb_printf(sb, "%s%s", i ? ", " : "", n->u.cols.cols[i]);
         } else {
-            uint32_t w = n->nexprs && n->exprs[0]->kind == NK_ExprList ? n->exprs[0]->nkids : 1;
+            uint32_t w = n->nexprs && n->exprs[0] && n->exprs[0]->kind == NK_ExprList ? n->exprs[0]->nkids : 1;
             for (uint32_t i = 0; i < w; i++) sb_printf(sb, "%scol%u", i ? ", " : "", i + 1);
         }
         sb_puts(sb, "], [");
         for (uint32_t i = 0; i < n->nexprs; i++) {
             if (i) sb_puts(sb, ", ");
             const Node *row = n->exprs[i];
-            if (row->kind == NK_ExprList)
+            if (row && row->kind == NK_ExprList)
                 list(sb, row->kids, row->nkids);
             else
                 list(sb, &n->exprs[i], 1);
@@ -384,7 +415,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         for (uint32_t i = 1; i < n->nkids; i++) {
             if (i > 1) sb_puts(sb, ", ");
             const Node *k = n->kids[i];
-            if (k->kind == NK_SubqueryAlias && k->u.alias.name.n)
+            if (k && k->kind == NK_SubqueryAlias && k->u.alias.name.n)
                 sb_puts(sb, k->u.alias.name.v[k->u.alias.name.n - 1]);
         }
         sb_putc(sb, ']');
@@ -399,7 +430,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         for (uint32_t i = 0; i < n->nexprs; i++) {
             if (i) sb_puts(sb, ", ");
             const Node *w = n->exprs[i];
-            sb_printf(sb, "%s=", w->kind == NK_WindowSpecDefinition && w->u.wspec.ref_name ? w->u.wspec.ref_name : "");
+            sb_printf(sb, "%s=", w && w->kind == NK_WindowSpecDefinition && w->u.wspec.ref_name ? w->u.wspec.ref_name : "");
             expr_print(sb, w);
         }
         sb_putc(sb, ']');
@@ -420,7 +451,9 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         sb_putc(sb, ']');
         const TableDef *t = n->u.relation.table;
         sb_putc(sb, ' ');
-        sb_puts(sb, t && t->provider ? t->provider : "parquet");
+        /* HadoopFsRelation prints its format's short name, lower case */
+        for (const char *c = t && t->provider ? t->provider : "parquet"; *c; c++)
+            sb_putc(sb, (char)tolower((unsigned char)*c));
         return;
     }
     case NK_Range:

@@ -28,7 +28,7 @@ void ident_print_if_needed(StrBuf *sb, const char *s);
 void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t sql_len);
 /* The single child line Spark prints under some analyzed commands
  * (`ResolvedNamespace V2SessionCatalog(spark_catalog), [db]`), or NULL. */
-const char *plan_synthetic_child(Arena *a, const Node *n);
+const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_t sql_len);
 /* Whether the kids of this statement node are innerChildren in Spark (printed
  * under the node with "   +- ") rather than children. */
 bool plan_kids_are_inner(const Node *n);

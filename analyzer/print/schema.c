@@ -9,6 +9,10 @@ const char *schema_string(Arena *a, Node *const *attrs, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         const Node *e = attrs[i];
         if (i) sb_putc(&sb, ',');
+        if (!e) {
+            sb_puts(&sb, ":void");
+            continue;
+        }
         switch (e->kind) {
         case NK_AttributeReference:
         case NK_Alias:
@@ -18,7 +22,7 @@ const char *schema_string(Arena *a, Node *const *attrs, uint32_t n) {
         }
         sb_putc(&sb, ':');
         const DataType *t = e->type;
-        if (!t && e->kind == NK_Alias && e->nkids) t = e->kids[0]->type;
+        if (!t && e->kind == NK_Alias && e->nkids && e->kids[0]) t = e->kids[0]->type;
         type_print_catalog(&sb, t ? t : &TYPE_NULL);
     }
     sb_putc(&sb, '>');

@@ -106,7 +106,7 @@ static void print_node(TreeCtx *c, const Node *n, int depth) {
         for (uint32_t i = 0; i < n->nexprs; i++)
             collect_subqueries(n->exprs[i], &inner, &ninner, &cap, c->prefix.arena);
     }
-    const char *synthetic = plan_synthetic_child(c->prefix.arena, n);
+    const char *synthetic = plan_synthetic_child(c->prefix.arena, n, c->sql, c->sql_len);
     if (ninner) print_inner(c, inner, ninner, nkids > 0 || synthetic, depth);
     print_children(c, kids, nkids, depth);
     if (synthetic) {
