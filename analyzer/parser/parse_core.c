@@ -89,6 +89,27 @@ void ps_enter(Parser *p) {
         ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
 }
 
+Node *ps_try(Parser *p, PsFn fn, void *ctx) {
+    int32_t pos = p->pos, nparams = p->npos_params;
+    uint32_t depth = p->depth;
+    ErrorInfo *deferred = p->deferred;
+    jmp_buf jb, *outer = p->jb;
+    p->jb = &jb;
+    if (!setjmp(jb)) {
+        Node *n = fn(p, ctx);
+        p->jb = outer;
+        return n;
+    }
+    p->jb = outer;
+    if (p->err && strcmp(p->err->error_class, "FAILED_TO_PARSE_TOO_COMPLEX") == 0) ps_fail(p, p->err);
+    p->pos = pos;
+    p->npos_params = nparams;
+    p->depth = depth;
+    p->deferred = deferred;
+    p->err = NULL;
+    return NULL;
+}
+
 /* ---- identifiers ---- */
 
 bool ps_at_identifier(const Parser *p) {

@@ -706,6 +706,15 @@ static Node *star(Parser *p, NameParts target, int32_t start) {
 
 static Node *parse_primary_inner(Parser *p);
 
+/* `( query )` — tried first where an expression could also start with `(` */
+static Node *paren_query(Parser *p, void *ctx) {
+    (void)ctx;
+    ps_expect_op(p, OP_LPAREN);
+    Node *q = ps_parse_query(p);
+    ps_expect_op(p, OP_RPAREN);
+    return q;
+}
+
 Node *ps_parse_primary(Parser *p) {
     ps_enter(p);
     Node *e = parse_primary_inner(p);
@@ -812,12 +821,12 @@ static Node *parse_primary_inner(Parser *p) {
         }
         if (t->op == OP_LPAREN) {
             if (at_lambda_params(p)) return parse_lambda(p, start);
-            advance(p);
             if (ps_at_query_start(p)) {
-                Node *q = ps_parse_query(p);
-                ps_expect_op(p, OP_RPAREN);
-                return subquery_expr(p, NK_ScalarSubquery, q, start);
+                /* `(SELECT ...)` is a subquery; `((SELECT 1) + 1)` needs a try */
+                Node *q = is_op_at(p, 1, OP_LPAREN) ? ps_try(p, paren_query, NULL) : paren_query(p, NULL);
+                if (q) return subquery_expr(p, NK_ScalarSubquery, q, start);
             }
+            advance(p);
             NodeVec v = {0};
             do ps_nv_push(p, &v, parse_named_item(p));
             while (ps_accept_op(p, OP_COMMA));

@@ -197,21 +197,25 @@ static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_exp
     return apply_alias(p, &ta, f, start);
 }
 
+static Node *paren_query_rel(Parser *p, void *ctx) {
+    (void)ctx;
+    ps_expect_op(p, OP_LPAREN);
+    Node *q = ps_parse_query(p);
+    ps_expect_op(p, OP_RPAREN);
+    return q;
+}
+
 Node *ps_parse_relation_primary(Parser *p) {
     int32_t start = cur_start(p);
     if (is_op(p, OP_LPAREN)) {
         if (ps_at_query_start(p)) {
-            /* ( query ) alias — but `((a JOIN b))` is a relation: try the query */
-            int save = p->pos;
-            advance(p);
-            if (ps_at_query_start(p)) {
-                Node *q = ps_parse_query(p);
-                ps_expect_op(p, OP_RPAREN);
+            /* ( query ) alias — but `((SELECT 1) a JOIN b)` is a relation */
+            Node *q = is_op_at(p, 1, OP_LPAREN) ? ps_try(p, paren_query_rel, NULL) : paren_query_rel(p, NULL);
+            if (q) {
                 TableAlias ta = parse_table_alias(p);
                 if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
                 return apply_alias(p, &ta, q, start);
             }
-            p->pos = save;
         }
         advance(p);
         Node *r = parse_relation(p, NULL);

@@ -57,6 +57,10 @@ ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...)
 /* Records a semantic error to report once the whole statement has parsed. */
 void ps_defer_error(Parser *p, ErrorInfo *e);
 void ps_enter(Parser *p); /* depth check */
+/* Backtracking: runs fn; on a syntax error restores the parser's position
+ * (and deferred errors) and returns NULL. Depth-limit errors still fail. */
+typedef Node *(*PsFn)(Parser *p, void *ctx);
+Node *ps_try(Parser *p, PsFn fn, void *ctx);
 static inline void leave(Parser *p) { p->depth--; }
 
 /* ---- identifiers and names ---- */
