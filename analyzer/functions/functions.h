@@ -56,6 +56,17 @@ Node *expr_resolve_typed(Analysis *an, Node *e);
 int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, int nargs, int i,
                           const DataType **types, int max);
 
+/* Window functions with a frame of their own (Spark's WindowFunction.frame):
+ * row_number, rank, dense_rank, percent_rank, ntile → ROWS BETWEEN UNBOUNDED
+ * PRECEDING AND CURRENT ROW; cume_dist → RANGE ...; lag/lead → ROWS BETWEEN
+ * -n FOLLOWING AND -n FOLLOWING (n the offset). `fn` is the resolved Call.
+ * Returns a new SpecifiedWindowFrame node, or NULL when the function takes
+ * the default frame (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with
+ * an ORDER BY, else ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING;
+ * func_default_window_frame builds it). */
+Node *func_window_frame(Analysis *an, const Node *fn);
+Node *func_default_window_frame(Analysis *an, bool has_order);
+
 /* ---- coercion helpers for rules (set operations, IN subqueries, VALUES) ---- */
 
 /* Spark's findWiderTypeForTwo under ANSI rules (NULL if none). */

@@ -61,6 +61,35 @@ static Node *rewrite(Node *e, void *ctx) {
             Node *r = expr_resolve_typed(an, e);
             return r ? r : e;
         }
+    case NK_WindowSpecDefinition:
+        if (e->type || !kids_resolved(e)) return e;
+        {
+            Node *c = node_copy(an->arena, e);
+            c->type = &TYPE_NULL;
+            return node_finish(c);
+        }
+    case NK_WindowExpression: {
+        if (e->nkids < 2 || !node_resolved(e->kids[0]) || !node_resolved(e->kids[1])) return e;
+        Node *spec = e->kids[1];
+        if (!spec->u.wspec.has_frame) {
+            Node *fn = e->kids[0];
+            Node *f = func_window_frame(an, fn);
+            if (!f) f = func_default_window_frame(an, spec->u.wspec.norder > 0);
+            Node **k = ARENA_ARRAY(an->arena, Node *, spec->nkids + 1);
+            memcpy(k, spec->kids, sizeof(Node *) * spec->nkids);
+            k[spec->nkids] = f;
+            Node *ns = node_copy(an->arena, spec);
+            node_set_kids(an->arena, ns, k, spec->nkids + 1);
+            ns->u.wspec.has_frame = true;
+            node_finish(ns);
+            Node *ne = node_copy(an->arena, e);
+            Node *kk[2] = {fn, ns};
+            node_set_kids(an->arena, ne, kk, 2);
+            e = node_finish(ne);
+        }
+        Node *r = expr_resolve_typed(an, e);
+        return r ? r : e;
+    }
     default: return e;
     }
 }
@@ -99,7 +128,9 @@ const char *harness_schema(Arena *a, const char *sql, bool *ok) {
     Node *plan = parse_statement(a, sql, strlen(sql), &po, &err);
     if (!plan) return arena_printf(a, "parse error: %s", err ? err->message : "?");
     while (plan->kind == NK_Sort || plan->kind == NK_GlobalLimit || plan->kind == NK_LocalLimit) plan = plan->kids[0];
-    if (plan->kind != NK_Project) return arena_printf(a, "harness: top node %s", node_kind_name(plan->kind));
+    if (plan->kind != NK_Project && plan->kind != NK_Aggregate)
+        return arena_printf(a, "harness: top node %s", node_kind_name(plan->kind));
+    uint32_t first = plan->kind == NK_Aggregate ? plan->u.aggregate.ngroup : 0;
     Conf conf = {.ansi = true};
     Analysis an = {.arena = a, .sql = sql, .sql_len = strlen(sql), .conf = &conf};
     Env env = {.an = &an};
@@ -107,11 +138,11 @@ const char *harness_schema(Arena *a, const char *sql, bool *ok) {
     StrBuf sb;
     sb_init(&sb, a, 128);
     sb_puts(&sb, "struct<");
-    for (uint32_t i = 0; i < plan->nexprs; i++) {
+    for (uint32_t i = first; i < plan->nexprs; i++) {
         Node *e = harness_resolve(&env, plan->exprs[i]);
         if (an.error) return arena_printf(a, "error %s: %s", an.error->error_class, an.error->message);
         if (!node_resolved(e)) return arena_printf(a, "unresolved: %s", expr_to_string(a, e));
-        if (i) sb_putc(&sb, ',');
+        if (i > first) sb_putc(&sb, ',');
         if (e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR && e->type->id == T_STRUCT) {
             for (int f = 0; f < e->type->nfields; f++) {
                 if (f) sb_putc(&sb, ',');
