@@ -1,7 +1,7 @@
 /* Spark's analyzed plans from the shared corpus against ours: every ok
  * statement is run in its file's session and, where Spark printed a plan,
  * our tree string (ids normalised) is compared with it. The figures are
- * printed (and the differences written to $CATALYZER_BUILD/print-plan-diffs.txt);
+ * printed (and the differences written to $CATALYZER_BUILD/print-*-diffs.txt);
  * the test fails only on a crash or when nothing at all matches, so it can
  * run while the analyzer is still growing. Skips without the corpus. */
 #include <criterion/criterion.h>
@@ -14,6 +14,7 @@
 
 typedef struct Stats {
     int plans, ran_ok, matched;
+    int schemas, schemas_ok, schemas_matched;
 } Stats;
 
 static void apply_settings(CzSession *s, const JVal *rec) {
@@ -27,8 +28,8 @@ static void apply_settings(CzSession *s, const JVal *rec) {
     }
 }
 
-static Stats run_corpus(Arena *a, const char *text, size_t len, FILE *diffs) {
-    Stats st = {0, 0, 0};
+static Stats run_corpus(Arena *a, const char *text, size_t len, FILE *diffs, FILE *sdiffs) {
+    Stats st = {0};
     CzSession *s = NULL;
     const char *cur_file = "";
     const char *p = text, *end = text + len;
@@ -70,15 +71,27 @@ static Stats run_corpus(Arena *a, const char *text, size_t len, FILE *diffs) {
                 }
             }
         }
+        const char *schema = json_str(rec, "schema");
+        if (expect && !strcmp(expect, "ok") && schema) {
+            st.schemas++;
+            const char *ours = cz_result_status(r) == CZ_OK ? cz_result_schema(r) : NULL;
+            if (ours) {
+                st.schemas_ok++;
+                if (!strcmp(ours, schema))
+                    st.schemas_matched++;
+                else if (sdiffs)
+                    fprintf(sdiffs, "=== %s\n%s\nspark: %s\nours:  %s\n\n", file, sql, schema, ours);
+            }
+        }
         cz_result_free(r);
     }
     if (s) cz_session_free(s);
     return st;
 }
 
-Test(corpus, analyzed_plans_match_spark) {
+static void run_file(const char *name, const char *tag) {
     Arena *a = arena_new(0);
-    const char *path = corpus_path(a, "spark-visible.jsonl");
+    const char *path = corpus_path(a, name);
     if (!path) {
         arena_free(a);
         cr_skip("CATALYZER_SHARED corpus not available");
@@ -86,17 +99,28 @@ Test(corpus, analyzed_plans_match_spark) {
     size_t len;
     char *text = read_file_all(a, path, &len);
     cr_assert(text != NULL);
-    FILE *diffs = NULL;
+    FILE *diffs = NULL, *sdiffs = NULL;
     const char *build = getenv("CATALYZER_BUILD");
-    if (build) diffs = fopen(arena_printf(a, "%s/print-plan-diffs.txt", build), "w");
-    Stats st = run_corpus(a, text, len, diffs);
+    if (build) {
+        diffs = fopen(arena_printf(a, "%s/print-%s-plan-diffs.txt", build, tag), "w");
+        sdiffs = fopen(arena_printf(a, "%s/print-%s-schema-diffs.txt", build, tag), "w");
+    }
+    Stats st = run_corpus(a, text, len, diffs, sdiffs);
     if (diffs) fclose(diffs);
-    fprintf(stderr, "# analyzed plans: %d in the corpus, %d analysed ok, %d identical to Spark's\n", st.plans,
+    if (sdiffs) fclose(sdiffs);
+    fprintf(stderr, "# %s: analyzed plans: %d in the corpus, %d analysed ok, %d identical to Spark's\n", tag, st.plans,
             st.ran_ok, st.matched);
-    cr_log_info("analyzed plans: %d in corpus, %d analysed ok, %d identical", st.plans, st.ran_ok, st.matched);
+    fprintf(stderr, "# %s: schemas: %d in the corpus, %d analysed ok, %d identical to Spark's\n", tag, st.schemas,
+            st.schemas_ok, st.schemas_matched);
     if (st.ran_ok > 0) cr_expect_gt(st.matched, 0, "no plan matches Spark's at all");
+    if (st.schemas_ok > 0) cr_expect_gt(st.schemas_matched, 0, "no schema matches Spark's at all");
     arena_free(a);
 }
+
+Test(corpus, analyzed_plans_match_spark) { run_file("spark-visible.jsonl", "visible"); }
+
+/* The function examples: their column names are Spark's pretty names. */
+Test(corpus, function_names_match_spark) { run_file("spark-functions.jsonl", "functions"); }
 
 Test(corpus, normalise) {
     Arena *a = arena_new(0);
