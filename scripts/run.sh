@@ -13,3 +13,7 @@ SQL
 echo "-- demo query:"; cat "$demo"
 echo "-- unresolved plans (catalyzer parse):"
 build/client/catalyzer parse "$demo"
+echo "-- analysed plans (catalyzer explain):"
+build/client/catalyzer explain "$demo"
+echo "-- results (catalyzer run):"
+build/client/catalyzer run "$demo"

@@ -82,6 +82,11 @@ static Node *rewrite(Node *p, void *ctx) {
     bool having = p->kind == NK_UnresolvedHaving;
     if (!having && p->kind != NK_Sort) return p;
     Node *agg = p->kids[0];
+    Node *filter = NULL; /* ORDER BY over HAVING: Sort over Filter over Aggregate */
+    if (!having && agg->kind == NK_Filter && agg->kids[0]->kind == NK_Aggregate && plan_is_resolved(agg)) {
+        filter = agg;
+        agg = agg->kids[0];
+    }
     if (agg->kind != NK_Aggregate || !plan_is_resolved(agg)) return p;
     if (!having && node_resolved(p)) {
         /* a resolved ORDER BY over an aggregation may still need aggregates pushed down */
@@ -123,9 +128,10 @@ static Node *rewrite(Node *p, void *ctx) {
         node_set_kids(an->arena, op, &new_agg, 1);
         op = node_finish(op);
     } else {
+        Node *child = filter ? node_with_kid(an->arena, filter, 0, new_agg) : new_agg;
         op = node_copy(an->arena, p);
         node_set_exprs(an->arena, op, exprs, p->nexprs);
-        node_set_kids(an->arena, op, &new_agg, 1);
+        node_set_kids(an->arena, op, &child, 1);
         op = node_finish(op);
     }
     if (new_agg == agg) return op;
