@@ -185,3 +185,30 @@ Test(tree, deep_plan_is_linear) {
     cr_expect_gt(len, (size_t)3 * 4999 * 5000 / 2);
     cr_expect(strstr(s, "+- OneRowRelation\n") != NULL);
 }
+
+/* Every node kind, bare (no children, no fields) and with an empty child
+ * list: the printers must not crash on any of them. */
+Test(tree, every_kind_prints) {
+    for (int k = 0; k < NK_COUNT_; k++) {
+        Node *n = fin(node_new(A, (NodeKind)k, -1, -1));
+        const char *t = plan_tree_string(A, n);
+        cr_expect(t && *t, "kind %s", node_kind_name((NodeKind)k));
+        cr_expect(expr_to_string(A, n) != NULL);
+        cr_expect(expr_auto_name(A, n) != NULL);
+        cr_expect(expr_sql_quoted(A, n) != NULL);
+        /* the same kind with one child and one expression */
+        Node *m = node_new(A, (NodeKind)k, -1, -1);
+        if (node_kind_is_plan((NodeKind)k)) {
+            with_kids(m, KIDS(one_row()));
+            with_exprs(m, KIDS(attr("a", 1, &TYPE_INT)));
+        } else {
+            with_kids(m, KIDS(attr("a", 1, &TYPE_INT)));
+        }
+        fin(m);
+        cr_expect(plan_tree_string(A, m) != NULL);
+        cr_expect(expr_to_string(A, m) != NULL);
+        cr_expect(expr_auto_name(A, m) != NULL);
+        Node *nodes[] = {m, n};
+        cr_expect(schema_string(A, nodes, 2) != NULL);
+    }
+}
