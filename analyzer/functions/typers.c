@@ -736,7 +736,7 @@ bool ty_collect(TypeCtx *c) {
 /* percentile_approx(col, p[, acc]) / percentile(col, p[, freq]): element or array */
 bool ty_percentile_approx(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], t = &TYPE_DOUBLE);
+    if (type_is_string(t) || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], t = &TYPE_DOUBLE);
     bool arr = c->args[1]->type->id == T_ARRAY;
     c->result = arr ? type_array(c->an->arena, t, false) : t;
     c->nullable = 1;
@@ -751,6 +751,9 @@ bool ty_percentile(TypeCtx *c) {
 }
 
 bool ty_histogram(TypeCtx *c) {
+    /* input TypeCollection(NumericType, ...): NULL and strings become double */
+    const DataType *t0 = c->args[0]->type;
+    if (t0->id == T_NULL || type_is_string(t0)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     StructField fs[2] = {{"x", c->args[0]->type, true, NULL}, {"y", &TYPE_DOUBLE, true, NULL}};
     c->result = type_array(c->an->arena, type_struct(c->an->arena, 2, fs), true);
     return true;
