@@ -82,8 +82,14 @@ static bool source_text(StrBuf *sb, const Node *e, const char *sql, size_t len) 
     return true;
 }
 
+/* Without the statement text, the closest to what the user wrote: numbers as
+ * written (`5.0`, not `5.0BD`), anything else in its sql form (`'abc'`). */
 static void expr_text(StrBuf *sb, const Node *e, const char *sql, size_t len) {
-    if (!source_text(sb, e, sql, len)) expr_print_style(sb, e, PS_SQL);
+    if (source_text(sb, e, sql, len)) return;
+    if (e->kind == NK_Literal && e->u.lit.v.type && type_is_numeric(e->u.lit.v.type) && !e->u.lit.v.is_null)
+        expr_print_style(sb, e, PS_PRETTY);
+    else
+        expr_print_style(sb, e, PS_SQL);
 }
 
 /* Output column names of a query, as far as they are visible without the analyzer. */
