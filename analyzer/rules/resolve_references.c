@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include <strings.h>
+#include <strings.h>
 
 #include "functions/functions.h"
 #include "rules.h"
@@ -159,6 +160,8 @@ static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, A
     Node **out = ARENA_ARRAY(an->arena, Node *, m + 1);
     for (uint32_t i = 0; i < m; i++) {
         out[i] = resolve_expr_refs(an, exp[i], input, out, i);
+        /* a select item that is an outer column is named by an Alias, as in Spark */
+        if (out[i] && out[i]->kind == NK_OuterReference) out[i] = make_alias(an, out[i], named_expr_name(out[i]), false);
         if (out[i] != exp[i]) *changed = true;
     }
     *nout = m;
@@ -203,6 +206,10 @@ static Node *apply_node(Node *p, void *ctx) {
             Node *g = p->exprs[i];
             /* GROUP BY ALL is left to ResolveGroupByAll unless a column is named all */
             Node *r = resolve_expr_refs(an, g, input, NULL, 0);
+            /* GROUP BY ALL wins over an outer column or a variable named `all` */
+            if (r != g && g->kind == NK_UnresolvedAttribute && g->u.un.name.n == 1 &&
+                strcasecmp(g->u.un.name.v[0], "all") == 0 && r->kind != NK_AttributeReference)
+                r = g;
             if (an->conf->group_by_aliases && r->kind == NK_UnresolvedAttribute) r = resolve_group_alias(an, r, aggs, na);
             all[i] = r;
             if (r != g) changed = true;

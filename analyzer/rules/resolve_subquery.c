@@ -30,24 +30,62 @@ static bool in_list(AttrList l, ExprId id) {
     return false;
 }
 
-static WalkResult collect_outer(const Node *n, void *ctx) {
+static void push_found(OuterCollect *c, Node *e) {
+    if (c->n == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 8;
+        Node **f = ARENA_ARRAY(c->an->arena, Node *, cap);
+        if (c->n) memcpy(f, c->found, sizeof(Node *) * c->n);
+        c->found = f;
+        c->cap = cap;
+    }
+    c->found[c->n++] = e;
+}
+
+/* Whether every leaf of e is an outer reference (Spark: an aggregate over
+ * outer columns only is evaluated by the outer query). */
+static bool leaves_all_outer(const Node *e) {
+    if (e->kind == NK_OuterReference) return true;
+    if (e->kind == NK_Literal) return false;
+    if (!e->nkids) return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (!leaves_all_outer(e->kids[i])) return false;
+    return true;
+}
+
+Node *strip_outer_references(Analysis *an, Node *e);
+
+/* Spark's SubExprUtils.getOuterReferences(expr), pre-order, duplicates kept. */
+static WalkResult collect_outer_expr(const Node *n, void *ctx) {
     OuterCollect *c = ctx;
     if (!kind_mask_has(n->mask, NK_OuterReference)) return WALK_PRUNE;
-    if (n->kind == NK_OuterReference && n->kids[0]->kind == NK_AttributeReference) {
+    if (n->kind == NK_AggregateExpression && leaves_all_outer(n)) {
+        push_found(c, strip_outer_references(c->an, (Node *)n));
+        return WALK_PRUNE;
+    }
+    if (n->kind == NK_OuterReference) {
         Node *a = n->kids[0];
-        if (!in_list(c->outer, a->u.attr.id)) return WALK_CONTINUE;
-        for (uint32_t i = 0; i < c->n; i++)
-            if (c->found[i]->u.attr.id == a->u.attr.id) return WALK_CONTINUE;
-        if (c->n == c->cap) {
-            uint32_t cap = c->cap ? c->cap * 2 : 8;
-            Node **f = ARENA_ARRAY(c->an->arena, Node *, cap);
-            if (c->n) memcpy(f, c->found, sizeof(Node *) * c->n);
-            c->found = f;
-            c->cap = cap;
-        }
-        c->found[c->n++] = a;
+        if (a->kind != NK_AttributeReference || in_list(c->outer, a->u.attr.id)) push_found(c, a);
+        return WALK_PRUNE;
     }
     return WALK_CONTINUE;
+}
+
+/* plan.flatMap(_.expressions.flatMap(getOuterReferences)): plan nodes
+ * pre-order, their expressions in order; nested subquery plans are not
+ * entered. */
+static void collect_outer_plan(OuterCollect *c, const Node *p) {
+    if (!kind_mask_has(p->mask, NK_OuterReference)) return;
+    for (uint32_t i = 0; i < p->nexprs; i++) node_walk(p->exprs[i], 0, collect_outer_expr, c);
+    for (uint32_t i = 0; i < p->nkids; i++) collect_outer_plan(c, p->kids[i]);
+}
+
+static Node *strip_one(Node *e, void *ctx) {
+    (void)ctx;
+    return e->kind == NK_OuterReference ? e->kids[0] : e;
+}
+
+Node *strip_outer_references(Analysis *an, Node *e) {
+    return expr_transform_up(an->arena, e, KIND_MASK(NK_OuterReference), strip_one, NULL);
 }
 
 typedef struct SubCtx {
@@ -74,7 +112,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     if (!plan_is_resolved(plan)) return node_finish(n);
     /* outer attributes */
     OuterCollect c = {an, s->scope->attrs, NULL, 0, 0};
-    node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, collect_outer, &c);
+    collect_outer_plan(&c, plan);
     uint32_t nvalues = e->kind == NK_InSubquery ? e->u.subq.nvalues : 0;
     Node **kids = ARENA_ARRAY(an->arena, Node *, nvalues + c.n + 1);
     for (uint32_t i = 0; i < nvalues; i++) kids[i] = e->kids[i];
