@@ -212,3 +212,19 @@ Test(tree, every_kind_prints) {
         cr_expect(schema_string(A, nodes, 2) != NULL);
     }
 }
+
+Test(tree, wide_plan) {
+    /* a Union of 10000 children: one line each, the last one `+- ` */
+    enum { N = 10000 };
+    Node **kids = arena_alloc(A, sizeof(Node *) * N);
+    Node *one = one_row();
+    for (int i = 0; i < N; i++) kids[i] = one;
+    Node *u = node_new(A, NK_Union, -1, -1);
+    node_set_kids(A, u, kids, N);
+    fin(u);
+    const char *s = plan_tree_string(A, u);
+    size_t expect = strlen("Union false, false\n") + (size_t)N * strlen(":- OneRowRelation\n");
+    cr_expect_eq(strlen(s), expect);
+    cr_expect(strstr(s, "\n+- OneRowRelation\n") != NULL);
+    cr_expect_eq(strstr(s, "\n+- OneRowRelation\n") - s, (long)(expect - strlen("+- OneRowRelation\n") - 1));
+}
