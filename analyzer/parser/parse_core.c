@@ -178,7 +178,7 @@ bool ps_is_clause_keyword(const Token *t) {
     case KW_LEFT: case KW_RIGHT: case KW_FULL: case KW_CROSS: case KW_NATURAL: case KW_SEMI: case KW_ANTI:
     case KW_ON: case KW_USING: case KW_INTO: case KW_PIVOT: case KW_UNPIVOT: case KW_TABLESAMPLE:
     case KW_AS: case KW_WHEN: case KW_THEN: case KW_ELSE: case KW_END: case KW_AND: case KW_OR:
-    case KW_FOR: case KW_SELECT: case KW_VALUES: case KW_OVER: case KW_FILTER: case KW_WITHIN:
+    case KW_FOR: case KW_SELECT: case KW_VALUES: case KW_OVER: case KW_WITHIN:
     case KW_IS: case KW_IN: case KW_NOT: case KW_BETWEEN: case KW_LIKE: case KW_ILIKE: case KW_RLIKE:
     case KW_REGEXP: case KW_ESCAPE: case KW_WITH: case KW_ROWS: case KW_RANGE: case KW_PARTITION:
     case KW_COMMENT: case KW_TBLPROPERTIES: case KW_OPTIONS: case KW_LOCATION: case KW_PARTITIONED:

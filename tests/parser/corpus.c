@@ -22,7 +22,7 @@ const char *corpus_shared_dir(void) {
     return d;
 }
 
-static void push(Corpus *c, const char *where, const char *sql, size_t len, const char *cls) {
+static CorpusStmt *push(Corpus *c, const char *where, const char *sql, size_t len, const char *cls) {
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 1024;
         c->v = realloc(c->v, c->cap * sizeof *c->v);
@@ -34,6 +34,8 @@ static void push(Corpus *c, const char *where, const char *sql, size_t len, cons
     s->sql[len] = 0;
     s->len = len;
     s->error_class = cls ? strdup(cls) : NULL;
+    s->error_param = s->hint_param = NULL;
+    return s;
 }
 
 static char *read_all(const char *path, size_t *len) {
@@ -143,7 +145,14 @@ static bool load_jsonl(Corpus *c, const char *path, const char *label) {
                     char where[512];
                     snprintf(where, sizeof where, "%s:%s#%lld", label, file ? file : "?", (long long)idx);
                     const char *s = sub ? sub : sql;
-                    push(c, where, s, strlen(s), phase && !strcmp(phase, "parse") ? cls : NULL);
+                    CorpusStmt *st = push(c, where, s, strlen(s), phase && !strcmp(phase, "parse") ? cls : NULL);
+                    json_t *mp = json_object_get(o, "message_parameters");
+                    if (st->error_class && json_is_object(mp)) {
+                        const char *ep = json_string_value(json_object_get(mp, "error"));
+                        const char *hp = json_string_value(json_object_get(mp, "hint"));
+                        st->error_param = ep ? strdup(ep) : NULL;
+                        st->hint_param = hp ? strdup(hp) : NULL;
+                    }
                     free(sub);
                     free(unesc);
                 }
@@ -223,6 +232,8 @@ void corpus_free(Corpus *c) {
         free(c->v[i].where);
         free(c->v[i].sql);
         free(c->v[i].error_class);
+        free(c->v[i].error_param);
+        free(c->v[i].hint_param);
     }
     free(c->v);
     memset(c, 0, sizeof *c);

@@ -11,6 +11,8 @@ typedef struct CorpusStmt {
     char *sql;
     size_t len;
     char *error_class;  /* expected parse-phase error class, or NULL */
+    char *error_param;  /* PARSE_SYNTAX_ERROR's `error` parameter, or NULL */
+    char *hint_param;   /* and its `hint` */
 } CorpusStmt;
 
 typedef struct Corpus {
