@@ -231,3 +231,72 @@ Test(expr, schema_strings) {
                      "iv:interval day to second,Expect: INT, NULL:string>");
     cr_expect_str_eq(schema_string(A, NULL, 0), "struct<>");
 }
+
+Test(expr, more_auto_names) {
+    /* lambdas: variables are nameless in sql */
+    Node *x = node_new(A, NK_NamedLambdaVariable, -1, -1);
+    x->u.attr.name = "x";
+    x->u.attr.id = 9;
+    x->type = &TYPE_INT;
+    fin(x);
+    Node *body = call("+", &TYPE_INT, KIDS(x, lit_int(1)));
+    Node *lf = node_new(A, NK_LambdaFunction, -1, -1);
+    lf->type = &TYPE_INT;
+    fin(with_kids(lf, KIDS(body, x)));
+    cr_expect_str_eq(NAME(x), "namedlambdavariable()");
+    cr_expect_str_eq(STR(x), "lambda x#9");
+    cr_expect_str_eq(NAME(lf), "lambdafunction(+(namedlambdavariable(), 1), namedlambdavariable())");
+    cr_expect_str_eq(STR(lf), "lambdafunction(+(lambda x#9, 1), lambda x#9, false)");
+    Node *ulv = node_new(A, NK_UnresolvedNamedLambdaVariable, -1, -1);
+    ulv->u.un.name = name_parts1(A, "y");
+    cr_expect_str_eq(STR(fin(ulv)), "lambda 'y");
+    /* named arguments, tuples, extraction, ordering */
+    Node *na = node_new(A, NK_NamedArgument, -1, -1);
+    na->u.named.name = "k";
+    cr_expect_str_eq(NAME(fin(with_kids(na, KIDS(lit_str("v"))))), "k => v");
+    Node *tup = node_new(A, NK_ExprList, -1, -1);
+    cr_expect_str_eq(NAME(fin(with_kids(tup, KIDS(lit_int(1), ua("a"))))), "(1, a)");
+    Node *ev = node_new(A, NK_UnresolvedExtractValue, -1, -1);
+    fin(with_kids(ev, KIDS(ua("arr"), lit_int(0))));
+    cr_expect_str_eq(STR(ev), "'arr[0]");
+    cr_expect_str_eq(NAME(ev), "arr[0]");
+    Node *so = node_new(A, NK_SortOrder, -1, -1);
+    so->u.sort_order.descending = true;
+    cr_expect_str_eq(NAME(fin(with_kids(so, KIDS(attr("a", 1, &TYPE_INT))))), "a DESC NULLS LAST");
+    /* CASE keeps its shape; implicit casts inside vanish */
+    Node *cw = node_new(A, NK_CaseWhen, -1, -1);
+    cw->u.casew.has_else = true;
+    cw->type = &TYPE_LONG;
+    Node *isn = ufn("isnull", true, KIDS(attr("s", 2, &TYPE_LONG)));
+    fin(with_kids(cw, KIDS(isn, cast(lit_int(0), &TYPE_LONG, true), attr("s", 2, &TYPE_LONG))));
+    cr_expect_str_eq(NAME(cw), "CASE WHEN (s IS NULL) THEN 0 ELSE s END");
+    cr_expect_str_eq(STR(cw), "CASE WHEN isnull(s#2L) THEN cast(0 as bigint) ELSE s#2L END");
+    /* aggregates go through func_print with DISTINCT */
+    Node *agg = node_new(A, NK_AggregateExpression, -1, -1);
+    agg->flags |= NF_DISTINCT;
+    agg->type = &TYPE_LONG;
+    fin(with_kids(agg, KIDS(call("count", &TYPE_LONG, KIDS(attr("b", 3, &TYPE_INT))))));
+    cr_expect_str_eq(NAME(agg), "count(DISTINCT b)");
+    cr_expect_str_eq(STR(agg), "count(distinct b#3)");
+    cr_expect_str_eq(NAME(fin(node_new(A, NK_Star, -1, -1))), "*");
+    /* typed literals in names */
+    Value ts = {.type = &TYPE_TIMESTAMP};
+    ts.u.i = 1565571600123456LL; /* 2019-08-12 01:00:00.123456 UTC */
+    cr_expect_str_eq(NAME(lit_typed(ts)), "TIMESTAMP '2019-08-12 01:00:00.123456'");
+    Value bin = {.type = &TYPE_BINARY};
+    bin.u.s.p = "\x10\x10";
+    bin.u.s.len = 2;
+    cr_expect_str_eq(NAME(lit_typed(bin)), "X'1010'");
+    Value neg = {.type = &TYPE_DOUBLE};
+    neg.u.d = -7.1e10;
+    cr_expect_str_eq(NAME(lit_typed(neg)), "-7.1E10");
+    Value f = {.type = &TYPE_FLOAT};
+    f.u.d = 1.5f;
+    cr_expect_str_eq(NAME(lit_typed(f)), "1.5");
+    Value ym = {.type = type_ym_interval(A, IF_YEAR, IF_MONTH)};
+    ym.u.i = 13;
+    cr_expect_str_eq(NAME(lit_typed(ym)), "INTERVAL '1-1' YEAR TO MONTH");
+    /* a user cast of a string literal keeps the literal bare */
+    cr_expect_str_eq(NAME(cast(lit_str("2020"), &TYPE_DATE, false)), "CAST(2020 AS DATE)");
+    cr_expect_str_eq(expr_sql_quoted(A, cast(lit_str("x"), &TYPE_INT, false)), "\"CAST(x AS INT)\"");
+}
