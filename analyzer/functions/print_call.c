@@ -39,8 +39,21 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     sb_puts(sb, name);
     sb_putc(sb, '(');
     if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
-    print_args(sb, call->kids, 0, nargs_of(call), pa, ctx);
+    uint32_t n = nargs_of(call);
+    print_args(sb, call->kids, 0, n, pa, ctx);
+    const FuncDef *d = call->u.call.def;
+    if (!sql && d && (d->flags & FD_TYPED_IMP)) {
+        /* TypedImperativeAggregate.toString shows the buffer offsets (and
+         * HyperLogLogPlusPlus its default relativeSD) */
+        if (n == 1 && strcmp(d->name, "approx_count_distinct") == 0) sb_puts(sb, ", 0.05");
+        sb_puts(sb, ", 0, 0");
+    }
     sb_putc(sb, ')');
+}
+
+static bool lit_true(const Node *n) {
+    while (n->kind == NK_Cast && n->nkids) n = n->kids[0];
+    return n->kind == NK_Literal && !n->u.lit.v.is_null && n->type->id == T_BOOLEAN && n->u.lit.v.u.b;
 }
 
 static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, PrintArgFn pa, void *ctx) {
@@ -179,6 +192,14 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         pa(sb, k[0], ctx);
         sb_printf(sb, " %s ", d->op);
         pa(sb, k[1], ctx);
+        return;
+    case CS_IGNORE_NULLS:
+        if (!sql || n < 2) break;
+        sb_printf(sb, "%s(", name);
+        if (distinct) sb_puts(sb, "DISTINCT ");
+        print_args(sb, k, 0, n - 1, pa, ctx);
+        sb_putc(sb, ')');
+        if (lit_true(k[n - 1])) sb_puts(sb, " IGNORE NULLS");
         return;
     case CS_SUBSCRIPT:
         if (n != 2) break;

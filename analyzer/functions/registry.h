@@ -33,6 +33,7 @@ typedef enum CallStyle {
     CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
     CS_UNARY_NAMED,  /* negative(a) both ways */
     CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
+    CS_IGNORE_NULLS, /* last kid is ignoreNulls: sql name(x) [IGNORE NULLS]; toString name(x, flag) */
     CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
 } CallStyle;
 
@@ -47,6 +48,7 @@ enum {
     FD_FOLDABLE_ARGS = 1u << 7, /* later arguments must be constant */
     FD_NO_WINDOW_FRAME = 1u << 8,
     FD_WINDOW_ONLY = 1u << 9,  /* rank-like: needs an OVER clause */
+    FD_TYPED_IMP = 1u << 10,   /* TypedImperativeAggregate: toString adds the buffer offsets `, 0, 0` */
 };
 
 typedef struct TypeCtx {

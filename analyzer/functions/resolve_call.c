@@ -276,6 +276,12 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
         args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);
     int n = fill_defaults(an, def, args, nargs, u);
     if (n < 0) return NULL;
+    /* IGNORE NULLS sets the ignoreNulls argument of first/last/nth_value */
+    if (u->u.un.ignore_nulls && def->print == CS_IGNORE_NULLS && n >= 2 && nargs < n) {
+        Node *t = fn_mk_literal(a, &TYPE_BOOLEAN, false);
+        t->u.lit.v.u.b = true;
+        args[n - 1] = node_finish(t);
+    }
     /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */
     if (u->u.un.norder) {
         uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
