@@ -185,6 +185,34 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
     }
 }
 
+/* FileFormat.toString of a data source provider. */
+static const char *file_format_name(const char *provider) {
+    static const char *const names[][2] = {{"parquet", "Parquet"}, {"csv", "CSV"}, {"json", "JSON"},
+                                           {"orc", "ORC"}, {"text", "Text"}, {"avro", "Avro"}};
+    if (!provider) return "Parquet";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcasecmp(provider, names[i][0])) return names[i][1];
+    return provider;
+}
+
+/* The analyzed INSERT into a file-based table, with the warehouse location
+ * written the way Spark's golden files mask it. */
+static void insert_line(StrBuf *sb, const Node *n) {
+    NameParts np = n->u.ddl.name;
+    const char *t = np.n ? np.v[np.n - 1] : "";
+    const char *db = np.n >= 2 ? np.v[np.n - 2] : "default";
+    StrBuf loc;
+    sb_init(&loc, sb->arena, 64);
+    sb_puts(&loc, "file:[not included in comparison]/{warehouse_dir}/");
+    if (strcasecmp(db, "default")) sb_printf(&loc, "%s.db/", db);
+    sb_puts(&loc, t);
+    sb_printf(sb, "InsertIntoHadoopFsRelationCommand %s, false, %s, [path=%s], Append, ", loc.data,
+              file_format_name(n->u.ddl.provider), loc.data);
+    sb_printf(sb, "`spark_catalog`.`%s`.`%s`, ", db, t);
+    sb_printf(sb, "org.apache.spark.sql.execution.datasources.InMemoryFileIndex(%s), ", loc.data);
+    str_list(sb, n->u.ddl.col_names, n->u.ddl.col_names ? n->u.ddl.ncols : 0);
+}
+
 static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     switch (n->kind) {
     case NK_CreateView: {
@@ -299,8 +327,12 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         return;
     }
     case NK_InsertInto:
-        sb_puts(sb, node_resolved(n) ? "InsertIntoHadoopFsRelationCommand " : "'InsertIntoStatement ");
-        backquoted_name(sb, n->u.ddl.name);
+        if (node_resolved(n)) {
+            insert_line(sb, n);
+        } else {
+            sb_puts(sb, "'InsertIntoStatement ");
+            backquoted_name(sb, n->u.ddl.name);
+        }
         return;
     case NK_Command:
         sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : "Command");
