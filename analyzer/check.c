@@ -176,4 +176,21 @@ static bool check_aggregate(Analysis *an, const Node *p) {
     return true;
 }
 
-bool check_analysis(Analysis *an, const Node *plan) { return check_plan(an, plan, NULL); }
+/* Spark's LookupFunctions: an unknown function is reported before anything else. */
+static WalkResult find_unknown_function(const Node *n, void *ctx) {
+    Analysis *an = ctx;
+    if (!kind_mask_has(n->mask, NK_UnresolvedFunction)) return WALK_PRUNE;
+    if (n->kind == NK_UnresolvedFunction && !lookup_function(an, n)) {
+        an_fail(an, unresolved_routine(an, n));
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+bool check_analysis(Analysis *an, const Node *plan) {
+    if (kind_mask_has(plan->mask, NK_UnresolvedFunction)) {
+        node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, find_unknown_function, an);
+        if (an_failed(an)) return false;
+    }
+    return check_plan(an, plan, NULL);
+}

@@ -78,6 +78,10 @@ Node *executor_run(Analysis *an, Node *plan) {
     }
     for (int b = 0; b < nb; b++) {
         const Batch *batch = batches[b];
+        KindMask masks[64];
+        for (int r = 0; r < batch->nrules && r < 64; r++)
+            masks[r] = batch->rules[r]->nkinds ? kind_mask_list(batch->rules[r]->nkinds, batch->rules[r]->kinds)
+                                               : KIND_MASK_ALL;
         int max_iter = batch->once ? 1 : an->conf->max_iterations;
         int iter = 0;
         for (;;) {
@@ -85,7 +89,7 @@ Node *executor_run(Analysis *an, Node *plan) {
             Node *start = plan;
             for (int r = 0; r < batch->nrules; r++) {
                 const Rule *rule = batch->rules[r];
-                if (rule->nkinds && !kind_mask_any(plan->mask, kind_mask_list(rule->nkinds, rule->kinds))) continue;
+                if (r < 64 && !kind_mask_any(plan->mask, masks[r])) continue;
                 uint64_t t0 = (t && (t->fn || t->timing)) ? now_ns() : 0;
                 Node *before = plan;
                 Node *after = rule->apply(an, plan);

@@ -4,7 +4,43 @@
 
 struct OutputCache {
     AttrList attrs;
+    struct AttrIndex *index;
 };
+
+uint32_t attr_name_hash(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        unsigned char c = *p;
+        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
+        h = (h ^ c) * 16777619u;
+    }
+    return h;
+}
+
+const AttrIndex *attr_index(Analysis *an, AttrList l) {
+    if (!l.index || l.n < 12) return NULL;
+    if (*l.index) return *l.index;
+    uint32_t buckets = 16;
+    while (buckets < l.n * 2) buckets *= 2;
+    AttrIndex *ix = ARENA_NEW(an->arena, AttrIndex);
+    ix->mask = buckets - 1;
+    ix->head = arena_alloc(an->arena, sizeof(int32_t) * buckets);
+    ix->next = arena_alloc(an->arena, sizeof(int32_t) * l.n);
+    for (uint32_t b = 0; b < buckets; b++) ix->head[b] = -1;
+    /* insert in reverse so chains list positions in order */
+    for (uint32_t i = l.n; i-- > 0;) {
+        const char *nm = l.v[i]->kind == NK_AttributeReference ? l.v[i]->u.attr.name : NULL;
+        if (!nm) {
+            ix->next[i] = -1;
+            continue;
+        }
+        uint32_t b = attr_name_hash(nm) & ix->mask;
+        ix->next[i] = ix->head[b];
+        ix->head[b] = (int32_t)i;
+    }
+    *l.index = ix;
+    return ix;
+}
 
 Node *attr_new(Analysis *an, const char *name, const DataType *type, bool nullable, ExprId id, NameParts qualifier,
                int32_t start, int32_t stop) {
@@ -169,8 +205,9 @@ AttrList plan_output(Analysis *an, const Node *plan) {
     AttrList l = compute_output(an, plan);
     struct OutputCache *c = ARENA_NEW(an->arena, struct OutputCache);
     c->attrs = l;
+    c->attrs.index = &c->index;
     ((Node *)plan)->out = c; /* a derived value: caching it does not change the node */
-    return l;
+    return c->attrs;
 }
 
 typedef struct KindSearch {

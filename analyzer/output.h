@@ -9,7 +9,21 @@
 typedef struct AttrList {
     uint32_t n;
     Node **v;
+    struct AttrIndex **index; /* where a name index of this list is cached (plan outputs); NULL: none */
 } AttrList;
+
+/* A case-insensitive hash index from attribute name to positions, built on
+ * first use for long lists so that resolving n names against n columns is
+ * linear, not quadratic. */
+typedef struct AttrIndex {
+    uint32_t mask;    /* buckets - 1 */
+    int32_t *head;    /* per bucket: first position, -1 none */
+    int32_t *next;    /* per position: next position in the chain */
+} AttrIndex;
+
+uint32_t attr_name_hash(const char *name);
+/* The index of l (built and cached if l has a cache slot and is long enough); NULL otherwise. */
+const AttrIndex *attr_index(Analysis *an, AttrList l);
 
 /* A new AttributeReference (fresh id when id == 0). */
 Node *attr_new(Analysis *an, const char *name, const DataType *type, bool nullable, ExprId id, NameParts qualifier,

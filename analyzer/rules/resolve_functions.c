@@ -15,9 +15,12 @@
 #include "catalog.h"
 #include "rules.h"
 
-static const char *function_name_sql(Analysis *an, NameParts n) { return sql_id_parts(an->arena, n); }
+ErrorInfo *unresolved_routine(Analysis *an, const Node *f) {
+    return error_make(an->arena, "UNRESOLVED_ROUTINE", f, "routineName", sql_id_parts(an->arena, f->u.un.name),
+                      "searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]", NULL);
+}
 
-static const FuncDef *lookup(Analysis *an, const Node *f) {
+const FuncDef *lookup_function(Analysis *an, const Node *f) {
     NameParts n = f->u.un.name;
     const char *name = n.v[n.n - 1];
     if (f->u.un.is_operator) return func_lookup_builtin(name);
@@ -45,13 +48,14 @@ static Node *resolve_expr(Node *e, void *ctx) {
     if (an_failed(an)) return e;
     switch (e->kind) {
     case NK_UnresolvedFunction: {
-        const FuncDef *def = lookup(an, e);
-        if (!def) {
-            return an_fail(an, error_make(an->arena, "UNRESOLVED_ROUTINE", e, "routineName",
-                                          function_name_sql(an, e->u.un.name), "searchPath",
-                                          "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]", NULL));
-        }
+        /* unknown names are reported by CheckAnalysis (before anything else, as
+           Spark's LookupFunctions does), so a call is looked up once, when its
+           arguments are ready */
         if (!args_resolved(e)) return e;
+        const FuncDef *def = lookup_function(an, e);
+        if (!def) {
+            return an_fail(an, unresolved_routine(an, e));
+        }
         Node *r = func_resolve_call(an, e, def);
         return r ? r : e;
     }

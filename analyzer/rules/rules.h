@@ -58,6 +58,12 @@ AttrList plan_input(Analysis *an, const Node *plan);
 /* Structural equality of resolved expressions (Spark's semanticEquals):
  * attributes by id, aliases ignored on neither side, positions ignored. */
 bool expr_semantic_equal(const Node *a, const Node *b);
+
+/* The function a call names (session UDFs, then built-ins), or NULL; and
+ * Spark's error for an unknown one (resolve_functions.c). */
+struct FuncDef;
+const struct FuncDef *lookup_function(Analysis *an, const Node *unresolved_fn);
+ErrorInfo *unresolved_routine(Analysis *an, const Node *unresolved_fn);
 /* Whether every attribute e references (outside subqueries and outer
  * references) is one of attrs. */
 bool expr_refs_within(const Node *e, AttrList attrs);

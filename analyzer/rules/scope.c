@@ -76,25 +76,52 @@ Node *visible_attr(Analysis *an, Node *a) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
+/* Positions of the attributes named `name`: through the list's hash index
+ * when it has one, else by a scan. Calls fn for each match in list order. */
+typedef struct NameMatch {
+    const AttrIndex *ix;
+    int32_t pos;   /* index chain position, or scan position */
+    uint32_t scan;
+} NameMatch;
+
+static Node *next_named(Analysis *an, AttrList attrs, const char *name, NameMatch *m) {
+    if (m->ix) {
+        while (m->pos >= 0) {
+            Node *a = attrs.v[m->pos];
+            m->pos = m->ix->next[m->pos];
+            if (a->kind == NK_AttributeReference && ident_eq(an, a->u.attr.name, name)) return a;
+        }
+        return NULL;
+    }
+    while (m->scan < attrs.n) {
+        Node *a = attrs.v[m->scan++];
+        if (a->kind == NK_AttributeReference && ident_eq(an, a->u.attr.name, name)) return a;
+    }
+    return NULL;
+}
+
+static NameMatch match_start(const AttrIndex *ix, const char *name) {
+    NameMatch m = {ix, -1, 0};
+    if (ix) m.pos = ix->head[attr_name_hash(name) & ix->mask];
+    return m;
+}
+
 ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrList attrs, Node **out) {
     Node *stack[8];
     Node **cands = attrs.n <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, attrs.n);
     uint32_t ncand = 0, nested_from = 0;
+    const AttrIndex *ix = attr_index(an, attrs);
     /* qualified: the first i parts are the end of the qualifier, part i the name */
     for (uint32_t i = name.n > 1 ? (name.n - 1 < 3 ? name.n - 1 : 3) : 0; i >= 1 && ncand == 0; i--) {
-        for (uint32_t k = 0; k < attrs.n; k++) {
-            Node *a = attrs.v[k];
-            if (a->kind != NK_AttributeReference) continue;
-            if (ident_eq(an, a->u.attr.name, name.v[i]) && qualifier_ends_with(an, a, name.v, i)) cands[ncand++] = a;
-        }
+        NameMatch m = match_start(ix, name.v[i]);
+        for (Node *a; (a = next_named(an, attrs, name.v[i], &m));)
+            if (qualifier_ends_with(an, a, name.v, i)) cands[ncand++] = a;
         nested_from = i + 1;
     }
     if (ncand == 0) {
-        for (uint32_t k = 0; k < attrs.n; k++) {
-            Node *a = attrs.v[k];
-            if (a->kind != NK_AttributeReference || a->u.attr.metadata_col) continue;
-            if (ident_eq(an, a->u.attr.name, name.v[0])) cands[ncand++] = a;
-        }
+        NameMatch m = match_start(ix, name.v[0]);
+        for (Node *a; (a = next_named(an, attrs, name.v[0], &m));)
+            if (!a->u.attr.metadata_col) cands[ncand++] = a;
         nested_from = 1;
     }
     if (ncand == 0) return RS_NOT_FOUND;
