@@ -688,7 +688,7 @@ static Node *parse_case(Parser *p, int32_t start) {
 static Node *star(Parser *p, NameParts target, int32_t start) {
     Node *s = node_new(p->a, NK_UnresolvedStar, start, prev_stop(p));
     s->u.un.name = target;
-    if (is_kw(p, KW_EXCEPT) && is_op_at(p, 1, OP_LPAREN)) {
+    if (is_kw(p, KW_EXCEPT) && is_op_at(p, 1, OP_LPAREN) && !ps_at_query_start_at(p, 1)) {
         advance(p);
         advance(p);
         NodeVec ex = {0};
@@ -786,6 +786,26 @@ static Node *parse_postfix(Parser *p, Node *e) {
 }
 
 static bool next_is_lparen(const Parser *p) { return is_op_at(p, 1, OP_LPAREN); }
+
+static bool word_eq(const Parser *p, const Token *t, const char *w) {
+    size_t n = strlen(w);
+    return t->kind == TK_WORD && (size_t)(t->end - t->start) == n && strncasecmp(p->sql + t->start, w, n) == 0;
+}
+
+static bool is_datetime_unit(const Parser *p, const Token *t) {
+    static const char *const units[] = {"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFYEAR", "HOUR", "MINUTE",
+                                        "SECOND", "MILLISECOND", "MICROSECOND"};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (word_eq(p, t, units[i])) return true;
+    return false;
+}
+
+static bool is_unit_function(const Parser *p, const Token *t) {
+    static const char *const names[] = {"TIMESTAMPADD", "DATEADD", "DATE_ADD", "TIMESTAMPDIFF", "DATEDIFF", "DATE_DIFF"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (word_eq(p, t, names[i])) return true;
+    return false;
+}
 
 static Node *parse_primary_inner(Parser *p) {
     const Token *t = tk(p);
@@ -1026,6 +1046,25 @@ static Node *parse_primary_inner(Parser *p) {
             }
             break;
         }
+    }
+    /* TIMESTAMPADD(unit, n, ts) / TIMESTAMPDIFF(unit, a, b) and their aliases take a unit keyword */
+    if (t->kind == TK_WORD && next_is_lparen(p) && is_datetime_unit(p, tk_at(p, 2)) && is_op_at(p, 3, OP_COMMA) &&
+        is_unit_function(p, t)) {
+        const char *fname = ps_tok_text(p, t);
+        advance(p);
+        advance(p);
+        const Token *u = tk(p);
+        char *unit = (char *)ps_tok_text(p, u);
+        for (char *c = unit; *c; c++)
+            if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 32);
+        Node *ul = ps_mk_lit_string(p, unit, u->start, u->end - 1);
+        advance(p);
+        ps_expect_op(p, OP_COMMA);
+        Node *a1 = ps_parse_expr(p);
+        ps_expect_op(p, OP_COMMA);
+        Node *a2 = ps_parse_expr(p);
+        ps_expect_op(p, OP_RPAREN);
+        return ps_mk_fn(p, fname, false, start, prev_stop(p), 3, ul, a1, a2);
     }
     /* name: column reference or function call */
     const char *parts[64];

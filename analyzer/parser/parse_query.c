@@ -23,8 +23,10 @@ static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t st
     return node_finish(n);
 }
 
-bool ps_at_query_start(const Parser *p) {
-    int i = 0;
+bool ps_at_query_start(const Parser *p) { return ps_at_query_start_at(p, 0); }
+
+bool ps_at_query_start_at(const Parser *p, int off) {
+    int i = off;
     while (tok_op(tk_at(p, i), OP_LPAREN)) i++;
     const Token *t = tk_at(p, i);
     if (t->kind != TK_WORD) return false;

@@ -123,6 +123,7 @@ Node *ps_parse_identifier_clause(Parser *p); /* IDENTIFIER ( expr ): returns exp
 Node *ps_parse_query(Parser *p);            /* [WITH ...] queryTerm organization */
 Node *ps_parse_query_no_with(Parser *p);
 bool ps_at_query_start(const Parser *p);    /* SELECT, WITH, VALUES, TABLE, FROM, ( query */
+bool ps_at_query_start_at(const Parser *p, int off);
 Node *ps_parse_relation_primary(Parser *p); /* for DML targets */
 
 /* ---- statements (parse_stmt.c) ---- */
