@@ -367,6 +367,8 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
         return t ? t : fn_implicit_cast_type(a, from, 'l');
     }
     if (code == 'N') return fn_implicit_cast_type(a, from, 'n');
+    /* Spark 4.0 casts timestamps to double where any numeric is expected (avg(ts)) */
+    if (code == 'n' && from->id == T_TIMESTAMP) return &TYPE_DOUBLE;
     if (code == 'A' && from->id == T_NULL) return spec_concrete(a, code);
     const DataType *c = spec_concrete(a, code);
     if (!c || c->id == T_ARRAY) return NULL;

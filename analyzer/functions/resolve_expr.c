@@ -122,6 +122,91 @@ static Node *type_in(Analysis *an, Node *e) {
     return finish_typed(an, e, k, n, &TYPE_BOOLEAN, nullable);
 }
 
+/* The output of a subquery plan whose top node lists it (Project, Aggregate). */
+static int plan_out(const Node *plan, Node ***out) {
+    while (plan && (plan->kind == NK_Sort || plan->kind == NK_Filter || plan->kind == NK_GlobalLimit ||
+                    plan->kind == NK_LocalLimit || plan->kind == NK_SubqueryAlias || plan->kind == NK_Distinct))
+        plan = plan->nkids ? plan->kids[0] : NULL;
+    if (!plan) return -1;
+    if (plan->kind == NK_Project) {
+        *out = plan->exprs;
+        return (int)plan->nexprs;
+    }
+    if (plan->kind == NK_Aggregate) {
+        *out = plan->exprs + plan->u.aggregate.ngroup;
+        return (int)(plan->nexprs - plan->u.aggregate.ngroup);
+    }
+    return -1;
+}
+
+static Node *attr_of(Analysis *an, Node *e) {
+    if (e->kind == NK_AttributeReference) return e;
+    if (e->kind != NK_Alias) return NULL;
+    Node *r = node_new(an->arena, NK_AttributeReference, e->start, e->stop);
+    r->u.attr.name = e->u.attr.name;
+    r->u.attr.id = e->u.attr.id;
+    r->type = e->type ? e->type : (e->nkids ? e->kids[0]->type : NULL);
+    r->flags |= e->flags & NF_NULLABLE;
+    return r->type ? node_finish(r) : NULL;
+}
+
+/* InConversion for `(a, b) IN (SELECT x, y ...)`: values and subquery
+ * output widened pairwise; the subquery gets a Project of casts. */
+static Node *type_in_subquery(Analysis *an, Node *e) {
+    Arena *a = an->arena;
+    uint32_t nv = e->u.subq.nvalues;
+    Node **outs = NULL;
+    int no = plan_out(e->u.subq.plan, &outs);
+    if (no < 0) return finish_typed(an, e, e->kids, e->nkids, &TYPE_BOOLEAN, true);
+    if ((uint32_t)no != nv) {
+        return an_fail(an, error_make(a, "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH", e, "sqlExpr",
+                                      expr_sql_quoted(a, e), "leftLength", arena_printf(a, "%u", nv), "rightLength",
+                                      arena_printf(a, "%d", no), "leftColumns", "", "rightColumns", "", NULL));
+    }
+    Node **k = ARENA_ARRAY(a, Node *, e->nkids + 1);
+    memcpy(k, e->kids, sizeof(Node *) * e->nkids);
+    Node **proj = ARENA_ARRAY(a, Node *, (size_t)no + 1);
+    bool cast_rhs = false;
+    for (uint32_t i = 0; i < nv; i++) {
+        Node *o = attr_of(an, outs[i]);
+        if (!o) return finish_typed(an, e, k, e->nkids, &TYPE_BOOLEAN, true);
+        const DataType *w = coerce_wider_type(a, k[i]->type, o->type);
+        if (!w) {
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.IN_SUBQUERY_DATA_TYPE_MISMATCH", e, "sqlExpr",
+                                          expr_sql_quoted(a, e), "mismatchedColumns",
+                                          arena_printf(a, "(%s:%s, %s:%s)", expr_sql_quoted(a, k[i]),
+                                                       sql_type_quoted(a, k[i]->type), o->u.attr.name,
+                                                       sql_type_quoted(a, o->type)),
+                                          "leftType", sql_type_quoted(a, k[i]->type), "rightType",
+                                          sql_type_quoted(a, o->type), NULL));
+        }
+        k[i] = fn_mk_cast(an, k[i], w);
+        if (!type_equal(o->type, w)) {
+            cast_rhs = true;
+            Node *al = node_new(a, NK_Alias, -1, -1);
+            Node *cst = fn_mk_cast(an, o, w);
+            node_set_kids(a, al, &cst, 1);
+            al->u.attr.name = o->u.attr.name;
+            al->u.attr.id = an_new_id(an);
+            al->type = w;
+            proj[i] = node_finish(al);
+        } else {
+            proj[i] = o;
+        }
+    }
+    Node *c = node_copy(a, e);
+    node_set_kids(a, c, k, e->nkids);
+    if (cast_rhs) {
+        Node *p = node_new(a, NK_Project, -1, -1);
+        node_set_kids(a, p, &c->u.subq.plan, 1);
+        node_set_exprs(a, p, proj, (uint32_t)no);
+        c->u.subq.plan = node_finish(p);
+    }
+    c->type = &TYPE_BOOLEAN;
+    c->flags |= NF_NULLABLE;
+    return node_finish(c);
+}
+
 static Node *mk_field(Analysis *an, Node *child, int ordinal, const Node *pos) {
     const StructField *f = &child->type->fields[ordinal];
     Node *g = node_new(an->arena, NK_GetStructField, pos->start, pos->stop);
@@ -200,6 +285,7 @@ Node *expr_resolve_typed(Analysis *an, Node *e) {
     case NK_Cast: return type_cast(an, e);
     case NK_CaseWhen: return type_case_when(an, e);
     case NK_In: return type_in(an, e);
+    case NK_InSubquery: return type_in_subquery(an, e);
     case NK_UnresolvedExtractValue: return type_extract(an, e);
     case NK_GetStructField: {
         Node *child = e->kids[0];

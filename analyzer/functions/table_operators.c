@@ -58,6 +58,7 @@ const FuncDef FUNCS_OPERATORS[] = {
     /* datetime arithmetic forms Spark prints without parentheses (TimeAdd, DateAddInterval) */
     {SCALAR("@dt_add", 2, 2, "??", arg0, NULL), .flags = OP | FD_NULLABLE, .print = CS_DT_ARITH, .op = "+"},
     {SCALAR("@dt_sub", 2, 2, "??", arg0, NULL), .flags = OP | FD_NULLABLE, .print = CS_DT_ARITH, .op = "-"},
+    {SCALAR("extractansiintervaldays", 1, 1, "?", fixed, "int")},
     /* extraction: a[i], m[k], arr.field */
     {SCALAR("@subscript", 2, 2, "??", arg0, NULL), .flags = OP | FD_NULLABLE, .print = CS_SUBSCRIPT},
     {SCALAR("@array_field", 2, 2, "??", arg0, NULL), .flags = OP | FD_NULLABLE, .print = CS_FIELD_ACCESS},

@@ -104,83 +104,134 @@ static bool replace_with(TypeCtx *c, const char *name, Node *x, Node *y, const D
 static bool is_ts(const DataType *t) { return t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ; }
 static bool is_ansi_interval(const DataType *t) { return t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL; }
 
-/* BinaryArithmeticWithDatetimeResolver: + and - over dates, timestamps and
- * intervals. Returns true when it handled the call (c->replacement or
- * c->result set, or an error recorded). */
+/* BinaryArithmeticWithDatetimeResolver: + - * / over dates, timestamps and
+ * intervals become DateAdd, TimeAdd, DateAddYMInterval, SubtractDates, ...
+ * Sets c->replacement or c->result (or records an error) and *handled;
+ * leaves *handled false for the numeric path. */
+static bool is_day_interval(const DataType *t) {
+    return t->id == T_DT_INTERVAL && t->start_field == IF_DAY && t->end_field == IF_DAY;
+}
+
+static Node *days_of(TypeCtx *c, Node *iv, bool negate) {
+    Node *d = fn_call_builtin(c->an, "extractansiintervaldays", &iv, 1, c->orig);
+    if (d && negate) d = fn_call_builtin(c->an, "-", &d, 1, c->orig);
+    return d;
+}
+
+static bool cast_result(TypeCtx *c, Node *e, const DataType *t) {
+    if (!e) return false;
+    c->replacement = fn_mk_cast(c->an, e, t);
+    return true;
+}
+
 static bool datetime_arith(TypeCtx *c, bool *handled) {
+    Analysis *an = c->an;
     const char *op = c->def->op;
     Node *l = c->args[0], *r = c->args[1];
     const DataType *lt = l->type, *rt = r->type;
-    bool add = op[0] == '+', sub = op[0] == '-' && !op[1];
-    bool mul = op[0] == '*', div = op[0] == '/';
     *handled = true;
-    if (add || sub) {
-        if (lt->id == T_CALENDAR_INTERVAL && rt->id == T_CALENDAR_INTERVAL) {
+    TypeId L = lt->id, R = rt->id;
+    bool l_ts = is_ts(lt), r_ts = is_ts(rt);
+    switch (op[0]) {
+    case '+':
+        if (L == T_DATE && is_day_interval(rt)) return replace_with(c, "date_add", l, days_of(c, r, false), &TYPE_DATE);
+        if (L == T_DATE && R == T_DT_INTERVAL)
+            return replace_with(c, "@dt_add", fn_mk_cast(an, l, &TYPE_TIMESTAMP), r, &TYPE_TIMESTAMP);
+        if (is_day_interval(lt) && R == T_DATE) return replace_with(c, "date_add", r, days_of(c, l, false), &TYPE_DATE);
+        if (L == T_DT_INTERVAL && R == T_DATE)
+            return replace_with(c, "@dt_add", fn_mk_cast(an, r, &TYPE_TIMESTAMP), l, &TYPE_TIMESTAMP);
+        if (L == T_DATE && R == T_YM_INTERVAL) return replace_with(c, "@dt_add", l, r, &TYPE_DATE);
+        if (L == T_YM_INTERVAL && R == T_DATE) return replace_with(c, "@dt_add", r, l, &TYPE_DATE);
+        if (l_ts && R == T_YM_INTERVAL) return replace_with(c, "@dt_add", l, r, lt);
+        if (L == T_YM_INTERVAL && r_ts) return replace_with(c, "@dt_add", r, l, rt);
+        if ((L == T_CALENDAR_INTERVAL && R == T_CALENDAR_INTERVAL) || (L == T_DT_INTERVAL && R == T_DT_INTERVAL)) break;
+        if (L == T_NULL && is_ansi_interval(rt)) {
+            c->args[0] = fn_mk_cast(an, l, rt);
+            c->result = rt;
+            return true;
+        }
+        if (is_ansi_interval(lt) && R == T_NULL) {
+            c->args[1] = fn_mk_cast(an, r, lt);
             c->result = lt;
             return true;
         }
-        if (is_ansi_interval(lt) && lt->id == rt->id) {
-            c->result = fn_tightest_common_type(c->an->arena, lt, rt);
+        if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_add", l, r, &TYPE_DATE);
+        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) {
+            if (!l_ts && !type_is_string(lt) && L != T_NULL) break;
+            Node *args[2] = {l, r};
+            const FuncDef *d = func_lookup_arity("@dt_add", 2);
+            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, l_ts ? lt : &TYPE_TIMESTAMP, c->orig), lt);
+        }
+        if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) {
+            if (!r_ts && !type_is_string(rt) && R != T_NULL) break;
+            Node *args[2] = {r, l};
+            const FuncDef *d = func_lookup_arity("@dt_add", 2);
+            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, r_ts ? rt : &TYPE_TIMESTAMP, c->orig), rt);
+        }
+        if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_add", l, r, NULL);
+        if (R == T_DATE && !type_is_string(lt)) return replace_with(c, "date_add", r, l, NULL);
+        break;
+    case '-':
+        if (op[1]) break;
+        if (L == T_DATE && is_day_interval(rt)) return replace_with(c, "date_add", l, days_of(c, r, true), &TYPE_DATE);
+        if (L == T_DATE && R == T_DT_INTERVAL) return replace_with(c, "@dt_sub", l, r, &TYPE_TIMESTAMP);
+        if (L == T_DATE && R == T_YM_INTERVAL) return replace_with(c, "@dt_sub", l, r, &TYPE_DATE);
+        if (l_ts && R == T_YM_INTERVAL) return replace_with(c, "@dt_sub", l, r, lt);
+        if ((L == T_CALENDAR_INTERVAL && R == T_CALENDAR_INTERVAL) || (L == T_DT_INTERVAL && R == T_DT_INTERVAL)) break;
+        if (L == T_NULL && is_ansi_interval(rt)) {
+            c->args[0] = fn_mk_cast(an, l, rt);
+            c->result = rt;
             return true;
         }
-        /* interval + datetime: swap for addition */
-        if (add && (type_is_interval(lt) || type_is_integral(lt) || type_is_string(lt) || lt->id == T_NULL) &&
-            (rt->id == T_DATE || is_ts(rt)) && !(type_is_string(lt) && rt->id != T_DATE)) {
-            Node *t = l;
-            l = r;
-            r = t;
-            lt = l->type;
-            rt = r->type;
-        }
-        if (lt->id == T_DATE || is_ts(lt)) {
-            const char *dt_row = add ? "@dt_add" : "@dt_sub";
-            if (rt->id == T_CALENDAR_INTERVAL)
-                return replace_with(c, dt_row, l, r, lt->id == T_DATE ? &TYPE_DATE : lt);
-            if (rt->id == T_YM_INTERVAL) return replace_with(c, dt_row, l, r, lt);
-            if (rt->id == T_DT_INTERVAL) {
-                if (lt->id == T_DATE) return replace_with(c, dt_row, fn_mk_cast(c->an, l, &TYPE_TIMESTAMP), r, &TYPE_TIMESTAMP);
-                return replace_with(c, dt_row, l, r, lt);
-            }
-            if (sub && (rt->id == T_DATE || is_ts(rt) || (lt->id == T_DATE && type_is_string(rt)))) {
-                if (lt->id == T_DATE && (rt->id == T_DATE || type_is_string(rt))) {
-                    c->args[1] = fn_mk_cast(c->an, r, &TYPE_DATE);
-                    c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
-                    c->nullable = fn_expr_nullable(l) || fn_expr_nullable(r);
-                    return true;
-                }
-                const DataType *w = lt->id == T_DATE ? rt : lt;
-                if (rt->id == T_DATE || is_ts(rt)) {
-                    if (!type_equal(lt, rt)) w = fn_tightest_common_type(c->an->arena, lt, rt);
-                    c->args[0] = fn_mk_cast(c->an, l, w);
-                    c->args[1] = fn_mk_cast(c->an, r, w);
-                    c->result = type_dt_interval(c->an->arena, IF_DAY, IF_SECOND);
-                    return true;
-                }
-            }
-            if (lt->id == T_DATE) return replace_with(c, add ? "date_add" : "date_sub", l, r, NULL);
-            if (is_ts(lt) && (type_is_integral(rt))) {
-                *handled = false;
-                return true;
-            }
-        }
-        if (sub && rt->id == T_DATE && type_is_string(lt)) {
-            c->args[0] = fn_mk_cast(c->an, l, &TYPE_DATE);
-            c->result = type_dt_interval(c->an->arena, IF_DAY, IF_DAY);
+        if (is_ansi_interval(lt) && R == T_NULL) {
+            c->args[1] = fn_mk_cast(an, r, lt);
+            c->result = lt;
             return true;
         }
+        if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_sub", l, r, &TYPE_DATE);
+        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) {
+            if (!l_ts && !type_is_string(lt) && L != T_NULL) break;
+            Node *args[2] = {l, r};
+            const FuncDef *d = func_lookup_arity("@dt_sub", 2);
+            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, l_ts ? lt : &TYPE_TIMESTAMP, c->orig), lt);
+        }
+        if (l_ts || r_ts) {
+            /* SubtractTimestamps: the other side is cast to this side's type */
+            if (!l_ts) c->args[0] = fn_mk_cast(an, l, rt);
+            else if (!r_ts) c->args[1] = fn_mk_cast(an, r, lt);
+            else if (!type_equal(lt, rt)) {
+                c->args[0] = fn_mk_cast(an, l, &TYPE_TIMESTAMP);
+                c->args[1] = fn_mk_cast(an, r, &TYPE_TIMESTAMP);
+            }
+            c->result = type_dt_interval(an->arena, IF_DAY, IF_SECOND);
+            return true;
+        }
+        if (R == T_DATE) {
+            /* SubtractDates (ANSI: interval day) */
+            if (L != T_DATE) c->args[0] = fn_mk_cast(an, l, &TYPE_DATE);
+            c->result = type_dt_interval(an->arena, IF_DAY, IF_DAY);
+            return true;
+        }
+        if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_sub", l, r, NULL);
+        break;
+    case '*': {
+        const DataType *it = type_is_interval(lt) ? lt : type_is_interval(rt) ? rt : NULL;
+        if (!it) break;
+        Node *iv = it == lt ? l : r, *num = it == lt ? r : l;
+        if (type_is_string(num->type) || num->type->id == T_NULL) num = fn_mk_cast(an, num, &TYPE_DOUBLE);
+        c->args[0] = iv;
+        c->args[1] = num;
+        c->result = it;
+        c->nullable = 1;
+        return true;
     }
-    if (mul || div) {
-        const DataType *it = type_is_interval(lt) ? lt : (mul && type_is_interval(rt)) ? rt : NULL;
-        const DataType *nt = it == lt ? rt : lt;
-        if (it && (type_is_numeric(nt) || nt->id == T_NULL || type_is_string(nt))) {
-            if (type_is_string(nt)) {
-                if (it == lt) c->args[1] = fn_mk_cast(c->an, r, &TYPE_DOUBLE);
-                else c->args[0] = fn_mk_cast(c->an, l, &TYPE_DOUBLE);
-            }
-            c->result = it;
-            c->nullable = 1;
-            return true;
-        }
+    case '/':
+        if (!type_is_interval(lt)) break;
+        if (type_is_string(rt) || R == T_NULL) c->args[1] = fn_mk_cast(an, r, &TYPE_DOUBLE);
+        c->result = lt;
+        c->nullable = 1;
+        return true;
+    default: break;
     }
     *handled = false;
     return true;

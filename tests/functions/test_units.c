@@ -93,7 +93,11 @@ Test(functions, dates_and_intervals) {
     NAME_IS("DATE '2020-01-01' + 1", "date_add(DATE '2020-01-01', 1)");
     TYPE_IS("DATE '2020-01-01' - DATE '2019-01-01'", "interval day");
     TYPE_IS("TIMESTAMP '2020-01-01 00:00:00' - TIMESTAMP '2019-01-01 00:00:00'", "interval day to second");
-    TYPE_IS("DATE '2020-01-01' + INTERVAL '1' DAY", "timestamp");
+    TYPE_IS("DATE '2020-01-01' + INTERVAL '1' DAY", "date");
+    NAME_IS("DATE '2020-01-01' + INTERVAL '1' DAY", "date_add(DATE '2020-01-01', extractansiintervaldays(INTERVAL '1' DAY))");
+    TYPE_IS("DATE '2020-01-01' + INTERVAL '1' HOUR", "timestamp");
+    TYPE_IS("TIMESTAMP '2020-01-01 00:00:00' + INTERVAL '1' HOUR", "timestamp");
+    TYPE_IS("INTERVAL '1' DAY * 2", "interval day");
     TYPE_IS("DATE '2020-01-01' + INTERVAL '1' MONTH", "date");
     TYPE_IS("year('2020-01-01')", "int");
     TYPE_IS("date_add('2016-07-30', 1)", "date");
