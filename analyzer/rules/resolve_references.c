@@ -116,7 +116,7 @@ static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
 
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
     RefCtx c = {an, input, select_list, upto, true};
-    return expr_transform_up(an->arena, e, ref_kinds(), resolve_attr, &c);
+    return expr_transform_up_unresolved(an->arena, e, ref_kinds(), resolve_attr, &c);
 }
 
 /* Expands the stars of a select list; returns the new list in *out. */
@@ -181,6 +181,7 @@ static Node *resolve_group_alias(Analysis *an, Node *g, Node *const *aggs, uint3
 static Node *apply_node(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || node_resolved(p) || !children_resolved(p)) return p;
+    if (p->kind == NK_LateralJoin) return p; /* its condition sees both sides: ResolveSubquery resolves it */
     KindMask want = KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar);
     bool needs = false;
     for (uint32_t i = 0; i < p->nexprs; i++)
@@ -238,7 +239,7 @@ static Node *apply_node(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar), apply_node, an);
+    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar), apply_node, an);
 }
 
 const Rule RULE_RESOLVE_REFERENCES = {

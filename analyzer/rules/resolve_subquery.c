@@ -16,6 +16,8 @@
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
+#include "subquery_checks.h"
+#include "variables.h"
 
 typedef struct OuterCollect {
     Analysis *an;
@@ -51,8 +53,6 @@ static bool leaves_all_outer(const Node *e) {
         if (!leaves_all_outer(e->kids[i])) return false;
     return true;
 }
-
-Node *strip_outer_references(Analysis *an, Node *e);
 
 /* Spark's SubExprUtils.getOuterReferences(expr), pre-order, duplicates kept. */
 static WalkResult collect_outer_expr(const Node *n, void *ctx) {
@@ -110,6 +110,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     n->u.subq.plan = plan;
     if (!n->u.subq.id) n->u.subq.id = an_new_id(an);
     if (!plan_is_resolved(plan)) return node_finish(n);
+    if (!check_subquery_correlations(an, plan, false)) return e;
     /* outer attributes */
     OuterCollect c = {an, s->scope->attrs, NULL, 0, 0};
     collect_outer_plan(&c, plan);
@@ -146,27 +147,81 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     return node_finish(n);
 }
 
+/* The struct type of a lateral subquery's output (Spark: plan.schema). */
+static const DataType *output_struct(Analysis *an, AttrList out) {
+    StructField *f = ARENA_ARRAY(an->arena, StructField, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++)
+        f[i] = (StructField){out.v[i]->u.attr.name, out.v[i]->type, expr_nullable(out.v[i]), NULL};
+    return type_struct(an->arena, (int)out.n, f);
+}
+
+/* LateralJoin: the subquery is analysed with the left side's output as its
+ * outer scope (Spark's ResolveSubquery on LateralJoin); then the join
+ * condition is resolved against left and right together. */
+static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
+    Node *sub = p->exprs[0];
+    Node *plan = sub->u.subq.plan;
+    Node *nsub = sub;
+    if (!node_resolved(sub) || !sub->type) {
+        if (!plan_is_resolved(plan)) {
+            plan = analyze_nested(an, plan, scope);
+            if (!plan) return p;
+        }
+        if (!plan_is_resolved(plan)) {
+            if (plan == sub->u.subq.plan) return p;
+            Node *n = node_copy(an->arena, sub);
+            n->u.subq.plan = plan;
+            return node_with_exprs(an->arena, p, (Node *[]){node_finish(n), p->nexprs > 1 ? p->exprs[1] : NULL},
+                                   p->nexprs);
+        }
+        OuterCollect c = {an, scope->attrs, NULL, 0, 0};
+        collect_outer_plan(&c, plan);
+        Node *n = node_copy(an->arena, sub);
+        n->u.subq.plan = plan;
+        if (!n->u.subq.id) n->u.subq.id = an_new_id(an);
+        node_set_kids(an->arena, n, c.found, c.n);
+        n->type = output_struct(an, plan_output(an, plan));
+        nsub = node_finish(n);
+    }
+    Node *cond = p->nexprs > 1 ? p->exprs[1] : NULL;
+    if (cond && kind_mask_has(cond->mask, NK_UnresolvedAttribute)) {
+        AttrList l = plan_output(an, p->kids[0]);
+        AttrList r = plan_output(an, nsub->u.subq.plan);
+        AttrList all = {0, ARENA_ARRAY(an->arena, Node *, l.n + r.n + 1)};
+        memcpy(all.v, l.v, sizeof(Node *) * l.n);
+        memcpy(all.v + l.n, r.v, sizeof(Node *) * r.n);
+        all.n = l.n + r.n;
+        cond = resolve_expr_refs(an, cond, all, NULL, 0);
+        if (an_failed(an)) return p;
+    }
+    Node *ex[2] = {nsub, cond};
+    Node *j = node_with_exprs(an->arena, p, ex, p->nexprs);
+    if (j != p && node_resolved(nsub) && (!cond || node_resolved(cond)) && !check_lateral_join(an, j)) return p;
+    return j;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
-    if (an_failed(an) || p->kind == NK_LateralJoin || !children_resolved(p)) return p;
+    if (an_failed(an) || !children_resolved(p)) return p;
     OuterScope *scope = ARENA_NEW(an->arena, OuterScope);
     scope->attrs = plan_input(an, p);
     scope->plan = p;
     scope->parent = an->outer;
+    if (p->kind == NK_LateralJoin) return resolve_lateral_join(an, p, scope);
     SubCtx s = {an, scope};
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
     return plan_map_exprs_up(an->arena, p, subq, resolve_subquery_expr, &s);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
+    KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralJoin);
     return plan_transform_up(an->arena, plan, subq, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_SUBQUERY = {
     .name = "ResolveSubquery",
     .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveSubquery",
-    .kinds = {NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery},
-    .nkinds = 4,
+    .kinds = {NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralJoin},
+    .nkinds = 5,
     .apply = apply,
 };

@@ -1,0 +1,181 @@
+/* Validity checks for subquery expressions — Spark's
+ * CheckAnalysis.checkSubqueryExpression and checkCorrelationsInSubquery,
+ * run by ResolveSubquery as soon as a subquery's plan is resolved: where
+ * outer references may appear inside the subquery (Filter, Project and Join
+ * host them; Aggregate, Window, Sort ... may not), which join sides may be on
+ * a correlation path, aggregates mixing outer and local columns, and the
+ * LATERAL-specific rules (non-deterministic subqueries and join conditions).
+ * Spark's defaults are assumed: the DecorrelateInnerQuery framework on, set
+ * operations, LIMIT and OFFSET decorrelation on.
+ *
+ *   Aggregate [(c1#2 - outer(c1#1))], ...   =>  UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY
+ *                                               .CORRELATED_REFERENCE
+ */
+#include <string.h>
+
+#include "print/printer.h"
+#include "rules.h"
+#include "subquery_checks.h"
+
+static bool contains_outer(const Node *e) { return expr_has_kind(e, KIND_MASK(NK_OuterReference)); }
+
+static bool plan_has_outer(const Node *p) {
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (contains_outer(p->exprs[i])) return true;
+    return false;
+}
+
+/* Whether e references a local attribute (one not under an OuterReference). */
+static bool has_local_ref(const Node *e) {
+    if (e->kind == NK_OuterReference) return false;
+    if (e->kind == NK_AttributeReference) return true;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (has_local_ref(e->kids[i])) return true;
+    return false;
+}
+
+static bool check_mixed(Analysis *an, const Node *e) {
+    if (!kind_mask_has(e->mask, NK_OuterReference)) return true;
+    if (e->kind == NK_AggregateExpression && contains_outer(e) && has_local_ref(e)) {
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES",
+                               e, "function", expr_sql_quoted(an->arena, e), NULL));
+        return false;
+    }
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (!check_mixed(an, e->kids[i])) return false;
+    return true;
+}
+
+static bool can_host_outer(const Node *p) {
+    return p->kind == NK_Filter || p->kind == NK_Project || p->kind == NK_Join;
+}
+
+static bool fail_on_invalid_outer(Analysis *an, const Node *p) {
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (!check_mixed(an, p->exprs[i])) return false;
+    if (can_host_outer(p) || !plan_has_outer(p)) return true;
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        if (!contains_outer(p->exprs[i])) continue;
+        if (sb.len) sb_putc(&sb, ',');
+        sb_puts(&sb, expr_sql_quoted(an->arena, strip_outer_references(an, p->exprs[i])));
+    }
+    an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE", p, "sqlExprs",
+                           sb_str(&sb), NULL));
+    return false;
+}
+
+static bool check_plan(Analysis *an, const Node *p, bool lateral, bool can_contain) {
+    if (!can_contain && plan_has_outer(p)) {
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED",
+                               p, "treeNode", plan_tree_string(an->arena, p), NULL));
+        return false;
+    }
+    switch (p->kind) {
+    case NK_SubqueryAlias:
+    case NK_OneRowRelation:
+    case NK_LocalRelation:
+    case NK_Relation:
+    case NK_Range:
+    case NK_View:
+    case NK_CTERelationRef:
+    case NK_Union:
+    case NK_Intersect:
+    case NK_Except:
+    case NK_WithCTE:
+    case NK_CTERelationDef:
+    case NK_Distinct:
+        for (uint32_t i = 0; i < p->nkids; i++)
+            if (!check_plan(an, p->kids[i], lateral, can_contain)) return false;
+        return true;
+    case NK_Project:
+    case NK_Sort:
+    case NK_RepartitionByExpression:
+    case NK_LateralJoin:
+    case NK_Filter:
+    case NK_Aggregate:
+    case NK_Window:
+    case NK_Generate:
+    case NK_GlobalLimit:
+    case NK_LocalLimit:
+    case NK_Offset:
+        if (!fail_on_invalid_outer(an, p)) return false;
+        return p->nkids ? check_plan(an, p->kids[0], lateral, can_contain) : true;
+    case NK_Join: {
+        if (!fail_on_invalid_outer(an, p)) return false;
+        bool lc = can_contain, rc = can_contain;
+        switch (p->u.join.type) {
+        case JOIN_INNER:
+        case JOIN_CROSS: break;
+        case JOIN_LEFT_OUTER:
+        case JOIN_LEFT_SEMI:
+        case JOIN_LEFT_ANTI: rc = false; break;
+        case JOIN_RIGHT_OUTER: lc = false; break;
+        default: lc = rc = false; break;
+        }
+        return check_plan(an, p->kids[0], lateral, lc) && check_plan(an, p->kids[1], lateral, rc);
+    }
+    default:
+        for (uint32_t i = 0; i < p->nkids; i++)
+            if (!check_plan(an, p->kids[i], lateral, false)) return false;
+        return true;
+    }
+}
+
+bool check_subquery_correlations(Analysis *an, const Node *sub, bool lateral) {
+    return check_plan(an, sub, lateral, true);
+}
+
+/* ---- LATERAL ---- */
+
+static bool plan_nondeterministic(const Node *p) {
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (p->exprs[i]->flags & NF_NONDETERMINISTIC) return true;
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (plan_nondeterministic(p->kids[i])) return true;
+    return false;
+}
+
+/* Spark's maxRows, where it is known; -1 otherwise. */
+static int64_t max_rows(const Node *p) {
+    switch (p->kind) {
+    case NK_OneRowRelation: return 1;
+    case NK_LocalRelation: return p->u.local.nrows;
+    case NK_Aggregate: return p->u.aggregate.ngroup == 0 ? 1 : max_rows(p->kids[0]);
+    case NK_Project:
+    case NK_Filter:
+    case NK_SubqueryAlias:
+    case NK_View:
+    case NK_Sort:
+    case NK_Distinct: return max_rows(p->kids[0]);
+    case NK_GlobalLimit:
+    case NK_LocalLimit: {
+        const Node *n = p->exprs[0];
+        if (n->kind == NK_Literal && !n->u.lit.v.is_null) {
+            int64_t c = max_rows(p->kids[0]);
+            return c >= 0 && c < n->u.lit.v.u.i ? c : n->u.lit.v.u.i;
+        }
+        return max_rows(p->kids[0]);
+    }
+    default: return -1;
+    }
+}
+
+bool check_lateral_join(Analysis *an, const Node *join) {
+    const Node *sub = join->exprs[0];
+    if (plan_nondeterministic(sub->u.subq.plan)) {
+        int64_t m = max_rows(join->kids[0]);
+        if (m < 0 || m > 1) {
+            an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES",
+                                   sub, "treeNode", plan_tree_string(an->arena, join), NULL));
+            return false;
+        }
+    }
+    if (join->nexprs > 1 && (join->exprs[1]->flags & NF_NONDETERMINISTIC)) {
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.LATERAL_JOIN_CONDITION_NON_DETERMINISTIC",
+                               join->exprs[1], "condition", expr_sql_quoted(an->arena, join->exprs[1]), NULL));
+        return false;
+    }
+    return check_subquery_correlations(an, sub->u.subq.plan, true);
+}
