@@ -48,7 +48,7 @@ Test(parser_corpus, spark_and_workloads) {
         arena_reset(a);
     }
     arena_free(a);
-    printf("parser corpus: %zu statements, %zu parsed, %zu expected parse errors reproduced, %zu unexpected\n", c.n,
+    fprintf(stderr, "parser corpus: %zu statements, %zu parsed, %zu expected parse errors reproduced, %zu unexpected\n", c.n,
            parsed, errors_ok, unexpected);
     corpus_free(&c);
     cr_expect_eq(unexpected, 0, "%zu unexpected parse results", unexpected);

@@ -83,6 +83,6 @@ Test(parser_robust, prefixes_and_mutations) {
         free(buf);
     }
     arena_free(a);
-    printf("parser robustness: %zu parses, no crash\n", runs);
+    fprintf(stderr, "parser robustness: %zu parses, no crash\n", runs);
     corpus_free(&c);
 }
