@@ -27,6 +27,22 @@ bool ty_arg0(TypeCtx *c) {
 
 /* ---- common types ---- */
 
+static bool fail_diff_class(TypeCtx *c, const char *cls, int from, int to, int step, bool brackets) {
+    Arena *a = c->an->arena;
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    sb_putc(&sb, brackets ? '[' : '(');
+    for (int i = from; i < to; i += step) {
+        if (i > from) sb_puts(&sb, brackets ? ", " : " or ");
+        sb_puts(&sb, sql_type_quoted(a, c->args[i]->type));
+    }
+    sb_putc(&sb, brackets ? ']' : ')');
+    an_fail(c->an, error_make(a, cls, c->orig, "sqlExpr", fn_call_sql_quoted(c), "functionName",
+                              sql_ident(a, c->def->pname ? c->def->pname : c->def->name), "dataType", sb_str(&sb),
+                              NULL));
+    return false;
+}
+
 static bool fail_data_diff(TypeCtx *c, int from, int to) {
     Arena *a = c->an->arena;
     StrBuf sb;
@@ -79,9 +95,9 @@ bool ty_common(TypeCtx *c) {
 bool ty_least_greatest(TypeCtx *c) {
     if (c->nargs < 2) {
         Arena *a = c->an->arena;
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
-                                  "functionName", sql_ident(a, c->def->name), "expectedNum", "> 1", "actualNum",
-                                  arena_printf(a, "%d", c->nargs), NULL));
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName", sql_ident(a, c->def->name),
+                                  "expectedNum", "> 1", "actualNum", arena_printf(a, "%d", c->nargs), "docroot",
+                                  "https://spark.apache.org/docs/latest", NULL));
         return false;
     }
     if (!ty_common(c)) return false;
@@ -143,15 +159,17 @@ bool ty_array(TypeCtx *c) {
 bool ty_map(TypeCtx *c) {
     Arena *a = c->an->arena;
     if (c->nargs % 2) {
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
-                                  "functionName", sql_ident(a, "map"), "expectedNum", "2n (n > 0)", "actualNum",
-                                  arena_printf(a, "%d", c->nargs), NULL));
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName", sql_ident(a, "map"),
+                                  "expectedNum", "2n (n > 0)", "actualNum", arena_printf(a, "%d", c->nargs), "docroot",
+                                  "https://spark.apache.org/docs/latest", NULL));
         return false;
     }
-    const DataType *k = widen_args(c, 0, c->nargs, 2);
-    if (!k) return false;
-    const DataType *v = widen_args(c, 1, c->nargs, 2);
-    if (!v) return false;
+    const DataType *k = &TYPE_NULL, *v = &TYPE_NULL;
+    for (int i = 0; i < c->nargs && k; i += 2) k = coerce_wider_type(a, k, c->args[i]->type);
+    if (!k) return fail_diff_class(c, "DATATYPE_MISMATCH.CREATE_MAP_KEY_DIFF_TYPES", 0, c->nargs, 2, true);
+    for (int i = 1; i < c->nargs && v; i += 2) v = coerce_wider_type(a, v, c->args[i]->type);
+    if (!v) return fail_diff_class(c, "DATATYPE_MISMATCH.CREATE_MAP_VALUE_DIFF_TYPES", 1, c->nargs, 2, true);
+    for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], i % 2 ? v : k);
     c->result = type_map(a, k, v, any_nullable(c, 1, c->nargs, 2));
     c->nullable = 0;
     return true;
@@ -169,9 +187,9 @@ static const char *field_name_of(Arena *a, const Node *e, int i) {
 bool ty_named_struct(TypeCtx *c) {
     Arena *a = c->an->arena;
     if (c->nargs % 2 || c->nargs == 0) {
-        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.WRONG_NUM_ARGS", c->orig, "sqlExpr", fn_call_sql_quoted(c),
-                                  "functionName", sql_ident(a, "named_struct"), "expectedNum", "2n (n > 0)",
-                                  "actualNum", arena_printf(a, "%d", c->nargs), NULL));
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName", sql_ident(a, "named_struct"),
+                                  "expectedNum", "2n (n > 0)", "actualNum", arena_printf(a, "%d", c->nargs), "docroot",
+                                  "https://spark.apache.org/docs/latest", NULL));
         return false;
     }
     int n = c->nargs / 2;
@@ -444,8 +462,12 @@ bool ty_map_concat(TypeCtx *c) {
     }
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'm') != NULL;
-    c->result = widen_args(c, 0, c->nargs, 1);
-    return c->result != NULL;
+    const DataType *t = &TYPE_NULL;
+    for (int i = 0; i < c->nargs && t; i++) t = coerce_wider_type(c->an->arena, t, c->args[i]->type);
+    if (!t) return fail_diff_class(c, "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES", 0, c->nargs, 1, true);
+    for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    c->result = t;
+    return true;
 }
 
 bool ty_str_to_map(TypeCtx *c) {
