@@ -225,3 +225,34 @@ Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, v
     }
     return out ? node_with_exprs(a, plan, out, plan->nexprs) : plan;
 }
+
+/* ---- transforms that skip resolved subtrees ---- */
+
+Node *plan_transform_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if ((plan->flags & NF_RESOLVED) || !kind_mask_any(plan->mask, interest)) return plan;
+    Node *n = map_kids(a, plan, plan_transform_up_unresolved, interest, fn, ctx);
+    Node *r = fn(n, ctx);
+    return r ? r : n;
+}
+
+Node *expr_transform_up_unresolved(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
+    if ((expr->flags & NF_RESOLVED) || !kind_mask_any(expr->mask, interest)) return expr;
+    Node *n = map_kids(a, expr, expr_transform_up_unresolved, interest, fn, ctx);
+    Node *r = fn(n, ctx);
+    return r ? r : n;
+}
+
+Node *plan_map_exprs_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if (!plan->nexprs) return plan;
+    Node *stack[8];
+    Node **out = NULL;
+    for (uint32_t i = 0; i < plan->nexprs; i++) {
+        Node *e = expr_transform_up_unresolved(a, plan->exprs[i], interest, fn, ctx);
+        if (e != plan->exprs[i] && !out) {
+            out = plan->nexprs <= 8 ? stack : arena_alloc(a, sizeof(Node *) * plan->nexprs);
+            memcpy(out, plan->exprs, sizeof(Node *) * i);
+        }
+        if (out) out[i] = e;
+    }
+    return out ? node_with_exprs(a, plan, out, plan->nexprs) : plan;
+}

@@ -330,6 +330,13 @@ Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn,
 /* Post-order over an expression tree (kids only; subquery plans untouched). */
 Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
 Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
+/* The same, skipping subtrees that are already resolved (NF_RESOLVED): for
+ * rules that only ever act on something unresolved (Spark's
+ * resolveOperatorsUp skips analysed subtrees the same way). */
+Node *plan_transform_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+Node *expr_transform_up_unresolved(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
+Node *plan_map_exprs_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+
 /* Applies expr_transform_up to each expression of one plan node. */
 Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
 

@@ -18,7 +18,7 @@ uint32_t attr_name_hash(const char *name) {
 }
 
 const AttrIndex *attr_index(Analysis *an, AttrList l) {
-    if (!l.index || l.n < 12) return NULL;
+    if (!l.index || l.n < 32) return NULL;
     if (*l.index) return *l.index;
     uint32_t buckets = 16;
     while (buckets < l.n * 2) buckets *= 2;

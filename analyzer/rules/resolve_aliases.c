@@ -32,11 +32,11 @@ static Node *resolve_alias(Node *e, void *ctx) {
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
-    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_UnresolvedAlias, NK_Alias), resolve_alias, an);
+    return plan_map_exprs_up_unresolved(an->arena, p, KIND_MASK(NK_UnresolvedAlias, NK_Alias), resolve_alias, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedAlias, NK_Alias), rewrite, an);
+    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedAlias, NK_Alias), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_ALIASES = {

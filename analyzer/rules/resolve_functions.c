@@ -85,14 +85,14 @@ static Node *resolve_plan_exprs(Node *p, void *ctx) {
     KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
                               NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
                               NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
-    return plan_map_exprs_up(an->arena, p, want, resolve_expr, an);
+    return plan_map_exprs_up_unresolved(an->arena, p, want, resolve_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
                               NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
                               NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
-    return plan_transform_up(an->arena, plan, want, resolve_plan_exprs, an);
+    return plan_transform_up_unresolved(an->arena, plan, want, resolve_plan_exprs, an);
 }
 
 const Rule RULE_RESOLVE_FUNCTIONS = {

@@ -49,9 +49,14 @@ static Node *wrap_outer(Analysis *an, Node *resolved) {
 }
 
 Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name) {
-    for (OuterScope *s = an->outer; s; s = s->parent) {
+    /* Spark 4 resolves outer references against the immediately enclosing
+       query only; then (HAVING, alias-in-subquery) the scope's second list */
+    OuterScope *s = an->outer;
+    for (int pass = 0; s && pass < 2; pass++) {
+        AttrList attrs = pass == 0 ? s->attrs : s->aliases;
+        if (!attrs.n) continue;
         Node *found = NULL;
-        ResolveStatus st = resolve_name(an, at, name, s->attrs, &found);
+        ResolveStatus st = resolve_name(an, at, name, attrs, &found);
         if (st == RS_AMBIGUOUS) return NULL;
         if (st == RS_FOUND) {
             if (found->kind == NK_Alias) {
@@ -134,7 +139,20 @@ static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList inpu
             continue;
         }
         AttrList exp;
-        if (!expand_star(an, in[i], input, &exp)) return false;
+        if (!expand_star(an, in[i], input, &exp)) {
+            /* `t.*` naming the enclosing query's relation (a LATERAL subquery):
+               expanded to outer references, as Spark does (SPARK-35618) */
+            if (!an->outer || !in[i]->u.un.name.n) return false;
+            ErrorInfo *local = an->error;
+            an->error = NULL;
+            if (!expand_star(an, in[i], an->outer->attrs, &exp)) {
+                an->error = local;
+                return false;
+            }
+            for (uint32_t k = 0; k < exp.n; k++)
+                if (exp.v[k]->kind == NK_AttributeReference)
+                    exp.v[k] = make_alias(an, wrap_outer(an, exp.v[k]), exp.v[k]->u.attr.name, false);
+        }
         if (m + exp.n > cap) {
             uint32_t ncap = (m + exp.n) * 2;
             Node **nv = ARENA_ARRAY(an->arena, Node *, ncap);

@@ -106,7 +106,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedRelation), rewrite, an);
+    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedRelation), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_RELATIONS = {
