@@ -1,0 +1,60 @@
+/* ResolveWindowOrder — Spark's Analyzer.ResolveWindowOrder: a window function
+ * (rank, row_number, lag, ...) needs an ordered window
+ * (_LEGACY_ERROR_TEMP_1037), and the rank-like functions (rank, dense_rank,
+ * percent_rank) take the window's order expressions as their children.
+ *
+ *   rank() windowspecdefinition(p#1, o#2 ASC NULLS FIRST, ...)
+ *     =>  rank(o#2) windowspecdefinition(p#1, o#2 ASC NULLS FIRST, ...)
+ */
+#include <strings.h>
+
+#include "functions/functions.h"
+#include "print/printer.h"
+#include "rules.h"
+
+static bool is_rank_like(const char *name) {
+    return !strcasecmp(name, "rank") || !strcasecmp(name, "dense_rank") || !strcasecmp(name, "percent_rank");
+}
+
+static Node *order_expr(Node *e, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an) || e->kind != NK_WindowExpression || e->nkids < 2) return e;
+    Node *f = e->kids[0], *spec = e->kids[1];
+    if (f->kind != NK_Call || !f->u.call.def || func_kind(f->u.call.def) != FK_WINDOW || !node_resolved(f)) return e;
+    if (spec->kind != NK_WindowSpecDefinition) return e;
+    uint32_t np = spec->u.wspec.npartition, no = spec->u.wspec.norder;
+    if (no == 0)
+        return an_fail(an, error_make(an->arena, "_LEGACY_ERROR_TEMP_1037", f, "wf", expr_to_string(an->arena, f), NULL));
+    if (!is_rank_like(func_name(f->u.call.def))) return e;
+    Node **kids = ARENA_ARRAY(an->arena, Node *, no);
+    bool same = f->nkids == no;
+    for (uint32_t i = 0; i < no; i++) {
+        Node *so = spec->kids[np + i];
+        if (!node_resolved(so) || !so->nkids) return e;
+        kids[i] = so->kids[0];
+        if (same && f->kids[i] != kids[i]) same = false;
+    }
+    if (same) return e;
+    Node *nf = node_copy(an->arena, f);
+    node_set_kids(an->arena, nf, kids, no);
+    nf = node_finish(nf);
+    return node_with_kid(an->arena, e, 0, nf);
+}
+
+static Node *rewrite(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an) || !p->nexprs) return p;
+    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_WindowExpression), order_expr, an);
+}
+
+static Node *apply(Analysis *an, Node *plan) {
+    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
+}
+
+const Rule RULE_RESOLVE_WINDOW_ORDER = {
+    .name = "ResolveWindowOrder",
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveWindowOrder",
+    .kinds = {NK_WindowExpression},
+    .nkinds = 1,
+    .apply = apply,
+};
