@@ -72,14 +72,19 @@ def family_of(rec, families):
     return families.get(rec.get("function", ""), "other")
 
 
+CRASHES = []
+
+
 def run_corpus(cli, path, only, failures, group_by_family, families):
     files = load(path, only)
     groups = collections.OrderedDict()
     fails = []
     for fname, recs in files.items():
         got, rc, err = run_file(cli, recs, 600)
-        if rc != 0 and not got:
-            print(f"  {fname}: catalyzer exited {rc}: {err.strip()[:300]}")
+        if rc != 0:
+            # a crash, a sanitizer report or a leak is a failure whatever the pass rate
+            print(f"  {fname}: catalyzer exited {rc}: {err.strip()[-2000:]}")
+            CRASHES.append(fname)
         for i, r in enumerate(recs):
             if r.get("error_phase") == "execution":
                 continue
@@ -136,6 +141,9 @@ def main():
             status = 1
         elif a.update and pct > floor:
             baseline[key] = round(pct - 0.05, 1)
+    if CRASHES:
+        print(f"conformance: FAIL: catalyzer exited abnormally on {len(CRASHES)} file(s): {', '.join(CRASHES)}")
+        status = 1
     if a.update and not a.only:
         with open(BASELINE, "w") as f:
             json.dump(baseline, f, indent=2, sort_keys=True)
