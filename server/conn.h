@@ -24,6 +24,7 @@ struct ConnHead {
     ConnHead *next, *prev;
     uv_tcp_t tcp;
     bool closing;
+    bool force_close;   /* drain timeout: close without waiting for writes */
 };
 
 void conn_link(Server *srv, ConnHead *c);

@@ -43,6 +43,7 @@ typedef struct H2Call {
     uint64_t start_ns;
     int watch_sent;        /* health Watch: last status sent, -1 none */
     struct H2Call *wnext, *wprev;
+    struct H2Call *cnext, *cprev; /* the connection's calls */
 } H2Call;
 
 struct H2Conn {
@@ -51,7 +52,10 @@ struct H2Conn {
     size_t pending_write; /* bytes handed to uv_write, not yet written */
     char rbuf[65536];
     uint32_t ncalls;
+    H2Call *calls;        /* nghttp2_session_del does not report stream closes: we free these */
     bool goaway_sent;
+    bool in_flush;
+    bool want_close;      /* close once the pending writes are out */
 };
 
 typedef struct WriteReq {
@@ -62,6 +66,7 @@ typedef struct WriteReq {
 
 static void h2_flush(H2Conn *c);
 static void h2_close(ConnHead *ch);
+static void really_close(H2Conn *c);
 
 /* ---------------------------------------------------------------- watchers (health) */
 
@@ -201,7 +206,13 @@ static void call_free(H2Call *call) {
         job_unref(call->job);
     }
     if (!call->recorded) record(call, GRPC_CANCELLED, "cancelled by the client");
-    call->conn->ncalls--;
+    H2Conn *c = call->conn;
+    if (call->cprev)
+        call->cprev->cnext = call->cnext;
+    else
+        c->calls = call->cnext;
+    if (call->cnext) call->cnext->cprev = call->cprev;
+    c->ncalls--;
     free(call->body);
     free(call);
 }
@@ -417,6 +428,9 @@ static int on_begin_headers(nghttp2_session *ng, const nghttp2_frame *f, void *u
     if (srv->cfg.default_timeout_ms) call->timeout_ns = (int64_t)srv->cfg.default_timeout_ms * 1000000;
     server_next_request_id(srv, call->request_id, sizeof call->request_id);
     c->ncalls++;
+    call->cnext = c->calls;
+    if (c->calls) c->calls->cprev = call;
+    c->calls = call;
     nghttp2_session_set_stream_user_data(ng, f->hd.stream_id, call);
     return 0;
 }
@@ -501,9 +515,9 @@ static int on_frame_recv(nghttp2_session *ng, const nghttp2_frame *f, void *ud) 
     if (f->hd.flags & NGHTTP2_FLAG_END_STREAM) {
         dispatch(call);
     } else if (call->too_large) {
-        /* Answer at once instead of reading the rest of an oversize body. */
+        /* Answer at once; the rest of the oversize body is read and dropped
+         * (an early RST_STREAM would race the trailers in some clients). */
         dispatch(call);
-        nghttp2_submit_rst_stream(ng, NGHTTP2_FLAG_NONE, call->stream_id, NGHTTP2_NO_ERROR);
     }
     return 0;
 }
@@ -523,16 +537,25 @@ static int on_stream_close(nghttp2_session *ng, int32_t sid, uint32_t err, void 
 /* ---------------------------------------------------------------- I/O */
 
 static void on_write(uv_write_t *req, int status) {
-    (void)status;
     WriteReq *w = (WriteReq *)req;
     H2Conn *c = req->data;
     c->pending_write -= w->len;
     free(w);
-    if (!c->head.closing && c->pending_write < WRITE_HIGH_WATER / 2) h2_flush(c);
+    if (c->head.closing) return;
+    if (status < 0) {
+        really_close(c);
+        return;
+    }
+    if (c->want_close && c->pending_write == 0) {
+        really_close(c);
+        return;
+    }
+    if (c->pending_write < WRITE_HIGH_WATER / 2) h2_flush(c);
 }
 
 static void h2_flush(H2Conn *c) {
-    if (c->head.closing) return;
+    if (c->head.closing || c->in_flush) return;
+    c->in_flush = true;
     /* Gather what nghttp2 has to send into one write request. */
     while (c->pending_write < WRITE_HIGH_WATER) {
         size_t cap = 65536, len = 0;
@@ -543,7 +566,8 @@ static void h2_flush(H2Conn *c) {
             ssize_t n = nghttp2_session_mem_send(c->ng, &data);
             if (n < 0) {
                 free(w);
-                h2_close(&c->head);
+                c->in_flush = false;
+                really_close(c);
                 return;
             }
             if (n == 0) break;
@@ -568,12 +592,14 @@ static void h2_flush(H2Conn *c) {
         if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, on_write) != 0) {
             c->pending_write -= len;
             free(w);
-            h2_close(&c->head);
+            c->in_flush = false;
+            really_close(c);
             return;
         }
     }
-    if (!nghttp2_session_want_read(c->ng) && !nghttp2_session_want_write(c->ng) && c->pending_write == 0)
-        h2_close(&c->head);
+    c->in_flush = false;
+    if (!nghttp2_session_want_read(c->ng) && !nghttp2_session_want_write(c->ng)) c->want_close = true;
+    if (c->want_close && c->pending_write == 0) really_close(c);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
@@ -585,7 +611,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
     H2Conn *c = s->data;
     if (n < 0) {
-        h2_close(&c->head);
+        really_close(c); /* peer gone: nothing more can be delivered */
         return;
     }
     if (n == 0) return;
@@ -596,8 +622,8 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
                  json_pack("{s:s}", "error", nghttp2_strerror((int)rc)));
         metrics_bad_input(&c->head.srv->metrics);
         nghttp2_session_terminate_session(c->ng, NGHTTP2_PROTOCOL_ERROR);
+        c->want_close = true; /* after the GOAWAY is written */
         h2_flush(c);
-        h2_close(&c->head);
         return;
     }
     h2_flush(c);
@@ -606,16 +632,25 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
 static void on_closed(uv_handle_t *h) {
     H2Conn *c = h->data;
     Server *srv = c->head.srv;
-    nghttp2_session_del(c->ng); /* closes the streams: call_free for each */
+    while (c->calls) call_free(c->calls); /* streams still open: the peer is gone */
+    nghttp2_session_del(c->ng);
     conn_unlink(srv, &c->head);
     free(c);
     server_drain_check(srv);
 }
 
+static void really_close(H2Conn *c) {
+    if (c->head.closing) return;
+    c->head.closing = true;
+    uv_close((uv_handle_t *)&c->head.tcp, on_closed);
+}
+
+/* Graceful: once what is queued has been written (a forced close, after the
+ * drain timeout, does not wait). */
 static void h2_close(ConnHead *ch) {
-    if (ch->closing) return;
-    ch->closing = true;
-    uv_close((uv_handle_t *)&ch->tcp, on_closed);
+    H2Conn *c = (H2Conn *)ch;
+    c->want_close = true;
+    if (ch->force_close || (!c->in_flush && c->pending_write == 0)) really_close(c);
 }
 
 static void h2_drain(ConnHead *ch) {
@@ -629,20 +664,10 @@ static void h2_drain(ConnHead *ch) {
 
 static bool h2_idle(const ConnHead *ch) { return ((const H2Conn *)ch)->ncalls == 0; }
 
-static int cancel_cb(nghttp2_session *ng, int32_t sid, void *ud) {
-    (void)ud;
-    H2Call *call = nghttp2_session_get_stream_user_data(ng, sid);
-    if (call) force_status(call, GRPC_UNAVAILABLE, "server shutting down");
-    return 0;
-}
-
 static void h2_cancel_all(ConnHead *ch) {
     H2Conn *c = (H2Conn *)ch;
     if (ch->closing) return;
-    /* nghttp2 1.52 has no stream iterator; walk the ids we could have seen. */
-    int32_t last = nghttp2_session_get_last_proc_stream_id(c->ng);
-    for (int32_t sid = 1; sid <= last; sid += 2)
-        if (nghttp2_session_find_stream(c->ng, sid)) cancel_cb(c->ng, sid, c);
+    for (H2Call *call = c->calls; call; call = call->cnext) force_status(call, GRPC_UNAVAILABLE, "server shutting down");
 }
 
 static const ConnOps H2_OPS = {h2_drain, h2_close, h2_idle, h2_cancel_all};
@@ -658,7 +683,7 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     conn_link(srv, &c->head);
     if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || srv->nconnections > srv->cfg.max_connections ||
         srv->draining) {
-        h2_close(&c->head);
+        really_close(c);
         return;
     }
     uv_tcp_nodelay(&c->head.tcp, 1);
@@ -684,7 +709,7 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     nghttp2_option_del(opt);
     nghttp2_session_callbacks_del(cb);
     if (rc != 0) {
-        h2_close(&c->head);
+        really_close(c);
         return;
     }
     nghttp2_settings_entry iv[] = {

@@ -47,10 +47,11 @@ static void origin_of(const Catalyzer__V1__Origin *o, int32_t *start, int32_t *s
     *stop = o ? o->stop : -1;
 }
 
-static bool name_from(Dec *d, const char *unparsed, size_t nparts, char **parts, NameParts *out, const char *what) {
+static bool name_from(Dec *d, const char *unparsed, size_t nparts, char *const *parts, NameParts *out, const char *what) {
     if (nparts > 0) {
-        for (size_t i = 0; i < nparts; i++) parts[i] = arena_strdup(d->a, parts[i]);
-        *out = name_parts(d->a, (uint32_t)nparts, (const char *const *)parts);
+        const char **copy = ARENA_ARRAY(d->a, const char *, nparts);
+        for (size_t i = 0; i < nparts; i++) copy[i] = arena_strdup(d->a, parts[i]);
+        *out = name_parts(d->a, (uint32_t)nparts, copy);
         return true;
     }
     if (!unparsed || !*unparsed) {

@@ -336,6 +336,7 @@ static void on_drain_timeout(uv_timer_t *t) {
     for (ConnHead *c = srv->conns; c; c = c->next) c->ops->cancel_all(c);
     for (ConnHead *c = srv->conns, *n; c; c = n) {
         n = c->next;
+        c->force_close = true;
         c->ops->close(c);
     }
     uv_timer_start(&srv->drain_timer, on_drain_timeout, 1000, 0);

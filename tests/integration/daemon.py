@@ -208,11 +208,33 @@ def grpc_msg(body):
 class RawH2:
     """A bare HTTP/2 connection: send frames, read frames."""
 
-    def __init__(self, port, preface=True):
+    def __init__(self, port, preface=True, initial_window=None):
         self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buf = b""
+        self.closed = False
         if preface:
-            self.s.sendall(PREFACE + frame(4, 0, 0))
+            settings = b"" if initial_window is None else struct.pack(">HI", 4, initial_window)
+            self.s.sendall(PREFACE + frame(4, 0, 0, settings))
+
+    def read_stream(self, sid, timeout=30):
+        """Reads stream sid to its end, granting flow-control window as data
+        arrives. Returns (gRPC message payloads, ended_cleanly)."""
+        data = b""
+        deadline = time.time() + timeout
+        big = struct.pack(">I", 1 << 28)
+        self.send(frame(8, 0, 0, big) + frame(8, 0, sid, big))  # open the windows wide
+        while time.time() < deadline:
+            frames = self.read_frames(timeout=1)
+            for ft, fl, fsid, payload in frames:
+                if ft == 0 and fsid == sid:
+                    data += payload
+                if fsid == sid and ft == 3:
+                    return _grpc_split(data), False
+                if fsid == sid and ft == 1 and fl & 1:
+                    return _grpc_split(data), True
+            if self.closed and not frames:
+                break
+        return _grpc_split(data), False
 
     def send(self, data):
         self.s.sendall(data)
@@ -232,7 +254,10 @@ class RawH2:
                 self.buf = self.buf[9 + ln:]
                 frames.append((ft, fl, sid, payload))
                 if ft == 4 and not (fl & 1):
-                    self.send(frame(4, 1, 0))  # ACK their SETTINGS
+                    try:
+                        self.send(frame(4, 1, 0))  # ACK their SETTINGS
+                    except OSError:
+                        pass
                 if until_stream_end is not None and sid == until_stream_end and (ft == 3 or (fl & 1 and ft in (0, 1))):
                     return frames
                 if ft == 7:  # GOAWAY
@@ -245,6 +270,7 @@ class RawH2:
             except OSError:
                 break
             if not d:
+                self.closed = True
                 break
             self.buf += d
         return frames
@@ -254,6 +280,15 @@ class RawH2:
             self.s.close()
         except OSError:
             pass
+
+
+def _grpc_split(data):
+    out = []
+    while len(data) >= 5:
+        n = struct.unpack(">I", data[1:5])[0]
+        out.append(data[5:5 + n])
+        data = data[5 + n:]
+    return out
 
 
 def nghttp(port, path, data=None, headers=(), timeout=15):

@@ -1,0 +1,398 @@
+/* Criterion units for the daemon's codecs, without sockets: gRPC framing,
+ * percent-encoding, grpc-timeout, wire depth checks before unpacking,
+ * post-unpack validation, the proto3 JSON mapping, proto → IR decoding. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalyzer.pb-c.h"
+#include "grpc_codec.h"
+#include "pb_check.h"
+#include "pb_json.h"
+#include "plan_decode.h"
+#include "plan_encode.h"
+
+/* ---------------------------------------------------------------- framing */
+
+Test(framing, header_and_parse_roundtrip) {
+    uint8_t buf[5 + 3];
+    grpc_frame_header(buf, 3);
+    memcpy(buf + 5, "abc", 3);
+    const uint8_t *msg;
+    uint32_t len;
+    size_t used;
+    cr_assert_eq(grpc_frame_parse(buf, sizeof buf, 100, &msg, &len, &used), GRPC_FRAME_MESSAGE);
+    cr_assert_eq(len, 3);
+    cr_assert_eq(used, 8);
+    cr_assert(memcmp(msg, "abc", 3) == 0);
+}
+
+Test(framing, partial_and_bad_input) {
+    uint8_t buf[16] = {0, 0, 0, 0, 10, 'x'};
+    const uint8_t *msg;
+    uint32_t len;
+    size_t used;
+    cr_assert_eq(grpc_frame_parse(buf, 0, 100, &msg, &len, &used), GRPC_FRAME_NEED_MORE);
+    cr_assert_eq(grpc_frame_parse(buf, 3, 100, &msg, &len, &used), GRPC_FRAME_NEED_MORE);
+    cr_assert_eq(grpc_frame_parse(buf, 6, 100, &msg, &len, &used), GRPC_FRAME_NEED_MORE); /* truncated */
+    cr_assert_eq(grpc_frame_parse(buf, 6, 5, &msg, &len, &used), GRPC_FRAME_TOO_LARGE);
+    buf[0] = 1;
+    cr_assert_eq(grpc_frame_parse(buf, 16, 100, &msg, &len, &used), GRPC_FRAME_COMPRESSED);
+    buf[0] = 7;
+    cr_assert_eq(grpc_frame_parse(buf, 16, 100, &msg, &len, &used), GRPC_FRAME_BAD_FLAG);
+    uint8_t huge[5] = {0, 0xff, 0xff, 0xff, 0xff};
+    cr_assert_eq(grpc_frame_parse(huge, 5, 4u << 20, &msg, &len, &used), GRPC_FRAME_TOO_LARGE);
+}
+
+Test(percent, encode_decode) {
+    char out[64], back[64];
+    grpc_percent_encode("a b%c\n\xc3\xa9", 8, out, sizeof out);
+    cr_assert_str_eq(out, "a b%25c%0A%C3%A9");
+    grpc_percent_decode(out, strlen(out), back, sizeof back);
+    cr_assert_str_eq(back, "a b%c\n\xc3\xa9");
+    /* truncation never splits an escape */
+    grpc_percent_encode("\n\n\n", 3, out, 6);
+    cr_assert_str_eq(out, "%0A");
+    /* malformed escapes are kept */
+    grpc_percent_decode("%zz%4", 5, back, sizeof back);
+    cr_assert_str_eq(back, "%zz%4");
+}
+
+Test(timeout, parse) {
+    int64_t ns;
+    cr_assert(grpc_parse_timeout("100m", 4, &ns) && ns == 100000000);
+    cr_assert(grpc_parse_timeout("2S", 2, &ns) && ns == 2000000000);
+    cr_assert(grpc_parse_timeout("1H", 2, &ns) && ns == 3600000000000LL);
+    cr_assert(grpc_parse_timeout("99999999H", 9, &ns) && ns > 0);
+    cr_assert(!grpc_parse_timeout("10", 2, &ns));
+    cr_assert(!grpc_parse_timeout("123456789S", 10, &ns));
+    cr_assert(!grpc_parse_timeout("-1S", 3, &ns));
+    cr_assert(!grpc_parse_timeout("1x", 2, &ns));
+}
+
+/* ---------------------------------------------------------------- wire checks */
+
+static size_t put_varint(uint8_t *p, uint64_t v) {
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* Relation{project{input: ...}} nested depth times around one_row, as an AnalyzeRequest. */
+static uint8_t *nested(uint32_t depth, size_t *len) {
+    size_t cap = (size_t)depth * 12 + 32;
+    uint8_t *buf = malloc(cap), *tmp = malloc(cap);
+    size_t n = 0;
+    buf[n++] = 0x72; /* one_row */
+    buf[n++] = 0;
+    for (uint32_t i = 0; i < depth; i++) {
+        size_t k = 0;
+        tmp[k++] = 0x1a; /* Relation.project */
+        uint8_t v[10];
+        size_t vl = put_varint(v, n);
+        size_t proj_len = 1 + vl + n;
+        k += put_varint(tmp + k, proj_len);
+        tmp[k++] = 0x0a; /* Project.input */
+        memcpy(tmp + k, v, vl);
+        k += vl;
+        memmove(buf + k, buf, n);
+        memcpy(buf, tmp, k);
+        n += k;
+    }
+    size_t k = 0;
+    tmp[k++] = 0x1a; /* AnalyzeRequest.plan */
+    k += put_varint(tmp + k, n);
+    memmove(buf + k, buf, n);
+    memcpy(buf, tmp, k);
+    *len = n + k;
+    free(tmp);
+    return buf;
+}
+
+Test(wire, depth_limit_before_unpack) {
+    size_t len;
+    uint8_t *b = nested(5000, &len);
+    char err[256];
+    PbLimits lim = {1000, 0};
+    cr_assert_eq(pb_wire_check(b, len, &catalyzer__v1__analyze_request__descriptor, &lim, err, sizeof err),
+                 PB_CHECK_TOO_DEEP);
+    cr_assert(strstr(err, "depth"));
+    free(b);
+    b = nested(100, &len);
+    cr_assert_eq(pb_wire_check(b, len, &catalyzer__v1__analyze_request__descriptor, &lim, err, sizeof err), PB_CHECK_OK,
+                 "%s", err);
+    ProtobufCMessage *m = protobuf_c_message_unpack(&catalyzer__v1__analyze_request__descriptor, NULL, len, b);
+    cr_assert_not_null(m);
+    protobuf_c_message_free_unpacked(m, NULL);
+    PbLimits few = {1000, 50};
+    cr_assert_eq(pb_wire_check(b, len, &catalyzer__v1__analyze_request__descriptor, &few, err, sizeof err),
+                 PB_CHECK_TOO_MANY_NODES);
+    free(b);
+}
+
+Test(wire, truncated_and_malformed) {
+    size_t len;
+    uint8_t *b = nested(10, &len);
+    char err[256];
+    PbLimits lim = {1000, 0};
+    for (size_t cut = 1; cut < len; cut++)
+        cr_assert_neq(pb_wire_check(b, cut, &catalyzer__v1__analyze_request__descriptor, &lim, err, sizeof err),
+                      PB_CHECK_OK, "prefix of %zu bytes accepted", cut);
+    free(b);
+    uint8_t group[] = {0x0b, 0x0c};
+    cr_assert_eq(pb_wire_check(group, 2, &catalyzer__v1__analyze_request__descriptor, &lim, err, sizeof err),
+                 PB_CHECK_MALFORMED);
+    uint8_t field0[] = {0x00, 0x01};
+    cr_assert_eq(pb_wire_check(field0, 2, &catalyzer__v1__analyze_request__descriptor, &lim, err, sizeof err),
+                 PB_CHECK_MALFORMED);
+}
+
+Test(validate, utf8_and_enums) {
+    cr_assert(utf8_valid("h\xc3\xa9llo \xf0\x9f\x98\x80", 11));
+    cr_assert(!utf8_valid("\xff", 1));
+    cr_assert(!utf8_valid("\xc0\xaf", 2));         /* overlong */
+    cr_assert(!utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+    cr_assert(!utf8_valid("\xe2\x82", 2));         /* truncated */
+    char err[256];
+    Catalyzer__V1__SqlQuery q = CATALYZER__V1__SQL_QUERY__INIT;
+    q.query = "SELECT '\xff'";
+    Catalyzer__V1__AnalyzeRequest r = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    r.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
+    r.sql = &q;
+    cr_assert(!pb_validate(&r.base, err, sizeof err));
+    cr_assert(strstr(err, "UTF-8"));
+    q.query = "SELECT 1";
+    cr_assert(pb_validate(&r.base, err, sizeof err));
+    r.trace_level = 99;
+    cr_assert(!pb_validate(&r.base, err, sizeof err));
+    cr_assert(strstr(err, "enum"));
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+Test(json, names) {
+    char out[64];
+    pb_json_name("trace_level", out, sizeof out);
+    cr_assert_str_eq(out, "traceLevel");
+    pb_json_name("plan_id", out, sizeof out);
+    cr_assert_str_eq(out, "planId");
+}
+
+Test(json, base64) {
+    char *e = base64_encode((const unsigned char *)"hello!?", 7);
+    cr_assert_str_eq(e, "aGVsbG8hPw==");
+    unsigned char *d;
+    size_t n;
+    cr_assert(base64_decode(e, strlen(e), &d, &n));
+    cr_assert(n == 7 && memcmp(d, "hello!?", 7) == 0);
+    free(d);
+    free(e);
+    cr_assert(!base64_decode("a$==", 4, &d, &n));
+}
+
+/* JSON → message → bytes → message → JSON gives the same JSON. */
+Test(json, roundtrip_request) {
+    const char *src = "{\"sessionId\":\"s\",\"sql\":{\"query\":\"SELECT 1\",\"namedParams\":{\"a\":\"1\"},"
+                      "\"positionalParams\":[\"2\"]},\"conf\":{\"spark.sql.ansi.enabled\":\"true\"},"
+                      "\"traceLevel\":\"TRACE_LEVEL_ALL\",\"tracePlans\":true,"
+                      "\"catalog\":{\"tables\":[{\"name\":\"t\",\"columns\":[{\"name\":\"x\",\"type\":\"int\",\"notNull\":true}]}]}}";
+    json_error_t je;
+    json_t *j = json_loads(src, 0, &je);
+    char err[256];
+    ProtobufCMessage *m = pb_from_json(j, &catalyzer__v1__analyze_request__descriptor, 64, err, sizeof err);
+    cr_assert_not_null(m, "%s", err);
+    size_t n = protobuf_c_message_get_packed_size(m);
+    uint8_t *buf = malloc(n);
+    protobuf_c_message_pack(m, buf);
+    ProtobufCMessage *m2 = protobuf_c_message_unpack(&catalyzer__v1__analyze_request__descriptor, NULL, n, buf);
+    json_t *back = pb_to_json(m2);
+    cr_assert(json_equal(j, back), "%s", json_dumps(back, JSON_COMPACT));
+    json_decref(back);
+    json_decref(j);
+    protobuf_c_message_free_unpacked(m, NULL);
+    protobuf_c_message_free_unpacked(m2, NULL);
+    free(buf);
+}
+
+Test(json, snake_case_int64_and_oneof_plan_id) {
+    json_t *j = json_loads("{\"plan\":{\"common\":{\"plan_id\":\"42\"},\"oneRow\":{}}}", 0, NULL);
+    char err[256];
+    Catalyzer__V1__AnalyzeRequest *m = (Catalyzer__V1__AnalyzeRequest *)pb_from_json(
+        j, &catalyzer__v1__analyze_request__descriptor, 64, err, sizeof err);
+    cr_assert_not_null(m, "%s", err);
+    cr_assert_eq(m->input_case, CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN);
+    cr_assert_eq(m->plan->common->plan_id, 42);
+    cr_assert_eq(m->plan->rel_type_case, CATALYZER__V1__RELATION__REL_TYPE_ONE_ROW);
+    protobuf_c_message_free_unpacked(&m->base, NULL);
+    json_decref(j);
+}
+
+Test(json, rejects_bad_input) {
+    const char *bad[] = {
+        "{\"nope\":1}",                                  /* unknown field */
+        "{\"traceLevel\":\"LOUD\"}",                     /* unknown enum name */
+        "{\"traceLevel\":77}",                           /* unknown enum number */
+        "{\"tracePlans\":\"yes\"}",                      /* wrong type */
+        "{\"sql\":{\"query\":\"a\"},\"plan\":{}}",       /* two oneof members */
+        "{\"conf\":[1]}",                                /* map must be an object */
+        "{\"sql\":{\"positionalParams\":\"x\"}}",        /* repeated must be an array */
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *j = json_loads(bad[i], 0, NULL);
+        cr_assert_not_null(j);
+        ProtobufCMessage *m = pb_from_json(j, &catalyzer__v1__analyze_request__descriptor, 64, err, sizeof err);
+        cr_assert_null(m, "accepted %s", bad[i]);
+        cr_assert(err[0], "no reason for %s", bad[i]);
+        json_decref(j);
+    }
+    /* nesting beyond the limit */
+    char deep[4096] = "{\"plan\":";
+    for (int i = 0; i < 100; i++) strcat(deep, "{\"project\":{\"input\":");
+    strcat(deep, "{}");
+    for (int i = 0; i < 100; i++) strcat(deep, "}}");
+    strcat(deep, "}");
+    json_t *j = json_loads(deep, 0, NULL);
+    cr_assert_null(pb_from_json(j, &catalyzer__v1__analyze_request__descriptor, 50, err, sizeof err));
+    cr_assert(strstr(err, "depth"), "%s", err);
+    json_decref(j);
+}
+
+/* ---------------------------------------------------------------- proto → IR */
+
+static Catalyzer__V1__Relation *parse_rel(const char *json) {
+    json_t *j = json_loads(json, 0, NULL);
+    cr_assert_not_null(j, "bad test JSON");
+    char err[256];
+    ProtobufCMessage *m = pb_from_json(j, &catalyzer__v1__relation__descriptor, 1000, err, sizeof err);
+    json_decref(j);
+    cr_assert_not_null(m, "%s", err);
+    return (Catalyzer__V1__Relation *)m;
+}
+
+Test(decode, project_over_read) {
+    Catalyzer__V1__Relation *r = parse_rel(
+        "{\"common\":{\"planId\":\"3\",\"origin\":{\"start\":0,\"stop\":20}},\"project\":{\"input\":{\"read\":"
+        "{\"namedTable\":{\"unparsedIdentifier\":\"db.`t x`\"}}},\"expressions\":["
+        "{\"unresolvedAttribute\":{\"unparsedIdentifier\":\"a\"}},"
+        "{\"alias\":{\"expr\":{\"unresolvedFunction\":{\"functionName\":\"+\",\"arguments\":["
+        "{\"literal\":{\"integer\":1}},{\"literal\":{\"long\":\"2\"}}]}},\"name\":[\"b\"]}},"
+        "{\"unresolvedStar\":{\"unparsedTarget\":\"t.*\"}}]}}");
+    Arena *a = arena_new(0);
+    DecodeLimits lim = {100, 1000};
+    char err[256];
+    Node *n = plan_decode(a, r, &lim, err, sizeof err);
+    cr_assert_not_null(n, "%s", err);
+    cr_assert_eq(n->kind, NK_Project);
+    cr_assert_eq(n->plan_id, 3);
+    cr_assert_eq(n->stop, 20);
+    cr_assert_eq(n->nkids, 1);
+    cr_assert_eq(n->kids[0]->kind, NK_UnresolvedRelation);
+    cr_assert_eq(n->kids[0]->u.un.name.n, 2);
+    cr_assert_str_eq(n->kids[0]->u.un.name.v[1], "t x");
+    cr_assert_eq(n->nexprs, 3);
+    cr_assert_eq(n->exprs[0]->kind, NK_UnresolvedAttribute);
+    cr_assert_eq(n->exprs[1]->kind, NK_Alias);
+    cr_assert_str_eq(n->exprs[1]->u.attr.name, "b");
+    Node *f = n->exprs[1]->kids[0];
+    cr_assert_eq(f->kind, NK_UnresolvedFunction);
+    cr_assert(f->u.un.is_operator);
+    cr_assert_eq(f->nkids, 2);
+    cr_assert_eq(f->kids[1]->u.lit.v.type->id, T_LONG);
+    cr_assert_eq(n->exprs[2]->kind, NK_UnresolvedStar);
+    cr_assert_eq(n->exprs[2]->u.un.name.n, 1);
+    arena_free(a);
+    protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+Test(decode, limit_join_sort_types) {
+    Catalyzer__V1__Relation *r = parse_rel(
+        "{\"limit\":{\"limit\":5,\"input\":{\"sort\":{\"isGlobal\":true,\"order\":[{\"child\":{\"unresolvedAttribute\":"
+        "{\"nameParts\":[\"x\"]}},\"direction\":\"SORT_DIRECTION_DESCENDING\"}],\"input\":{\"join\":{\"left\":{\"oneRow\":{}},"
+        "\"right\":{\"range\":{\"end\":\"10\"}},\"joinType\":\"JOIN_TYPE_LEFT_OUTER\",\"joinCondition\":{\"cast\":{\"expr\":"
+        "{\"literal\":{\"string\":\"true\"}},\"type\":{\"kind\":\"KIND_BOOLEAN\"}}}}}}}}}");
+    Arena *a = arena_new(0);
+    DecodeLimits lim = {100, 1000};
+    char err[256];
+    Node *n = plan_decode(a, r, &lim, err, sizeof err);
+    cr_assert_not_null(n, "%s", err);
+    cr_assert_eq(n->kind, NK_GlobalLimit);
+    cr_assert_eq(n->kids[0]->kind, NK_LocalLimit);
+    Node *s = n->kids[0]->kids[0];
+    cr_assert_eq(s->kind, NK_Sort);
+    cr_assert(s->u.sort.global);
+    cr_assert(s->exprs[0]->u.sort_order.descending && !s->exprs[0]->u.sort_order.nulls_first);
+    Node *j = s->kids[0];
+    cr_assert_eq(j->kind, NK_Join);
+    cr_assert_eq(j->u.join.type, JOIN_LEFT_OUTER);
+    cr_assert_eq(j->exprs[0]->kind, NK_Cast);
+    cr_assert_eq(j->exprs[0]->type->id, T_BOOLEAN);
+    cr_assert_eq(j->kids[1]->kind, NK_UnresolvedTableValuedFunction);
+    arena_free(a);
+    protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+Test(decode, depth_and_node_limits) {
+    char buf[8192] = "";
+    for (int i = 0; i < 60; i++) strcat(buf, "{\"filter\":{\"condition\":{\"literal\":{\"boolean\":true}},\"input\":");
+    strcat(buf, "{\"oneRow\":{}}");
+    for (int i = 0; i < 60; i++) strcat(buf, "}}");
+    Catalyzer__V1__Relation *r = parse_rel(buf);
+    Arena *a = arena_new(0);
+    char err[256];
+    DecodeLimits shallow = {50, 0};
+    cr_assert_null(plan_decode(a, r, &shallow, err, sizeof err));
+    cr_assert(strstr(err, "depth"), "%s", err);
+    DecodeLimits few = {1000, 30};
+    cr_assert_null(plan_decode(a, r, &few, err, sizeof err));
+    cr_assert(strstr(err, "nodes"), "%s", err);
+    DecodeLimits ok = {1000, 1000};
+    cr_assert_not_null(plan_decode(a, r, &ok, err, sizeof err), "%s", err);
+    arena_free(a);
+    protobuf_c_message_free_unpacked(&r->base, NULL);
+}
+
+Test(decode, clear_errors) {
+    const char *bad[] = {
+        "{}",                                                         /* no relation type */
+        "{\"project\":{\"expressions\":[{}]}}",                         /* expression without type */
+        "{\"read\":{}}",                                              /* read without table */
+        "{\"limit\":{\"limit\":-1,\"input\":{\"oneRow\":{}}}}",         /* negative limit */
+        "{\"subqueryAlias\":{\"input\":{\"oneRow\":{}}}}",              /* alias without name */
+        "{\"project\":{\"expressions\":[{\"alias\":{\"expr\":{\"literal\":{\"integer\":1}}}}]}}", /* alias w/o name */
+        "{\"project\":{\"expressions\":[{\"literal\":{\"decimal\":{\"value\":\"1.2.3\"}}}]}}",     /* bad decimal */
+        "{\"project\":{\"expressions\":[{\"cast\":{\"expr\":{\"literal\":{\"integer\":1}},\"type\":{\"catalogString\":\"intt\"}}}]}}",
+    };
+    char err[256];
+    DecodeLimits lim = {100, 1000};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        Catalyzer__V1__Relation *r = parse_rel(bad[i]);
+        Arena *a = arena_new(0);
+        cr_assert_null(plan_decode(a, r, &lim, err, sizeof err), "accepted %s", bad[i]);
+        cr_assert(err[0], "no reason for %s", bad[i]);
+        arena_free(a);
+        protobuf_c_message_free_unpacked(&r->base, NULL);
+    }
+}
+
+Test(encode, datatype_roundtrip) {
+    Arena *a = arena_new(0);
+    const char *types[] = {"int", "decimal(10,2)", "array<string>", "map<string,bigint>", "struct<a:int,b:array<double>>",
+                           "varchar(5)", "interval day to second"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        const char *why = NULL;
+        const DataType *t = type_parse(a, types[i], strlen(types[i]), NULL, &why);
+        cr_assert_not_null(t, "%s", types[i]);
+        Catalyzer__V1__DataType *p = datatype_encode(a, t);
+        p->catalog_string = ""; /* decode from the structure alone */
+        char err[256];
+        const DataType *back = datatype_decode(a, p, err, sizeof err);
+        cr_assert_not_null(back, "%s: %s", types[i], err);
+        cr_assert(type_equal(t, back), "%s came back as %s", types[i], type_catalog_string(a, back));
+    }
+    arena_free(a);
+}
