@@ -93,6 +93,29 @@ typedef struct SubCtx {
     OuterScope *scope;
 } SubCtx;
 
+/* A subquery plan analysed to a fixed point with its outer scope in place
+ * stays as it is: what is still unresolved is an error now (re-analysing it
+ * every iteration would never converge). Returns false with the error. */
+static WalkResult find_pending(const Node *n, void *ctx) {
+    if (n->kind == NK_CTERelationRef && !node_resolved(n)) {
+        *(bool *)ctx = true;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+static bool stuck(Analysis *an, const Node *plan) {
+    if (plan_is_resolved(plan)) return true;
+    /* a reference to an enclosing CTE waits for that CTE's definition */
+    bool pending = false;
+    if (kind_mask_has(plan->mask, NK_CTERelationRef)) node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, find_pending, &pending);
+    if (pending) return true;
+    OuterScope *saved = an->outer;
+    bool ok = check_analysis(an, plan);
+    an->outer = saved;
+    return ok && !an_failed(an);
+}
+
 static Node *resolve_subquery_expr(Node *e, void *ctx) {
     SubCtx *s = ctx;
     Analysis *an = s->an;
@@ -104,7 +127,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     Node *plan = e->u.subq.plan;
     if (!plan_is_resolved(plan)) {
         plan = analyze_nested(an, plan, s->scope);
-        if (!plan) return e;
+        if (!plan || !stuck(an, plan)) return e;
     }
     Node *n = node_copy(an->arena, e);
     n->u.subq.plan = plan;
@@ -165,7 +188,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
     if (!node_resolved(sub) || !sub->type) {
         if (!plan_is_resolved(plan)) {
             plan = analyze_nested(an, plan, scope);
-            if (!plan) return p;
+            if (!plan || !stuck(an, plan)) return p;
         }
         if (!plan_is_resolved(plan)) {
             if (plan == sub->u.subq.plan) return p;
@@ -196,7 +219,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
     }
     Node *ex[2] = {nsub, cond};
     Node *j = node_with_exprs(an->arena, p, ex, p->nexprs);
-    if (j != p && node_resolved(nsub) && (!cond || node_resolved(cond)) && !check_lateral_join(an, j)) return p;
+    if (node_resolved(nsub) && (!cond || node_resolved(cond)) && !check_lateral_join(an, j)) return p;
     return j;
 }
 
@@ -207,6 +230,13 @@ static Node *rewrite(Node *p, void *ctx) {
     scope->attrs = plan_input(an, p);
     scope->plan = p;
     scope->parent = an->outer;
+    if (p->kind == NK_UnresolvedHaving && p->kids[0]->kind == NK_Aggregate) {
+        /* Spark: a subquery in HAVING sees the aggregation's input, then its
+           output; aggregates over outer columns go to the Aggregate
+           (UpdateOuterReferences) */
+        scope->attrs = plan_output(an, p->kids[0]->kids[0]);
+        scope->aliases = plan_output(an, p->kids[0]);
+    }
     if (p->kind == NK_LateralJoin) return resolve_lateral_join(an, p, scope);
     SubCtx s = {an, scope};
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
