@@ -229,6 +229,14 @@ const DataType *coerce_wider_type(Arena *a, const DataType *x, const DataType *y
     return t;
 }
 
+/* findWiderTypeWithoutStringPromotion: what array functions use */
+const DataType *fn_wider_no_string(Arena *a, const DataType *x, const DataType *y) {
+    const DataType *t = fn_tightest_common_type(a, x, y);
+    if (!t) t = wider_for_decimal(a, x, y);
+    if (!t) t = complex_common(a, x, y, fn_wider_no_string);
+    return t;
+}
+
 const DataType *coerce_wider_type_n(Arena *a, const DataType *const *types, int n) {
     const DataType *t = &TYPE_NULL;
     for (int i = 0; i < n && t; i++) t = coerce_wider_type(a, t, types[i]);

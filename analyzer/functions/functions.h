@@ -33,6 +33,21 @@ EmptyResult func_empty_result(const FuncDef *def);
 /* Every built-in name, for UNRESOLVED_ROUTINE suggestions. */
 int func_builtin_names(const char *const **names);
 
+/* Conventions of resolved calls:
+ *  - a generator (explode, posexplode, inline, stack, json_tuple) is a Call
+ *    whose type is a struct of its output columns (`struct<col:int>`,
+ *    `struct<pos:int,col:int>`, `struct<key:..,value:..>`, col0.., c0..);
+ *  - a LambdaFunction has kids[0] = body, kids[1..] = NamedLambdaVariable;
+ *    func_resolve_call binds and types the lambdas of a higher-order call
+ *    (parameters referenced in the body as UnresolvedAttribute or
+ *    UnresolvedNamedLambdaVariable become the variables), and returns NULL
+ *    without an error while a body still refers to something unresolved;
+ *  - an AggregateExpression has kids[0] = the aggregate Call, kids[1] = the
+ *    FILTER condition when NF_HAS_FILTER; a WITHIN GROUP ordering is the
+ *    Call's last kid (a SortOrder);
+ *  - operators that Spark rewrites (date + 1 → date_add, a != b → NOT (a = b))
+ *    come back as the rewritten expression. */
+
 /* ---- resolution ----
  * Each returns the typed expression (a new node) or NULL after recording
  * Spark's error with an_fail. The argument nodes are resolved. */

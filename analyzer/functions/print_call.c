@@ -118,10 +118,13 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         }
         return;
     case CS_LIKE_MULTI:
+        /* LikeAny/NotLikeAll...: the patterns are not children, so Spark's
+         * sql is likeany(child); toString lists them */
         if (n < 1) break;
-        pa(sb, k[0], ctx);
-        sb_printf(sb, " %s (", d->op);
-        print_args(sb, k, 1, n, pa, ctx);
+        for (const char *p = name; *p; p++)
+            if (*p != ' ') sb_putc(sb, *p);
+        sb_putc(sb, '(');
+        print_args(sb, k, 0, sql ? 1 : n, pa, ctx);
         sb_putc(sb, ')');
         return;
     case CS_RLIKE:

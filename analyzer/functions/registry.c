@@ -62,5 +62,3 @@ int func_builtin_names(const char *const **names) {
     *names = g_names;
     return g_nnames;
 }
-
-bool func_is_builtin_operator(const FuncDef *def) { return def && (def->flags & FD_OPERATOR); }

@@ -104,6 +104,7 @@ const FuncDef *func_lookup_arity(const char *name, int nargs);
 
 /* ---- coercion (coercion.c) ---- */
 const DataType *fn_tightest_common_type(Arena *a, const DataType *x, const DataType *y);
+const DataType *fn_wider_no_string(Arena *a, const DataType *x, const DataType *y);
 const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y);
 /* ANSI implicit cast of type `from` to the argument spec code; NULL if none. */
 const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code);

@@ -303,6 +303,19 @@ Node *expr_resolve_typed(Analysis *an, Node *e) {
         if (!e->nkids) return e;
         return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, fn_expr_nullable(e->kids[0]));
     case NK_Call: return retype_call(an, e);
+    case NK_NamedArgument:
+        if (!e->nkids) return e;
+        return finish_typed(an, e, e->kids, e->nkids, e->kids[0]->type, fn_expr_nullable(e->kids[0]));
+    case NK_ExprList: {
+        /* a tuple: typed as the struct of its items (col1, col2, ...) */
+        StructField *fs = ARENA_ARRAY(an->arena, StructField, e->nkids + 1);
+        for (uint32_t i = 0; i < e->nkids; i++) {
+            fs[i].name = arena_printf(an->arena, "col%u", i + 1);
+            fs[i].type = e->kids[i]->type;
+            fs[i].nullable = fn_expr_nullable(e->kids[i]);
+        }
+        return finish_typed(an, e, e->kids, e->nkids, type_struct(an->arena, (int)e->nkids, fs), false);
+    }
     case NK_AggregateExpression: {
         if (!e->nkids || e->kids[0]->kind != NK_Call) return e;
         Node *inner = retype_call(an, e->kids[0]);

@@ -53,6 +53,8 @@ const FuncDef FUNCS_OPERATORS[] = {
     {SCALAR("not like all", 1, -1, "s", fixed, "boolean"), .flags = OP, .print = CS_LIKE_MULTI, .op = "NOT LIKE ALL"},
     {SCALAR("ilike any", 1, -1, "s", fixed, "boolean"), .flags = OP, .print = CS_LIKE_MULTI, .op = "ILIKE ANY"},
     {SCALAR("ilike all", 1, -1, "s", fixed, "boolean"), .flags = OP, .print = CS_LIKE_MULTI, .op = "ILIKE ALL"},
+    {SCALAR("not ilike any", 1, -1, "s", fixed, "boolean"), .flags = OP, .print = CS_LIKE_MULTI, .op = "NOT ILIKE ANY"},
+    {SCALAR("not ilike all", 1, -1, "s", fixed, "boolean"), .flags = OP, .print = CS_LIKE_MULTI, .op = "NOT ILIKE ALL"},
     {SCALAR("||", 0, -1, "?", concat, NULL), .pname = "concat", .flags = OP},
     {SCALAR("between", 3, 3, "???", between, NULL)},
     /* datetime arithmetic forms Spark prints without parentheses (TimeAdd, DateAddInterval) */

@@ -257,7 +257,7 @@ bool ty_array_elem_op(TypeCtx *c) {
     const DataType *at = c->args[0]->type;
     if (at->id == T_NULL) at = type_array(a, &TYPE_NULL, true);
     if (at->id != T_ARRAY) return fn_typer_error(c, 0, 'A') != NULL;
-    const DataType *w = coerce_wider_type(a, at->elem, c->args[1]->type);
+    const DataType *w = fn_wider_no_string(a, at->elem, c->args[1]->type);
     if (!w) {
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES", c->orig, "sqlExpr",
                                   fn_call_sql_quoted(c), "functionName", sql_ident(a, c->def->name), "dataType",
