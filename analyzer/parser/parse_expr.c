@@ -187,7 +187,7 @@ static Node *parse_predicate(Parser *p) {
                 size_t len;
                 const char *s = ps_parse_string_lit(p, &len);
                 if (len != 1)
-                    ps_defer_error(p, ps_perr(p, "INVALID_ESCAPE_CHAR", es, prev_stop(p), "sqlExpr",
+                    ps_defer_error(p, ps_perr(p, "INVALID_ESC", es, prev_stop(p), "invalidEscape",
                                         arena_printf(p->a, "'%s'", s), NULL));
                 args[n++] = ps_mk_lit_string(p, s, es, prev_stop(p));
             }

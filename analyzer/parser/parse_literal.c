@@ -626,7 +626,8 @@ Node *ps_parse_interval(Parser *p, int32_t start) {
         if (is_str && vn && (vtext[0] == '-' || vtext[0] == '+') && neg) buf = arena_printf(p->a, "%.*s %s", (int)vn, vtext, ps_tok_text(p, ut));
         if (!string_to_interval(buf, strlen(buf), &one, NULL)) {
             ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.INVALID_VALUE", vstart, prev_stop(p), "input",
-                                arena_printf(p->a, "%.*s", (int)vn, vtext), NULL));
+                                      arena_printf(p->a, "%.*s", (int)vn, vtext), "value",
+                                      arena_printf(p->a, "%.*s", (int)vn, vtext), NULL));
             return ps_mk_lit_null(p, start, prev_stop(p));
         }
         total.months += one.months;
@@ -649,7 +650,8 @@ Node *ps_parse_interval(Parser *p, int32_t start) {
         }
     }
     if (ym && dt) {
-        ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.MIXED_INTERVAL_UNITS", start, prev_stop(p), NULL));
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0029", start, prev_stop(p), "literal",
+                                  arena_strndup(p->a, p->sql + start, (size_t)(prev_stop(p) - start + 1)), NULL));
         return ps_mk_lit_null(p, start, prev_stop(p));
     }
     if (ym) {

@@ -576,7 +576,7 @@ static Node *parse_window_clause(Parser *p, Node *child) {
         for (uint32_t j = 0; j < defs.n; j++)
             if (!refs[j] && strcmp(defs.v[j]->u.wspec.ref_name, refs[i]) == 0) found = defs.v[j];
         if (!found) {
-            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CANNOT_RESOLVE_WINDOW_REFERENCE", defs.v[i]->start,
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.UNRESOLVED_WINDOW_REFERENCE", defs.v[i]->start,
                                 defs.v[i]->stop, "windowName", sql_ident(p->a, refs[i]), NULL));
             continue;
         }

@@ -158,7 +158,7 @@ Test(parser_unit, interval_literals) {
     n = X("INTERVAL '1 day 2 hours'");
     is_lit(n, T_CALENDAR_INTERVAL);
     cr_assert_eq(n->u.lit.v.u.iv.days, 1);
-    cr_assert_str_eq(E("SELECT INTERVAL 1 year 2 days")->error_class, "INVALID_INTERVAL_FORMAT.MIXED_INTERVAL_UNITS");
+    cr_assert_str_eq(E("SELECT INTERVAL 1 year 2 days")->error_class, "_LEGACY_ERROR_TEMP_0029");
 }
 
 /* ---- expressions ---- */
