@@ -307,7 +307,8 @@ static bool spec_accepts(char code, const DataType *t) {
     switch (code) {
     case '?': case 'C': case 'L': return true;
     case 'n': return type_is_numeric(t);
-    case 'N': return type_is_numeric(t) || type_is_interval(t);
+    case 'N': case 'K': return type_is_numeric(t) || t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL;
+    case 'U': return type_is_numeric(t) || type_is_interval(t);
     case 'i': return t->id == T_INT;
     case 'l': return t->id == T_LONG;
     case 'd': return t->id == T_DOUBLE;
@@ -337,7 +338,7 @@ static bool spec_accepts(char code, const DataType *t) {
 
 static const DataType *spec_concrete(Arena *a, char code) {
     switch (code) {
-    case 'n': case 'N': case 'd': return &TYPE_DOUBLE;
+    case 'n': case 'N': case 'K': case 'U': case 'd': return &TYPE_DOUBLE;
     case 'i': case 'I': case 'j': return &TYPE_INT;
     case 'l': return &TYPE_LONG;
     case 'f': return &TYPE_FLOAT;
@@ -365,7 +366,7 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     if ((from->id == T_FLOAT || from->id == T_DOUBLE || from->id == T_DECIMAL) && code == 'I') return NULL;
     if (type_is_string(from)) {
         switch (code) {
-        case 'I': case 'N': case 'A': case 'm': case 'S': case 'W': case 'Y': break;
+        case 'I': case 'N': case 'K': case 'U': case 'A': case 'm': case 'S': case 'W': case 'Y': break;
         default: return spec_concrete(a, code);
         }
     }
@@ -374,7 +375,7 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
         const DataType *t = fn_implicit_cast_type(a, from, 'i');
         return t ? t : fn_implicit_cast_type(a, from, 'l');
     }
-    if (code == 'N') return fn_implicit_cast_type(a, from, 'n');
+    if (code == 'N' || code == 'K' || code == 'U') return fn_implicit_cast_type(a, from, 'n');
     /* Spark 4.0 casts timestamps to double where any numeric is expected (avg(ts)) */
     if (code == 'n' && from->id == T_TIMESTAMP) return &TYPE_DOUBLE;
     if (code == 'A' && from->id == T_NULL) return spec_concrete(a, code);
@@ -387,7 +388,12 @@ const char *fn_spec_required_type(Arena *a, char code) {
     (void)a;
     switch (code) {
     case 'n': return "\"NUMERIC\"";
-    case 'N': return "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\")";
+    /* Sum/Average: TypeCollection(NumericType, YearMonthIntervalType, DayTimeIntervalType) */
+    case 'N': return "(\"NUMERIC\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\")";
+    /* NumericAndAnsiInterval (abs) */
+    case 'K': return "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")";
+    /* NumericAndInterval (unary minus, +, -) */
+    case 'U': return "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\")";
     case 'i': return "\"INT\"";
     case 'l': return "\"BIGINT\"";
     case 'j': return "(\"INT\" or \"BIGINT\")";

@@ -680,7 +680,7 @@ bool ty_abs(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (type_is_string(t) || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     t = c->args[0]->type;
-    if (!type_is_numeric(t) && !type_is_interval(t)) return fn_typer_error(c, 0, 'N') != NULL;
+    if (!type_is_numeric(t) && t->id != T_YM_INTERVAL && t->id != T_DT_INTERVAL) return fn_typer_error(c, 0, 'K') != NULL;
     c->result = t;
     return true;
 }

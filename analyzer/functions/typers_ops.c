@@ -389,7 +389,7 @@ bool ty_unary_num(TypeCtx *c) {
     if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     else if (t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
     t = c->args[0]->type;
-    if (!numeric_or_interval(t)) return fn_typer_error(c, 0, 'N') != NULL;
+    if (!numeric_or_interval(t)) return fn_typer_error(c, 0, 'U') != NULL;
     c->result = t;
     return true;
 }
