@@ -180,9 +180,7 @@ bool ps_is_clause_keyword(const Token *t) {
     case KW_AS: case KW_WHEN: case KW_THEN: case KW_ELSE: case KW_END: case KW_AND: case KW_OR:
     case KW_FOR: case KW_SELECT: case KW_VALUES: case KW_OVER: case KW_WITHIN:
     case KW_IS: case KW_IN: case KW_NOT: case KW_BETWEEN: case KW_LIKE: case KW_ILIKE: case KW_RLIKE:
-    case KW_REGEXP: case KW_ESCAPE: case KW_WITH: case KW_ROWS: case KW_RANGE: case KW_PARTITION:
-    case KW_COMMENT: case KW_TBLPROPERTIES: case KW_OPTIONS: case KW_LOCATION: case KW_PARTITIONED:
-    case KW_COLLATE: case KW_DIV:
+    case KW_REGEXP: case KW_WITH: case KW_OPTIONS: case KW_COLLATE: case KW_DIV:
         return true;
     default:
         return false;
