@@ -33,6 +33,7 @@ extern const Rule RULE_RESOLVE_WINDOW_FRAME;
 extern const Rule RULE_RESOLVE_GENERATE;
 extern const Rule RULE_WIDEN_SET_OPERATION_TYPES;
 extern const Rule RULE_RESOLVE_LATERAL_COLUMN_ALIAS;
+extern const Rule RULE_UPDATE_OUTER_REFERENCES;
 extern const Rule RULE_RESOLVE_VARIABLES;
 extern const Rule RULE_CLEANUP_ALIASES;
 

@@ -12,7 +12,7 @@
 
 typedef struct Run {
     CzSession *s;
-    bool tree, norm;
+    bool tree, norm, trace;
     int index;
 } Run;
 
@@ -31,9 +31,19 @@ static void print_norm(const char *t, bool norm) {
     }
 }
 
+static void on_trace(void *ctx, const CzTraceEvent *ev) {
+    (void)ctx;
+    printf("--- %s/%s #%d\n%s\n", ev->batch, ev->rule, ev->iteration, ev->plan ? ev->plan : "");
+}
+
 static void run_one(Run *r, const char *sql, size_t len) {
     CzRunOptions o = {0};
     o.want_tree = r->tree;
+    if (r->trace) {
+        o.trace = on_trace;
+        o.trace_level = CZ_TRACE_EFFECTIVE;
+        o.trace_plans = true;
+    }
     CzResult *res = cz_run_sql(r->s, sql, len, &o);
     puts(cz_result_json(res, r->index++));
     if (r->tree) {
@@ -69,7 +79,7 @@ static void on_stmt(void *ctx, const char *stmt, size_t len, size_t offset) {
 }
 
 int main(int argc, char **argv) {
-    Run r = {cz_session_new(true), false, false, 0};
+    Run r = {cz_session_new(true), false, false, false, 0};
     const char *file = NULL;
     bool sql = false;
     if (argc > 1 && !strcmp(argv[1], "run")) argv++, argc--; /* `seedrun run ...` as judge.py calls it */
@@ -82,6 +92,7 @@ int main(int argc, char **argv) {
             }
         } else if (!strcmp(argv[i], "--tree")) r.tree = true;
         else if (!strcmp(argv[i], "--norm")) r.norm = true;
+        else if (!strcmp(argv[i], "--trace")) r.trace = true;
         else if (!strcmp(argv[i], "--sql")) sql = true;
         else file = argv[i];
     }
