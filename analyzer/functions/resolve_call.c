@@ -268,6 +268,16 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
         if (!alt) return fail_arity(an, u, def, called, nargs);
         def = alt;
     }
+    /* clauses only some functions take (FunctionResolution) */
+    const char *bad = NULL;
+    if ((u->flags & NF_DISTINCT) && def->kind != FK_AGGREGATE) bad = "DISTINCT";
+    else if ((u->flags & NF_HAS_FILTER) && def->kind != FK_AGGREGATE) bad = "FILTER CLAUSE";
+    else if (u->u.un.ignore_nulls && def->print != CS_IGNORE_NULLS && strcasecmp(def->name, "lag") != 0 &&
+             strcasecmp(def->name, "lead") != 0)
+        bad = "IGNORE NULLS";
+    if (bad)
+        return an_fail(an, error_make(a, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", u, "prettyName",
+                                      sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
     int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
     Node **args = ARENA_ARRAY(a, Node *, cap);
     for (int i = 0; i < nargs; i++) args[i] = u->kids[i];

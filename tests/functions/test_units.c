@@ -142,4 +142,5 @@ Test(functions, aggregates) {
     TYPE_IS("collect_list(1)", "array<int>");
     NAME_IS("count(DISTINCT 1)", "count(DISTINCT 1)");
     ERROR_IS("every(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    ERROR_IS("abs(DISTINCT 1)", "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX");
 }
