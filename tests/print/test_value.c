@@ -1,6 +1,7 @@
 /* Values: Java's number formatting, dates, timestamps, intervals, sql forms. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "printer.h"
 
@@ -53,6 +54,35 @@ Test(value, java_double_to_string) {
     cr_expect_str_eq(vs(dbl(-INFINITY)), "-Infinity");
     cr_expect_str_eq(vs(dbl(3.14)), "3.14");
     cr_expect_str_eq(vs(dbl(2e22)), "2.0E22");
+}
+
+static Value dbl_bits(uint64_t bits) {
+    double d;
+    memcpy(&d, &bits, 8);
+    return dbl(d);
+}
+static Value flt_bits(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, 4);
+    return flt(f);
+}
+
+/* JDK 17's FloatingDecimal is not always shortest; Spark's golden files were
+ * printed by it (expected strings taken from OpenJDK 17). */
+Test(value, jdk17_floating_decimal_quirks) {
+    cr_expect_str_eq(vs(dbl_bits(0x445bdbb9cbc4815eULL)), "2.0555800000000001E21");
+    cr_expect_str_eq(vs(dbl_bits(0x4475d199f70b0718ULL)), "6.439759999999999E21");
+    cr_expect_str_eq(vs(dbl_bits(0x43a05f35d63dd86aULL)), "5.8986041083561293E17");
+    cr_expect_str_eq(vs(dbl_bits(0x43be2f1047b06f3fULL)), "2.17497504513204198E18");
+    cr_expect_str_eq(vs(flt_bits(0x51ab3cf7u)), "9.1932778E10");
+    cr_expect_str_eq(vs(flt_bits(0x599270b7u)), "5.1524097E15");
+    cr_expect_str_eq(vs(flt_bits(0x3d4541f8u)), "0.048158616");
+    cr_expect_str_eq(vs(flt_bits(0x4dd31ceau)), "4.42735936E8");
+    cr_expect_str_eq(vs(dbl(1e23)), "9.999999999999999E22"); /* sic: JDK 17 */
+    cr_expect_str_eq(vs(dbl(2147483650.0)), "2.14748365E9");
+    cr_expect_str_eq(vs(dbl(3.141592653589793)), "3.141592653589793");
+    cr_expect_str_eq(vs(dbl(2.2250738585072014E-308)), "2.2250738585072014E-308");
+    cr_expect_str_eq(vs(flt(1.4e-45f)), "1.4E-45");
 }
 
 Test(value, java_float_to_string) {
