@@ -1,0 +1,9 @@
+CREATE TABLE t (a INT, b STRING);
+SELECT a, b FROM t WHERE a > 1 ORDER BY b;
+SELECT a, count(*) AS c FROM t GROUP BY a HAVING count(*) > 1;
+SELECT b FROM t ORDER BY a;
+WITH w AS (SELECT a FROM t) SELECT * FROM w JOIN w AS w2 USING (a);
+SELECT a FROM t UNION ALL SELECT 1L;
+SELECT * FROM VALUES (1, 'x'), (2, 'y') AS v(i, s);
+SELECT a FROM t WHERE EXISTS (SELECT 1 FROM t AS u WHERE u.a = t.a);
+SELECT max(a) FROM range(10) AS r(a);
