@@ -8,6 +8,7 @@
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules/rules.h"
+#include "rules/subquery_checks.h"
 
 typedef struct Check {
     Analysis *an;
@@ -52,6 +53,7 @@ static bool check_expr(Check *c, const Node *e) {
     case NK_LateralSubquery: {
         OuterScope s = {c->input, c->op, an->outer, {0, NULL}};
         if (!check_plan(an, e->u.subq.plan, &s)) return false;
+        if (!check_subquery_host(an, e, c->op)) return false; /* rules/subquery_checks.c */
         break;
     }
     default: break;

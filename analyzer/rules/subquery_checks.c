@@ -142,6 +142,13 @@ static int64_t max_rows(const Node *p) {
     switch (p->kind) {
     case NK_OneRowRelation: return 1;
     case NK_LocalRelation: return p->u.local.nrows;
+    case NK_Range: {
+        int64_t st = p->u.range.step, a = p->u.range.start, b = p->u.range.end;
+        if (st == 0) return -1;
+        int64_t n = st > 0 ? (b - a + st - 1) / st : (a - b - st - 1) / -st;
+        return n < 0 ? 0 : n;
+    }
+    case NK_WithCTE: return max_rows(p->kids[p->nkids - 1]);
     case NK_Aggregate: return p->u.aggregate.ngroup == 0 ? 1 : max_rows(p->kids[0]);
     case NK_Project:
     case NK_Filter:
@@ -178,4 +185,51 @@ bool check_lateral_join(Analysis *an, const Node *join) {
         return false;
     }
     return check_subquery_correlations(an, sub->u.subq.plan, true);
+}
+
+/* ---- where a subquery expression may be (Spark's checkSubqueryExpression) ---- */
+
+static const Node *clean_scalar_query(const Node *p) {
+    while (p->kind == NK_SubqueryAlias || p->kind == NK_Project || p->kind == NK_WithCTE) p = p->kids[p->nkids - 1];
+    return p;
+}
+
+bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
+    switch (e->kind) {
+    case NK_ScalarSubquery: {
+        uint32_t nouter = e->nkids;
+        if (!nouter) return true;
+        const Node *plan = e->u.subq.plan;
+        int64_t m = max_rows(plan);
+        /* a CTE reference's row count is the definition's: not known here */
+        if ((m < 0 || m > 1) && !kind_mask_has(plan->mask, NK_CTERelationRef)) {
+            const Node *q = clean_scalar_query(plan);
+            if (q->kind == NK_Filter && q->kids[0]->kind == NK_Aggregate) q = q->kids[0];
+            int64_t qm = max_rows(q);
+            if (q->kind != NK_Aggregate && !(qm >= 0 && qm <= 1)) {
+                an_fail(an, error_make(an->arena,
+                                       "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY",
+                                       e, NULL));
+                return false;
+            }
+        }
+        if (host->kind != NK_Filter && host->kind != NK_Aggregate && host->kind != NK_Project) {
+            an_fail(an, error_make(an->arena,
+                                   "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY", e,
+                                   "treeNode", plan_tree_string(an->arena, host), NULL));
+            return false;
+        }
+        return true;
+    }
+    case NK_Exists:
+    case NK_InSubquery:
+    case NK_ListQuery:
+        if (host->kind == NK_Filter || host->kind == NK_Join || host->kind == NK_Project ||
+            host->kind == NK_Aggregate || host->kind == NK_Window)
+            return true;
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY", e,
+                               "treeNode", plan_tree_string(an->arena, host), NULL));
+        return false;
+    default: return true;
+    }
 }

@@ -12,6 +12,11 @@ bool check_subquery_correlations(Analysis *an, const Node *sub, bool lateral);
 /* A LateralJoin whose subquery (and condition) are resolved. */
 bool check_lateral_join(Analysis *an, const Node *join);
 
+/* A resolved subquery expression e in operator host: correlated scalar
+ * subqueries aggregated and in Filter/Aggregate/Project; IN/EXISTS in
+ * Filter/Join/Project/Aggregate/Window. */
+bool check_subquery_host(Analysis *an, const Node *e, const Node *host);
+
 /* e with every OuterReference replaced by the attribute it wraps (arena). */
 Node *strip_outer_references(Analysis *an, Node *e);
 
