@@ -30,4 +30,14 @@ bool parse_multipart_identifier(Arena *a, const char *s, size_t len, NameParts *
 /* Parses a data type as in CAST / DDL. */
 const DataType *parse_data_type(Arena *a, const char *s, size_t len, ErrorInfo **err);
 
+/* Spark's variable substitution (spark.sql.variable.substitute), which
+ * Spark's parser applies before parsing: every `${name}` or `${prefix:name}`
+ * (prefix: spark, sparkconf, hivevar, hiveconf, env, system) is replaced by
+ * lookup(ctx, prefix or NULL, name) when that returns non-NULL, and kept as
+ * is otherwise. Returns the text (in the arena, NUL-terminated; *outlen its
+ * length), or sql itself when it contains no `${`. */
+typedef const char *(*ParseVarLookup)(void *ctx, const char *prefix, const char *name);
+const char *parse_substitute_variables(Arena *a, const char *sql, size_t len, ParseVarLookup lookup, void *ctx,
+                                       size_t *outlen);
+
 #endif

@@ -705,3 +705,17 @@ Test(parser_unit, keywords_as_identifiers) {
     p = P("SELECT * FROM values (1), (2) as (my_col)");
     cr_assert_str_eq(p->kids[0]->u.alias.name.v[0], "as");
 }
+
+static const char *lookup_var(void *ctx, const char *prefix, const char *name) {
+    (void)ctx;
+    if (!strcmp(name, "colname") && (!prefix || !strcmp(prefix, "hivevar"))) return "'c'";
+    return NULL;
+}
+
+Test(parser_unit, variable_substitution) {
+    size_t n;
+    const char *in = "SELECT ${colname}, ${hivevar:colname}, ${x}, $y";
+    const char *s = parse_substitute_variables(A, in, strlen(in), lookup_var, NULL, &n);
+    cr_assert_str_eq(s, "SELECT 'c', 'c', ${x}, $y");
+    cr_assert_eq(n, strlen(s));
+}
