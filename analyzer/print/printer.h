@@ -7,7 +7,13 @@
  *    gives an unaliased select item (`(a + 1)`, `count(1)`, `CAST(a AS INT)`,
  *    `scalarsubquery()`, `sum(x) OVER (...)`).
  *  - schema_string: `struct<a:int,(a + 1):int>` from output attributes.
- * All results live in the given arena. */
+ * Unresolved plan nodes print with Spark's `'` prefix; subquery plans print
+ * as innerChildren (`:  +- ...`) under their node; statements print as the
+ * analyzed command Spark shows (`CreateViewCommand ...`, `SetVariable [...]`).
+ * Numbers print as JDK 17 prints them (Spark's golden files come from it).
+ * Output is linear in its size: the tree prefix is one growing buffer.
+ * All results live in the given arena (or the StrBuf's); nothing else is
+ * allocated. Resolved calls are printed through func_print (functions.h). */
 #ifndef CZ_PRINTER_H
 #define CZ_PRINTER_H
 
@@ -23,8 +29,11 @@ const char *plan_tree_string_sql(Arena *a, const Node *plan, const char *sql, si
 /* One node's own line, without children (`Project [a#1]`). */
 void plan_node_print(StrBuf *sb, const Node *plan);
 
+/* toString: `a#1`, `'a`, `cast(a#1 as bigint)`. Spark names some internal
+ * aliases with it (e.g. aggregates pulled out of HAVING: `max(id#3L)`). */
 void expr_print(StrBuf *sb, const Node *e);
 const char *expr_to_string(Arena *a, const Node *e);
+/* toPrettySQL: the output name of an unaliased select item. */
 void expr_print_sql(StrBuf *sb, const Node *e);
 const char *expr_auto_name(Arena *a, const Node *e);
 /* Spark's toSQLExpr for error parameters: the sql form in double quotes. */
