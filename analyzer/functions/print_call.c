@@ -196,6 +196,26 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         sb_printf(sb, " %s ", d->op);
         pa(sb, k[1], ctx);
         return;
+    case CS_TRIM:
+        if (n == 2 && sql) {
+            sb_printf(sb, "TRIM(%s ", d->op);
+            pa(sb, k[1], ctx);
+            sb_puts(sb, " FROM ");
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+            return;
+        }
+        if (sql || n < 1) break;
+        sb_printf(sb, "%s(", name);
+        pa(sb, k[0], ctx);
+        if (n == 2) {
+            sb_puts(sb, ", Some(");
+            pa(sb, k[1], ctx);
+            sb_puts(sb, "))");
+        } else {
+            sb_puts(sb, ", None)");
+        }
+        return;
     case CS_IGNORE_NULLS:
         if (!sql || n < 2) break;
         sb_printf(sb, "%s(", name);

@@ -33,6 +33,7 @@ typedef enum CallStyle {
     CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
     CS_UNARY_NAMED,  /* negative(a) both ways */
     CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
+    CS_TRIM,         /* sql trim(s) / TRIM(BOTH t FROM s); toString trim(s, None|Some(t)); op = BOTH/LEADING/TRAILING */
     CS_IGNORE_NULLS, /* last kid is ignoreNulls: sql name(x) [IGNORE NULLS]; toString name(x, flag) */
     CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
 } CallStyle;
@@ -147,10 +148,10 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(json_tuple) X(round) X(ceil_floor) X(abs) X(nanvl) X(to_number) X(sum) X(avg) X(minmax) \
     X(collect) X(percentile_approx) X(percentile) X(histogram) X(count) X(from_schema) \
     X(variant_get) X(timestamp_conf) X(extract) X(date_add) X(assert_true) X(raise_error) \
-    X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) X(transform) \
-    X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) X(transform_values) \
-    X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) X(bitwise) X(shift) \
-    X(unary_num) X(bitnot) X(not) X(neq)
+    X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) X(decode) \
+    X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
+    X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) \
+    X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq)
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)

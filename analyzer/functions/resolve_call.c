@@ -263,6 +263,10 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     Arena *a = an->arena;
     int nargs = (int)u->u.un.nargs;
     const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;
+    /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
+    if (!strcasecmp(def->name, "btrim") && nargs == 2 && an->sql && u->start >= 0 &&
+        (size_t)u->start + 5 <= an->sql_len && !strncasecmp(an->sql + u->start, "trim", 4))
+        def = func_lookup_builtin("trim");
     if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
         const FuncDef *alt = func_lookup_arity(def->name, nargs);
         if (!alt) return fail_arity(an, u, def, called, nargs);

@@ -998,3 +998,26 @@ bool ty_uniform(TypeCtx *c) {
     c->nullable = 0;
     return true;
 }
+
+/* decode(bin, charset) → string; decode(expr, search, result, ..., [default])
+ * is Oracle's DECODE: the wider type of the results */
+bool ty_decode(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    if (c->nargs == 2) {
+        const DataType *b = fn_implicit_cast_type(a, c->args[0]->type, 'B');
+        if (!b) return fn_typer_error(c, 0, 'B') != NULL;
+        const DataType *s = fn_implicit_cast_type(a, c->args[1]->type, 's');
+        if (!s) return fn_typer_error(c, 1, 's') != NULL;
+        c->args[0] = fn_mk_cast(c->an, c->args[0], b);
+        c->args[1] = fn_mk_cast(c->an, c->args[1], s);
+        c->result = &TYPE_STRING;
+        return true;
+    }
+    const DataType *t = &TYPE_NULL;
+    for (int i = 2; i < c->nargs && t; i += 2) t = coerce_wider_type(a, t, c->args[i]->type);
+    if (t && c->nargs % 2 == 0) t = coerce_wider_type(a, t, c->args[c->nargs - 1]->type);
+    if (!t) return fail_data_diff(c, 2, c->nargs);
+    c->result = t;
+    c->nullable = 1;
+    return true;
+}

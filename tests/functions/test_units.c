@@ -110,6 +110,9 @@ Test(functions, names) {
     NAME_IS("substr('Spark SQL', 5)", "substr(Spark SQL, 5, 2147483647)");
     NAME_IS("not true", "(NOT true)");
     NAME_IS("if(1 < 2, 'a', 'b')", "(IF((1 < 2), a, b))");
+    NAME_IS("trim(BOTH 'x' FROM 'xay')", "TRIM(BOTH x FROM xay)");
+    NAME_IS("trim(' a ')", "trim( a )");
+    TYPE_IS("decode(2, 1, 'a', 2, 'b', 'c')", "string");
 }
 
 Test(functions, conditional_common_types) {
