@@ -157,6 +157,7 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT.INVALID_VALUE", "22006", "Error parsing <input> to interval. Invalid value <value>."},
     {"_LEGACY_ERROR_TEMP_0029", NULL, "Cannot mix year-month and day-time fields: <literal>."},
     {"_LEGACY_ERROR_TEMP_0064", NULL, "<msg>."},
+    {"INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "42000", "LATERAL can only be used with subquery and table-valued functions."},
 };
 
 const char *error_sqlstate(const char *cls) {

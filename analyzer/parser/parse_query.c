@@ -196,7 +196,9 @@ static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_exp
         ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.INVALID_TABLE_VALUED_FUNC_NAME", start, prev_stop(p), "funcName",
                             sql_id_parts(p->a, name), NULL));
     TableAlias ta = parse_table_alias(p);
-    return apply_alias(p, &ta, f, start);
+    Node *r = apply_alias(p, &ta, f, start);
+    p->last_primary_lateral_ok = true;
+    return r;
 }
 
 static Node *paren_query_rel(Parser *p, void *ctx) {
@@ -209,12 +211,14 @@ static Node *paren_query_rel(Parser *p, void *ctx) {
 
 Node *ps_parse_relation_primary(Parser *p) {
     int32_t start = cur_start(p);
+    p->last_primary_lateral_ok = false;
     if (is_op(p, OP_LPAREN)) {
         if (ps_at_query_start(p)) {
             /* ( query ) alias — but `((SELECT 1) a JOIN b)` is a relation */
             Node *q = is_op_at(p, 1, OP_LPAREN) ? ps_try(p, paren_query_rel, NULL) : paren_query_rel(p, NULL);
             if (q) {
                 TableAlias ta = parse_table_alias(p);
+                p->last_primary_lateral_ok = true;
                 if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
                 return apply_alias(p, &ta, q, start);
             }
@@ -265,6 +269,11 @@ Node *ps_parse_relation_primary(Parser *p) {
     }
     TableAlias ta = parse_table_alias(p);
     return apply_alias(p, &ta, r, start);
+}
+
+static void lateral_relation_error(Parser *p, const Node *r) {
+    ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", r->start, r->stop,
+                              NULL));
 }
 
 static Node *lateral_join(Parser *p, Node *left, Node *right, JoinType jt, Node *cond, int32_t start) {
@@ -319,6 +328,7 @@ static Node *parse_join(Parser *p, Node *left) {
     ps_expect_kw(p, KW_JOIN);
     bool lateral = ps_accept_kw(p, KW_LATERAL);
     Node *right = ps_parse_relation_primary(p);
+    if (lateral && !p->last_primary_lateral_ok) lateral_relation_error(p, right);
     Node *cond = NULL;
     uint32_t nusing = 0;
     const char **using_cols = NULL;
@@ -357,6 +367,7 @@ static Node *parse_relation(Parser *p, Node *left) {
         lateral = true;
     }
     Node *r = ps_parse_relation_primary(p);
+    if (lateral && !p->last_primary_lateral_ok) lateral_relation_error(p, r);
     if (left) {
         if (lateral) r = lateral_join(p, left, r, JOIN_INNER, NULL, left->start);
         else {

@@ -20,6 +20,7 @@ typedef struct Parser {
     ErrorInfo *err;        /* the error being raised */
     ErrorInfo *deferred;   /* first semantic error: reported if the syntax is fine */
     int32_t npos_params;   /* `?` markers seen */
+    bool last_primary_lateral_ok; /* the last relation primary was `(query)` or a TVF */
 } Parser;
 
 /* ---- tokens ---- */

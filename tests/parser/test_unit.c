@@ -719,3 +719,14 @@ Test(parser_unit, variable_substitution) {
     cr_assert_str_eq(s, "SELECT 'c', 'c', ${x}, $y");
     cr_assert_eq(n, strlen(s));
 }
+
+Test(parser_unit, lateral_relations) {
+    Node *p = P("SELECT * FROM t1, LATERAL explode(t1.a) t(x)");
+    cr_assert_eq(p->kids[0]->kind, NK_LateralJoin);
+    p = P("SELECT * FROM LATERAL explode(array(1))");
+    cr_assert_eq(p->kids[0]->kind, NK_UnresolvedTableValuedFunction);
+    cr_assert_str_eq(E("SELECT * FROM t1, LATERAL t2")->error_class,
+                     "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC");
+    cr_assert_str_eq(E("SELECT * FROM t1 JOIN LATERAL t2")->error_class,
+                     "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC");
+}
