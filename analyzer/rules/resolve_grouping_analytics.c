@@ -1,14 +1,567 @@
-/* ResolveGroupingAnalytics — IN PROGRESS: not implemented yet (does nothing). */
+/* ResolveGroupingAnalytics — Spark's Analyzer.ResolveGroupingAnalytics: an
+ * Aggregate grouped by GROUPING SETS / ROLLUP / CUBE becomes an Aggregate over
+ * an Expand that produces one copy of each input row per grouping set, with
+ * the columns left out of the set nulled and a spark_grouping_id bitmask
+ * (bit set = column not grouped, first column highest). grouping(c) and
+ * grouping_id() become expressions over that id. A HAVING above it is
+ * resolved against the aggregation first (as Spark's tryResolveHavingCondition)
+ * and then rewired to the new operators. grouping()/grouping_id() anywhere
+ * else is UNSUPPORTED_GROUPING_EXPRESSION.
+ *
+ *   Aggregate [rollup(a#1)], [a#1, count(1) AS c#3]
+ *   +- Relation t[a#1,b#2]
+ *     =>
+ *   Aggregate [a#5, spark_grouping_id#6L], [a#5, count(1) AS c#3]
+ *   +- Expand [[a#1, b#2, a#4, 0], [a#1, b#2, null, 1]], [a#1, b#2, a#5, spark_grouping_id#6L]
+ *      +- Project [a#1, b#2, a#1 AS a#4]
+ *         +- Relation t[a#1,b#2]
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "functions/functions.h"
+#include "print/printer.h"
 #include "rules.h"
 
+typedef struct ExprSet {
+    Node **v;
+    uint32_t n;
+} ExprSet;
+
+typedef struct Sets {
+    ExprSet *v;
+    uint32_t n;
+} Sets;
+
+static bool is_analytics(const Node *e) {
+    return e->kind == NK_Rollup || e->kind == NK_Cube || e->kind == NK_GroupingSets;
+}
+
+/* Whether every expression inside the grouping element is resolved. */
+static bool leaves_resolved(const Node *e) {
+    if (is_analytics(e) || e->kind == NK_ExprList) {
+        for (uint32_t i = 0; i < e->nkids; i++)
+            if (!leaves_resolved(e->kids[i])) return false;
+        return true;
+    }
+    return node_resolved(e);
+}
+
+static ExprSet set_concat(Arena *a, ExprSet x, ExprSet y) {
+    ExprSet s = {ARENA_ARRAY(a, Node *, x.n + y.n + 1), x.n + y.n};
+    if (x.n) memcpy(s.v, x.v, sizeof(Node *) * x.n);
+    if (y.n) memcpy(s.v + x.n, y.v, sizeof(Node *) * y.n);
+    return s;
+}
+
+static ExprSet set_of_list(const Node *l) {
+    if (l->kind == NK_ExprList) return (ExprSet){l->kids, l->nkids};
+    return (ExprSet){(Node **)&l->kids[0] - 0, 0};
+}
+
+static Sets sets_new(Arena *a, uint32_t cap) { return (Sets){ARENA_ARRAY(a, ExprSet, cap + 1), 0}; }
+
+/* BaseGroupingSets.cubeExprs */
+static Sets cube_sets(Arena *a, const ExprSet *in, uint32_t n) {
+    if (n == 0) {
+        Sets s = sets_new(a, 1);
+        s.v[s.n++] = (ExprSet){NULL, 0};
+        return s;
+    }
+    Sets rest = cube_sets(a, in + 1, n - 1);
+    Sets s = sets_new(a, rest.n * 2);
+    for (uint32_t i = 0; i < rest.n; i++) s.v[s.n++] = set_concat(a, in[0], rest.v[i]);
+    for (uint32_t i = 0; i < rest.n; i++) s.v[s.n++] = rest.v[i];
+    return s;
+}
+
+/* BaseGroupingSets.rollupExprs: the inits, longest first */
+static Sets rollup_sets(Arena *a, const ExprSet *in, uint32_t n) {
+    Sets s = sets_new(a, n + 1);
+    for (uint32_t k = n + 1; k-- > 0;) {
+        ExprSet acc = {NULL, 0};
+        for (uint32_t i = 0; i < k; i++) acc = set_concat(a, acc, in[i]);
+        s.v[s.n++] = acc;
+    }
+    return s;
+}
+
+static void push_distinct(Arena *a, ExprSet *s, uint32_t *cap, Node *e) {
+    for (uint32_t i = 0; i < s->n; i++)
+        if (expr_semantic_equal(s->v[i], e)) return;
+    if (s->n == *cap) {
+        uint32_t nc = *cap * 2 + 8;
+        Node **v = ARENA_ARRAY(a, Node *, nc);
+        if (s->n) memcpy(v, s->v, sizeof(Node *) * s->n);
+        s->v = v;
+        *cap = nc;
+    }
+    s->v[s->n++] = e;
+}
+
+/* The selected grouping sets of one GROUP BY element (selectedGroupByExprs). */
+static Sets element_sets(Arena *a, const Node *e) {
+    if (!is_analytics(e)) {
+        Sets s = sets_new(a, 1);
+        Node **one = ARENA_ARRAY(a, Node *, 1);
+        one[0] = (Node *)e;
+        s.v[s.n++] = (ExprSet){one, 1};
+        return s;
+    }
+    uint32_t nsets = e->kind == NK_GroupingSets ? e->u.un.nargs : e->nkids;
+    if (nsets > e->nkids) nsets = e->nkids;
+    if (e->kind == NK_GroupingSets) {
+        Sets out = sets_new(a, 8);
+        uint32_t cap = 8;
+        for (uint32_t i = 0; i < nsets; i++) {
+            const Node *k = e->kids[i];
+            Sets sub;
+            if (is_analytics(k)) sub = element_sets(a, k);
+            else {
+                sub = sets_new(a, 1);
+                sub.v[sub.n++] = k->kind == NK_ExprList ? set_of_list(k) : (ExprSet){(Node **)&e->kids[i], 1};
+            }
+            for (uint32_t j = 0; j < sub.n; j++) {
+                if (out.n == cap) {
+                    ExprSet *v = ARENA_ARRAY(a, ExprSet, cap * 2);
+                    memcpy(v, out.v, sizeof(ExprSet) * out.n);
+                    out.v = v;
+                    cap *= 2;
+                }
+                out.v[out.n++] = sub.v[j];
+            }
+        }
+        return out;
+    }
+    ExprSet *in = ARENA_ARRAY(a, ExprSet, nsets + 1);
+    for (uint32_t i = 0; i < nsets; i++)
+        in[i] = e->kids[i]->kind == NK_ExprList ? set_of_list(e->kids[i]) : (ExprSet){(Node **)&e->kids[i], 1};
+    return e->kind == NK_Cube ? cube_sets(a, in, nsets) : rollup_sets(a, in, nsets);
+}
+
+/* The distinct group-by expressions of one element (groupByExprs). */
+static void element_exprs(Arena *a, const Node *e, ExprSet *out, uint32_t *cap) {
+    if (!is_analytics(e) && e->kind != NK_ExprList) {
+        push_distinct(a, out, cap, (Node *)e);
+        return;
+    }
+    for (uint32_t i = 0; i < e->nkids; i++) element_exprs(a, e->kids[i], out, cap);
+}
+
+
+static const char *sql_of(Analysis *an, const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    expr_print_sql(&sb, e);
+    return sb_str(&sb);
+}
+
+/* SubstituteUnresolvedOrdinals inside grouping analytics: GROUP BY CUBE(1, 2). */
+static bool ordinal_value(const Node *e, int64_t *v) {
+    if (e->kind == NK_Literal && !e->u.lit.v.is_null && e->type && e->type->id == T_INT &&
+        !(e->flags & NF_IMPLICIT)) {
+        *v = e->u.lit.v.u.i;
+        return true;
+    }
+    if (e->kind == NK_Call && e->nkids == 1 && e->u.call.name && !strcmp(e->u.call.name, "-") &&
+        ordinal_value(e->kids[0], v)) {
+        *v = -*v;
+        return true;
+    }
+    return false;
+}
+
+typedef struct Ordinals {
+    Analysis *an;
+    Node *const *items;
+    uint32_t nitems;
+    bool waiting;
+} Ordinals;
+
+static Node *subst_ordinal(Ordinals *o, Node *e, bool inside) {
+    Analysis *an = o->an;
+    int64_t v;
+    if (inside && !is_analytics(e) && e->kind != NK_ExprList) {
+        if (!ordinal_value(e, &v)) return e;
+        if (v < 1 || (uint64_t)v > o->nitems) {
+            an_fail(an, error_make(an->arena, "GROUP_BY_POS_OUT_OF_RANGE", e, "index",
+                                   arena_printf(an->arena, "%lld", (long long)v), "size",
+                                   arena_printf(an->arena, "%u", o->nitems), NULL));
+            return e;
+        }
+        Node *item = o->items[v - 1];
+        if (!node_resolved(item)) {
+            o->waiting = true;
+            return e;
+        }
+        Node *target = item->kind == NK_Alias ? item->kids[0] : item;
+        if (expr_has_kind(target, KIND_MASK(NK_AggregateExpression))) {
+            an_fail(an, error_make(an->arena, "GROUP_BY_POS_AGGREGATE", e, "index",
+                                   arena_printf(an->arena, "%lld", (long long)v), "aggExpr",
+                                   sql_of(an, item),
+                                   NULL));
+            return e;
+        }
+        return target;
+    }
+    if (!is_analytics(e) && e->kind != NK_ExprList) return e;
+    if (!e->nkids) return e;
+    Node **k = ARENA_ARRAY(an->arena, Node *, e->nkids);
+    for (uint32_t i = 0; i < e->nkids; i++) k[i] = subst_ordinal(o, e->kids[i], true);
+    return node_with_kids(an->arena, e, k, e->nkids);
+}
+
+static Node *analytics_ordinals(Analysis *an, Node *agg) {
+    if (!an->conf->group_by_ordinal) return agg;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    Ordinals o = {an, agg->exprs + ng, agg->nexprs - ng, false};
+    Node **g = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
+    memcpy(g, agg->exprs, sizeof(Node *) * agg->nexprs);
+    bool changed = false;
+    for (uint32_t i = 0; i < ng; i++) {
+        if (!is_analytics(g[i])) continue;
+        g[i] = subst_ordinal(&o, g[i], false);
+        if (g[i] != agg->exprs[i]) changed = true;
+    }
+    if (an_failed(an) || !changed) return agg;
+    return node_with_exprs(an->arena, agg, g, agg->nexprs);
+}
+
+typedef struct Analytics {
+    Sets selected;   /* selectedGroupByExprs */
+    ExprSet group;   /* distinct groupByExprs */
+} Analytics;
+
+/* Spark's GroupingAnalytics extractor over the grouping list. */
+static bool analytics_of(Analysis *an, const Node *agg, Analytics *out) {
+    Arena *a = an->arena;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    bool any = false;
+    for (uint32_t i = 0; i < ng; i++)
+        if (is_analytics(agg->exprs[i])) any = true;
+    if (!any) return false;
+    for (uint32_t i = 0; i < ng; i++)
+        if (!leaves_resolved(agg->exprs[i])) return false;
+    uint32_t cap = 8;
+    out->group = (ExprSet){ARENA_ARRAY(a, Node *, cap), 0};
+    /* GroupingSets' flat sets come before the user's extra GROUP BY columns */
+    for (uint32_t i = 0; i < ng; i++) element_exprs(a, agg->exprs[i], &out->group, &cap);
+    Sets acc = element_sets(a, agg->exprs[0]);
+    for (uint32_t i = 1; i < ng; i++) {
+        Sets y = element_sets(a, agg->exprs[i]);
+        Sets z = sets_new(a, acc.n * y.n);
+        for (uint32_t p = 0; p < acc.n; p++)
+            for (uint32_t q = 0; q < y.n; q++) z.v[z.n++] = set_concat(a, acc.v[p], y.v[q]);
+        acc = z;
+    }
+    out->selected = acc;
+    return true;
+}
+
+static int index_of(const ExprSet *s, const Node *e) {
+    for (uint32_t i = 0; i < s->n; i++)
+        if (expr_semantic_equal(s->v[i], e)) return (int)i;
+    return -1;
+}
+
+static const char *exprs_string(Analysis *an, Node *const *v, uint32_t n) {
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) sb_putc(&sb, ',');
+        expr_print(&sb, v[i]);
+    }
+    return sb_str(&sb);
+}
+
+static bool is_grouping_call(const Node *e, const char *name) {
+    return e->kind == NK_Call && e->u.call.def && !strcasecmp(func_name(e->u.call.def), name);
+}
+
+static Node *call_named(Analysis *an, const char *name, bool op, Node **args, uint32_t n, const Node *pos) {
+    const FuncDef *def = func_lookup_builtin(name);
+    if (!def) return NULL;
+    Node *u = node_new(an->arena, NK_UnresolvedFunction, pos->start, pos->stop);
+    u->u.un.name = name_parts1(an->arena, name);
+    u->u.un.nargs = n;
+    u->u.un.is_operator = op;
+    node_set_kids(an->arena, u, args, n);
+    u = node_finish(u);
+    return func_resolve_call(an, u, def);
+}
+
+static Node *literal_long(Analysis *an, int64_t v) {
+    Node *l = node_new(an->arena, NK_Literal, -1, -1);
+    l->type = &TYPE_LONG;
+    l->u.lit.v.type = &TYPE_LONG;
+    l->u.lit.v.u.i = v;
+    return node_finish(l);
+}
+
+typedef struct Replace {
+    Analysis *an;
+    const ExprSet *group;
+    Node *gid;
+} Replace;
+
+/* replaceGroupingFunc: grouping(c) → cast((gid >> (n-1-i)) & 1 as tinyint), grouping_id() → gid */
+static Node *replace_grouping(Node *e, void *ctx) {
+    Replace *r = ctx;
+    Analysis *an = r->an;
+    if (an_failed(an)) return e;
+    if (is_grouping_call(e, "grouping_id")) {
+        bool ok = e->nkids == 0 || e->nkids == r->group->n;
+        for (uint32_t i = 0; ok && i < e->nkids; i++)
+            if (!expr_semantic_equal(e->kids[i], r->group->v[i])) ok = false;
+        if (!ok)
+            return an_fail(an, error_make(an->arena, "GROUPING_ID_COLUMN_MISMATCH", e, "groupingIdColumn",
+                                          exprs_string(an, e->kids, e->nkids), "groupByColumns",
+                                          exprs_string(an, r->group->v, r->group->n), NULL));
+        return r->gid;
+    }
+    if (is_grouping_call(e, "grouping") && e->nkids == 1) {
+        int idx = index_of(r->group, e->kids[0]);
+        if (idx < 0)
+            return an_fail(an, error_make(an->arena, "GROUPING_COLUMN_MISMATCH", e, "grouping",
+                                          expr_to_string(an->arena, e->kids[0]), "groupingColumns",
+                                          exprs_string(an, r->group->v, r->group->n), NULL));
+        Node *sa[2] = {r->gid, make_literal_int(an, (int64_t)r->group->n - 1 - idx, NULL)};
+        Node *sh = call_named(an, "shiftright", false, sa, 2, e);
+        if (!sh) return e;
+        Node *aa[2] = {sh, literal_long(an, 1)};
+        Node *band = call_named(an, "&", true, aa, 2, e);
+        if (!band) return e;
+        return make_cast(an, band, &TYPE_BYTE);
+    }
+    return e;
+}
+
+static Node *replace_group_exprs(Analysis *an, Node *e, const ExprSet *group, Node *const *attrs) {
+    if (e->kind == NK_AggregateExpression) return e;
+    int idx = index_of(group, e);
+    if (idx >= 0) return attrs[idx];
+    if (!e->nkids || e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery ||
+        e->kind == NK_ListQuery)
+        return e;
+    Node **k = ARENA_ARRAY(an->arena, Node *, e->nkids);
+    for (uint32_t i = 0; i < e->nkids; i++) k[i] = replace_group_exprs(an, e->kids[i], group, attrs);
+    return node_with_kids(an->arena, e, k, e->nkids);
+}
+
+static Node *typed_list(Analysis *an, Node *const *v, uint32_t n) {
+    Node *l = node_new(an->arena, NK_ExprList, -1, -1);
+    l->type = &TYPE_NULL;
+    node_set_kids(an->arena, l, v, n);
+    return node_finish(l);
+}
+
+static Node *null_literal(Analysis *an, const DataType *t) {
+    Node *l = node_new(an->arena, NK_Literal, -1, -1);
+    l->type = t;
+    l->u.lit.v.type = t;
+    l->u.lit.v.is_null = true;
+    l->flags |= NF_NULLABLE;
+    return node_finish(l);
+}
+
+/* constructAggregate: Expand + Aggregate. */
+static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node *const *aggs, uint32_t naggs,
+                       Node *child) {
+    Arena *a = an->arena;
+    uint32_t n = ga->group.n;
+    if (n > 64)
+        return an_fail(an, error_make(a, "GROUPING_SIZE_LIMIT_EXCEEDED", orig, "maxSize", "64", NULL));
+    AttrList in = plan_output(an, child);
+    /* aliases of the group-by expressions, projected below the Expand */
+    Node **aliases = ARENA_ARRAY(a, Node *, n + 1);
+    Node **alias_attrs = ARENA_ARRAY(a, Node *, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        Node *g = ga->group.v[i];
+        const char *name = g->kind == NK_AttributeReference ? g->u.attr.name : expr_to_string(a, g);
+        Node *al = make_alias(an, g, name, false);
+        if (g->kind == NK_AttributeReference && g->u.attr.qualifier.n) {
+            al = node_copy(a, al);
+            al->u.attr.qualifier = g->u.attr.qualifier;
+            al = node_finish(al);
+        }
+        aliases[i] = al;
+        alias_attrs[i] = to_attribute(an, al);
+    }
+    Node **pl = ARENA_ARRAY(a, Node *, in.n + n + 1);
+    memcpy(pl, in.v, sizeof(Node *) * in.n);
+    memcpy(pl + in.n, aliases, sizeof(Node *) * n);
+    Node *proj = make_project(an, child, pl, in.n + n);
+
+    /* membership of each group-by expression in each selected set */
+    uint32_t ns = ga->selected.n;
+    uint64_t *masks = ARENA_ARRAY(a, uint64_t, ns + 1);
+    bool *nullable = ARENA_ARRAY(a, bool, n + 1);
+    for (uint32_t s = 0; s < ns; s++) {
+        uint64_t m = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+        bool *in_set = ARENA_ARRAY(a, bool, n + 1);
+        for (uint32_t j = 0; j < ga->selected.v[s].n; j++) {
+            int idx = index_of(&ga->group, ga->selected.v[s].v[j]);
+            if (idx >= 0) {
+                in_set[idx] = true;
+                m &= ~((uint64_t)1 << (n - 1 - (uint32_t)idx));
+            }
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (!in_set[i]) nullable[i] = true;
+        masks[s] = m;
+    }
+    bool dup = false;
+    for (uint32_t s = 0; s < ns && !dup; s++)
+        for (uint32_t t = s + 1; t < ns && !dup; t++)
+            if (masks[s] == masks[t]) dup = true;
+    for (uint32_t i = 0; i < n; i++)
+        if (nullable[i]) alias_attrs[i] = attr_with_nullable(an, alias_attrs[i], true);
+
+    Node *gid = attr_new(an, "spark_grouping_id", &TYPE_LONG, false, 0, (NameParts){0, NULL}, -1, -1);
+    Node *gpos = dup ? attr_new(an, "_gen_grouping_pos", &TYPE_INT, false, 0, (NameParts){0, NULL}, -1, -1) : NULL;
+    uint32_t width = in.n + n + 1 + (dup ? 1 : 0);
+    Node **exprs = ARENA_ARRAY(a, Node *, width + ns + 1);
+    memcpy(exprs, in.v, sizeof(Node *) * in.n);
+    Node **group_attrs = exprs + in.n;
+    for (uint32_t i = 0; i < n; i++)
+        group_attrs[i] = attr_new(an, alias_attrs[i]->u.attr.name, alias_attrs[i]->type, expr_nullable(alias_attrs[i]),
+                                  0, alias_attrs[i]->u.attr.qualifier, -1, -1);
+    exprs[in.n + n] = gid;
+    if (dup) exprs[in.n + n + 1] = gpos;
+    for (uint32_t s = 0; s < ns; s++) {
+        Node **row = ARENA_ARRAY(a, Node *, width + 1);
+        memcpy(row, in.v, sizeof(Node *) * in.n);
+        uint64_t m = masks[s];
+        for (uint32_t i = 0; i < n; i++) {
+            bool member = !(m & ((uint64_t)1 << (n - 1 - i)));
+            row[in.n + i] = member ? alias_attrs[i] : null_literal(an, alias_attrs[i]->type);
+        }
+        row[in.n + n] = literal_long(an, (int64_t)m);
+        if (dup) row[in.n + n + 1] = make_literal_int(an, s, NULL);
+        exprs[width + s] = typed_list(an, row, width);
+    }
+    Node *expand = node_new(a, NK_Expand, orig->start, orig->stop);
+    expand->u.expand.noutput = width;
+    expand->u.expand.nprojections = ns;
+    node_set_exprs(a, expand, exprs, width + ns);
+    node_set_kids(a, expand, &proj, 1);
+    expand = node_finish(expand);
+
+    /* the aggregation over the expanded rows */
+    Replace r = {an, &ga->group, gid};
+    uint32_t ngroup = n + 1 + (dup ? 1 : 0);
+    Node **all = ARENA_ARRAY(a, Node *, ngroup + naggs + 1);
+    memcpy(all, group_attrs, sizeof(Node *) * ngroup);
+    for (uint32_t i = 0; i < naggs; i++) {
+        Node *e = expr_transform_down(a, aggs[i], KIND_MASK(NK_Call), replace_grouping, &r);
+        if (an_failed(an)) return NULL;
+        all[ngroup + i] = replace_group_exprs(an, e, &ga->group, group_attrs);
+    }
+    Node *agg = node_new(a, NK_Aggregate, orig->start, orig->stop);
+    agg->u.aggregate.ngroup = ngroup;
+    node_set_exprs(a, agg, all, ngroup + naggs);
+    node_set_kids(a, agg, &expand, 1);
+    return node_finish(agg);
+}
+
+static bool aggs_resolved(const Node *agg) {
+    for (uint32_t i = agg->u.aggregate.ngroup; i < agg->nexprs; i++)
+        if (!node_resolved(agg->exprs[i])) return false;
+    return true;
+}
+
+typedef struct IdMap {
+    AttrList from, to;
+} IdMap;
+
+static Node *remap(Node *e, void *ctx) {
+    IdMap *m = ctx;
+    if (e->kind != NK_AttributeReference) return e;
+    for (uint32_t i = 0; i < m->from.n && i < m->to.n; i++)
+        if (m->from.v[i]->u.attr.id == e->u.attr.id) return m->to.v[i];
+    return e;
+}
+
+/* tryResolveHavingCondition: resolve HAVING against the aggregation with
+ * plain grouping, then build the Expand/Aggregate and rewire the condition. */
+static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *ga) {
+    Arena *a = an->arena;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    Node **all = ARENA_ARRAY(a, Node *, ga->group.n + agg->nexprs - ng + 1);
+    memcpy(all, ga->group.v, sizeof(Node *) * ga->group.n);
+    memcpy(all + ga->group.n, agg->exprs + ng, sizeof(Node *) * (agg->nexprs - ng));
+    Node *plain = node_new(a, NK_Aggregate, agg->start, agg->stop);
+    plain->u.aggregate.ngroup = ga->group.n;
+    node_set_exprs(a, plain, all, ga->group.n + agg->nexprs - ng);
+    node_set_kids(a, plain, agg->kids, 1);
+    plain = node_finish(plain);
+    Node *th = node_with_kid(a, h, 0, plain);
+    Node *r = RULE_RESOLVE_AGGREGATE_FUNCTIONS.apply(an, th);
+    if (an_failed(an) || !r) return h;
+    Node *top = r->kind == NK_Project ? r : NULL;
+    Node *f = top ? top->kids[0] : r;
+    if (f->kind != NK_Filter || f->kids[0]->kind != NK_Aggregate) return h;
+    Node *agg2 = f->kids[0];
+    uint32_t ng2 = agg2->u.aggregate.ngroup;
+    Node *nagg = construct(an, agg, ga, agg2->exprs + ng2, agg2->nexprs - ng2, agg->kids[0]);
+    if (!nagg) return h;
+    IdMap m = {plan_output(an, agg2), plan_output(an, nagg)};
+    Node *cond = expr_transform_up(a, f->exprs[0], KIND_MASK(NK_AttributeReference), remap, &m);
+    Node *nf = node_copy(a, f);
+    node_set_exprs(a, nf, &cond, 1);
+    node_set_kids(a, nf, &nagg, 1);
+    nf = node_finish(nf);
+    if (!top) return nf;
+    Node **pl = ARENA_ARRAY(a, Node *, top->nexprs + 1);
+    for (uint32_t i = 0; i < top->nexprs; i++) pl[i] = remap(top->exprs[i], &m);
+    return make_project(an, nf, pl, top->nexprs);
+}
+
+static bool has_grouping_call(const Node *e) {
+    if (is_grouping_call(e, "grouping") || is_grouping_call(e, "grouping_id")) return true;
+    if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery)
+        return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (has_grouping_call(e->kids[i])) return true;
+    return false;
+}
+
+static Node *rewrite(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an)) return p;
+    if (p->kind == NK_UnresolvedHaving && p->nkids == 1 && p->kids[0]->kind == NK_Aggregate) {
+        Node *agg = p->kids[0];
+        Analytics ga;
+        if (!children_resolved(agg) || !aggs_resolved(agg) || !analytics_of(an, agg, &ga)) return p;
+        return resolve_having(an, p, agg, &ga);
+    }
+    if (p->kind == NK_Aggregate) {
+        Analytics ga;
+        p = analytics_ordinals(an, p);
+        if (an_failed(an)) return p;
+        if (!children_resolved(p) || !aggs_resolved(p)) return p;
+        if (analytics_of(an, p, &ga)) {
+            Node *r = construct(an, p, &ga, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup,
+                                p->kids[0]);
+            return r ? r : p;
+        }
+    }
+    if ((p->kind == NK_Aggregate || p->kind == NK_Project) && node_resolved(p)) {
+        for (uint32_t i = 0; i < p->nexprs; i++)
+            if (has_grouping_call(p->exprs[i]))
+                return an_fail(an, error_make(an->arena, "UNSUPPORTED_GROUPING_EXPRESSION", p->exprs[i], NULL));
+    }
+    return p;
+}
+
 static Node *apply(Analysis *an, Node *plan) {
-    (void)an;
-    return plan;
+    return plan_transform_up(an->arena, plan, KIND_MASK_ALL, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_GROUPING_ANALYTICS = {
     .name = "ResolveGroupingAnalytics",
-    .spark_rule = "ResolveGroupingAnalytics",
-    .nkinds = 0,
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveGroupingAnalytics",
+    .kinds = {NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call},
+    .nkinds = 4,
     .apply = apply,
 };

@@ -297,6 +297,13 @@ static Node *frame_expr(Node *e, void *ctx) {
         return an_fail(an, error_make(an->arena, "_LEGACY_ERROR_TEMP_1037", f, "wf", expr_to_string(an->arena, f), NULL));
 
     Node *req = required_frame(an, f, k);
+    if (k == WF_LAG && f->nkids > 1 && req->kids[0]->kind == NK_Literal) {
+        /* Spark's Lag holds the negated, folded offset: lag(v#1, -1, null) */
+        Node *neg = node_copy(an->arena, req->kids[0]);
+        neg->start = f->kids[1]->start;
+        neg->stop = f->kids[1]->stop;
+        f = node_with_kid(an->arena, f, 1, node_finish(neg));
+    }
     Node *frame;
     if (user) {
         Node *typed = frame_node(an, user->u.frame.type, user->kids[0], user->kids[1], user);
