@@ -14,18 +14,61 @@
 #include "parser.h"
 #include "printer.h"
 
+/* Keys set by earlier `SET key = value` statements of the file, for
+ * Spark's ${var} substitution (what a session would do). */
+enum { MAX_VARS = 64 };
+
 typedef struct ParseRun {
     const char *file;
     int nfailed;
     int nok;
+    int nvars;
+    char *keys[MAX_VARS], *values[MAX_VARS];
 } ParseRun;
+
+static const char *find_var(const ParseRun *r, const char *key) {
+    for (int i = r->nvars - 1; i >= 0; i--)
+        if (!strcmp(r->keys[i], key)) return r->values[i];
+    return NULL;
+}
+
+static const char *lookup_var(void *ctx, const char *prefix, const char *name) {
+    const ParseRun *r = ctx;
+    char buf[512];
+    if (prefix) {
+        snprintf(buf, sizeof buf, "%s:%s", prefix, name);
+        const char *v = find_var(r, buf);
+        return v ? v : find_var(r, name);
+    }
+    const char *v = find_var(r, name);
+    if (v) return v;
+    snprintf(buf, sizeof buf, "hivevar:%s", name);
+    return find_var(r, buf);
+}
+
+static void remember_set(ParseRun *r, const Node *plan) {
+    if (plan->kind != NK_SetConfig || !plan->u.ddl.text || !plan->u.ddl.value || r->nvars >= MAX_VARS) return;
+    r->keys[r->nvars] = strdup(plan->u.ddl.text);
+    r->values[r->nvars] = strdup(plan->u.ddl.value);
+    r->nvars++;
+}
+
+static void forget_vars(ParseRun *r) {
+    for (int i = 0; i < r->nvars; i++) {
+        free(r->keys[i]);
+        free(r->values[i]);
+    }
+    r->nvars = 0;
+}
 
 static void parse_one(ParseRun *r, const char *sql, size_t len, const char *where) {
     Arena *a = arena_new(0);
     ErrorInfo *err = NULL;
     ParserOptions opts = {0};
+    sql = parse_substitute_variables(a, sql, len, lookup_var, r, &len);
     Node *plan = parse_statement(a, sql, len, &opts, &err);
     if (plan) {
+        remember_set(r, plan);
         fputs(plan_tree_string(a, plan), stdout);
         fputc('\n', stdout);
         r->nok++;
@@ -125,10 +168,11 @@ int cmd_parse(int argc, char **argv) {
             fprintf(stderr, "catalyzer parse: cannot read %s\n", argv[i]);
             return 2;
         }
-        ParseRun r = {argv[i], 0, 0};
+        ParseRun r = {.file = argv[i]};
         if (ends_with(argv[i], ".jsonl")) {
             int rc = parse_jsonl(&r, text, len);
             if (rc) {
+                forget_vars(&r);
                 free(text);
                 return rc;
             }
@@ -136,6 +180,7 @@ int cmd_parse(int argc, char **argv) {
             SplitCtx sc = {&r, text};
             cz_split_statements(text, len, on_statement, &sc);
         }
+        forget_vars(&r);
         free(text);
         failed += r.nfailed;
     }
