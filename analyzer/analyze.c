@@ -18,7 +18,7 @@ Node *analyze_statement(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
 }
 
 Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer) {
-    if ((uint32_t)++an->depth > an->max_depth / 4 + 8) {
+    if ((uint32_t)++an->depth > an->max_depth) {
         an->depth--;
         return an_fail(an, error_make(an->arena, "CATALYZER_LIMIT_EXCEEDED", plan, "limit", "nesting depth", NULL));
     }

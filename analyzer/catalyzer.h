@@ -67,7 +67,7 @@ typedef struct CzRunOptions {
     bool trace_plans;         /* render the plan after each effective rule */
     bool want_tree;           /* render the analysed plan's tree string into the result */
     size_t memory_limit;      /* arena budget in bytes; 0 = unlimited */
-    uint32_t max_depth;       /* plan/expression nesting limit; 0 = default (1000) */
+    uint32_t max_depth;       /* parser recursion / nested-analysis limit; 0 = default (20000) */
     uint64_t deadline_ns;     /* CLOCK_MONOTONIC deadline; 0 = none */
     const volatile int *cancel; /* non-NULL and non-zero: stop as soon as possible */
     /* Parameter markers: named (:name) and positional (?), as SQL literals text. */

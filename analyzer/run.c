@@ -14,6 +14,10 @@
 #include "functions/functions.h"
 #include "session.h"
 
+/* Nesting limit of the parser and of nested analyses: deep enough for
+ * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
+#define DEFAULT_MAX_DEPTH 20000
+
 struct CzResult {
     Arena *arena;
     CzStatus status;
@@ -266,7 +270,7 @@ static void on_budget_exhausted(void *ctx) {
 
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
-                   .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : 1000};
+                   .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     if (opts) {
         an.deadline_ns = opts->deadline_ns;
         an.cancel = opts->cancel;
@@ -335,7 +339,7 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
-                        .max_depth = opts && opts->max_depth ? opts->max_depth : 1000};
+                        .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
     if (!stmt) {

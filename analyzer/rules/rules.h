@@ -12,6 +12,7 @@ extern const Rule RULE_WINDOWS_SUBSTITUTION;
 extern const Rule RULE_SUBSTITUTE_ORDINALS;
 extern const Rule RULE_RESOLVE_IDENTIFIER_CLAUSE;
 extern const Rule RULE_RESOLVE_RELATIONS;
+extern const Rule RULE_RESOLVE_NESTED_QUERIES;
 extern const Rule RULE_RESOLVE_CTE_REFS;
 extern const Rule RULE_RESOLVE_TVF;
 extern const Rule RULE_RESOLVE_INLINE_TABLES;
@@ -34,6 +35,7 @@ extern const Rule RULE_RESOLVE_GENERATE;
 extern const Rule RULE_WIDEN_SET_OPERATION_TYPES;
 extern const Rule RULE_RESOLVE_LATERAL_COLUMN_ALIAS;
 extern const Rule RULE_UPDATE_OUTER_REFERENCES;
+extern const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY;
 extern const Rule RULE_RESOLVE_VARIABLES;
 extern const Rule RULE_CLEANUP_ALIASES;
 
