@@ -247,8 +247,9 @@ struct Node {
         /* View */
         struct { NameParts name; bool temporary; } view;
         /* WithWindowDefinition: kids[0]; exprs = WindowSpecDefinition per name (wspec.ref_name holds the name) */
-        /* UnresolvedIdentifierPlan: exprs[0]; builds what `builds` says */
-        struct { NodeKind builds; } idplan;
+        /* UnresolvedIdentifierPlan: exprs[0]; builds what `builds` says; ctes: the CTE
+           definitions in scope where it stands (rules/cte_scope.h), set by CTESubstitution */
+        struct { NodeKind builds; const struct CteScope *ctes; } idplan;
 
         /* ---- statements ---- */
         struct {

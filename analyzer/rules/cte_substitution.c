@@ -1,76 +1,110 @@
-/* CTESubstitution — Spark's CTESubstitution (CORRECTED policy: an inner WITH
- * shadows an outer one): each WITH becomes a WithCTE holding one
- * CTERelationDef per definition, and every table reference that names a CTE
- * in scope (in the main query, later definitions, and subqueries) becomes a
- * CTERelationRef by id. A definition does not see itself (no recursion).
+/* CTESubstitution — Spark's CTESubstitution, with the three policies of
+ * spark.sql.legacy.ctePrecedencePolicy:
+ *   CORRECTED (default): an inner WITH shadows an outer one. Each WITH
+ *     becomes a WithCTE holding one CTERelationDef per definition; a table
+ *     reference naming a CTE in scope (main query, later definitions,
+ *     subqueries) becomes SubqueryAlias(name, CTERelationRef id). A
+ *     definition does not see itself (no recursion).
+ *   EXCEPTION: as CORRECTED, but a nested WITH in a definition or a subquery
+ *     expression that redefines an outer name is AMBIGUOUS_ALIAS_IN_NESTED_CTE.
+ *   LEGACY: definitions are inlined, and inside a definition or a subquery
+ *     expression the outer definitions take precedence (Spark 2's order).
+ * An IDENTIFIER(...) relation cannot be bound yet (its name is computed
+ * later): it keeps the scope it stands in (u.idplan.ctes) so
+ * ResolveIdentifierClause can look the name up among these CTEs first
+ * (SPARK-46625).
  *
  *   'UnresolvedWith [t]                 WithCTE
  *   :- 'SubqueryAlias t                 :- CTERelationDef 1, false
  *   :  +- 'Project [1 AS a]       =>    :  +- SubqueryAlias t
  *   +- 'Project [*]                     :     +- 'Project [1 AS a]
  *      +- 'UnresolvedRelation [t]       +- 'Project [*]
- *                                          +- CTERelationRef 1, false, [], false
+ *                                          +- SubqueryAlias t
+ *                                             +- CTERelationRef 1, false, [], false
  */
 #include <string.h>
 
+#include "cte_scope.h"
 #include "rules.h"
 
-typedef struct CteScope {
-    const char *name;
-    int64_t id;
-    const struct CteScope *next;
-} CteScope;
+static KindMask subquery_kinds(void) {
+    return KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery);
+}
+
+/* ---- scope ---- */
+
+const CteScope *cte_scope_lookup(const Analysis *an, const CteScope *s, const char *name) {
+    for (; s; s = s->next)
+        if (ident_eq(an, s->name, name)) return s;
+    return NULL;
+}
+
+Node *cte_scope_make_ref(Analysis *an, const Node *at, const char *name, const CteScope *d) {
+    if (d->inline_body) return d->inline_body;
+    Node *r = node_new(an->arena, NK_CTERelationRef, at->start, at->stop);
+    r->u.cte.id = d->id;
+    r->u.cte.name = d->name;
+    r->flags |= NF_PENDING;
+    r = node_finish(r);
+    /* Spark adds SubqueryAlias(name) so the reference is qualified by the name used */
+    Node *sa = node_new(an->arena, NK_SubqueryAlias, at->start, at->stop);
+    sa->u.alias.name = name_parts1(an->arena, name);
+    node_set_kids(an->arena, sa, &r, 1);
+    return node_finish(sa);
+}
+
+static const CteScope *push(Analysis *an, const CteScope *s, const char *name, int64_t id, Node *body) {
+    CteScope *ns = ARENA_NEW(an->arena, CteScope);
+    ns->name = name;
+    ns->id = id;
+    ns->inline_body = body;
+    ns->next = s;
+    return ns;
+}
+
+static Node *with_scope(Analysis *an, Node *idplan, const CteScope *scope) {
+    if (idplan->u.idplan.builds != NK_UnresolvedRelation || idplan->u.idplan.ctes == scope || !scope) return idplan;
+    Node *c = node_copy(an->arena, idplan);
+    c->u.idplan.ctes = scope;
+    return node_finish(c);
+}
+
+/* ---- CORRECTED (and EXCEPTION after its check) ---- */
 
 static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope);
 
 typedef struct ExprCtx {
     Analysis *an;
     const CteScope *scope;
+    Node *(*plan_fn)(Analysis *, Node *, const CteScope *);
 } ExprCtx;
 
 static Node *subst_expr(Node *e, void *c) {
     ExprCtx *x = c;
-    switch (e->kind) {
-    case NK_ScalarSubquery:
-    case NK_Exists:
-    case NK_ListQuery:
-    case NK_InSubquery:
-    case NK_LateralSubquery: {
-        Node *p = subst_plan(x->an, e->u.subq.plan, x->scope);
-        if (p == e->u.subq.plan) return e;
-        Node *n = node_copy(x->an->arena, e);
-        n->u.subq.plan = p;
-        return node_finish(n);
-    }
-    default: return e;
-    }
+    if (!kind_mask_has(subquery_kinds(), e->kind)) return e;
+    Node *p = x->plan_fn(x->an, e->u.subq.plan, x->scope);
+    if (!p || p == e->u.subq.plan) return e;
+    Node *n = node_copy(x->an->arena, e);
+    n->u.subq.plan = p;
+    return node_finish(n);
 }
 
-static const CteScope *lookup(const Analysis *an, const CteScope *s, const char *name) {
-    for (; s; s = s->next)
-        if (ident_eq(an, s->name, name)) return s;
-    return NULL;
-}
-
-static Node *make_ref(Analysis *an, const Node *u, const CteScope *def) {
-    Node *r = node_new(an->arena, NK_CTERelationRef, u->start, u->stop);
-    r->u.cte.id = def->id;
-    r->u.cte.name = def->name;
-    r->flags |= NF_PENDING;
-    /* as Spark: the reference is seen under the CTE's name */
-    return make_subquery_alias(an, node_finish(r), name_parts1(an->arena, def->name));
+static bool duplicate_names(Analysis *an, Node *w) {
+    for (uint32_t i = 1; i < w->nkids; i++)
+        for (uint32_t j = 1; j < i; j++) {
+            const char *a = w->kids[i]->u.alias.name.v[0], *b = w->kids[j]->u.alias.name.v[0];
+            if (ident_eq(an, a, b)) {
+                an_fail(an, error_make(an->arena, "DUPLICATED_CTE_NAMES", w, "duplicateNames", sql_ident(an->arena, a),
+                                       NULL));
+                return true;
+            }
+        }
+    return false;
 }
 
 static Node *subst_with(Analysis *an, Node *w, const CteScope *scope) {
     uint32_t ndefs = w->nkids - 1;
-    /* duplicate names */
-    for (uint32_t i = 1; i <= ndefs; i++)
-        for (uint32_t j = 1; j < i; j++) {
-            const char *a = w->kids[i]->u.alias.name.v[0], *b = w->kids[j]->u.alias.name.v[0];
-            if (ident_eq(an, a, b))
-                return an_fail(an, error_make(an->arena, "DUPLICATED_CTE_NAMES", w, "duplicateNames",
-                                              sql_ident(an->arena, a), NULL));
-        }
+    if (duplicate_names(an, w)) return NULL;
     Node **kids = ARENA_ARRAY(an->arena, Node *, ndefs + 1);
     const CteScope *s = scope;
     for (uint32_t i = 1; i <= ndefs; i++) {
@@ -82,11 +116,7 @@ static Node *subst_with(Analysis *an, Node *w, const CteScope *scope) {
         def->u.cte.name = alias->u.alias.name.v[0];
         node_set_kids(an->arena, def, &body, 1);
         kids[i - 1] = node_finish(def);
-        CteScope *ns = ARENA_NEW(an->arena, CteScope);
-        ns->name = def->u.cte.name;
-        ns->id = def->u.cte.id;
-        ns->next = s;
-        s = ns;
+        s = push(an, s, def->u.cte.name, def->u.cte.id, NULL);
     }
     Node *main = subst_plan(an, w->kids[0], s);
     if (!main) return NULL;
@@ -100,17 +130,16 @@ static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope) {
     if (an_failed(an)) return NULL;
     if (p->kind == NK_UnresolvedWith) return subst_with(an, p, scope);
     if (p->kind == NK_UnresolvedRelation && p->u.un.name.n == 1) {
-        const CteScope *d = lookup(an, scope, p->u.un.name.v[0]);
-        return d ? make_ref(an, p, d) : p;
+        const CteScope *d = cte_scope_lookup(an, scope, p->u.un.name.v[0]);
+        return d ? cte_scope_make_ref(an, p, p->u.un.name.v[0], d) : p;
     }
-    KindMask inside = KIND_MASK(NK_UnresolvedWith, NK_UnresolvedRelation);
+    if (p->kind == NK_UnresolvedIdentifierPlan) p = with_scope(an, p, scope);
+    KindMask inside = KIND_MASK(NK_UnresolvedWith, NK_UnresolvedRelation, NK_UnresolvedIdentifierPlan);
     if (!kind_mask_any(p->mask, inside)) return p;
     Node *n = p;
     if (p->nexprs) {
-        ExprCtx x = {an, scope};
-        n = plan_map_exprs_up(an->arena, n, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery,
-                                                       NK_LateralSubquery),
-                              subst_expr, &x);
+        ExprCtx x = {an, scope, subst_plan};
+        n = plan_map_exprs_up(an->arena, n, subquery_kinds(), subst_expr, &x);
         if (an_failed(an)) return NULL;
     }
     if (n->nkids) {
@@ -125,15 +154,161 @@ static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope) {
     return n;
 }
 
+/* ---- EXCEPTION: Spark's assertNoNameConflictsInCTE ---- */
+
+typedef struct Names {
+    const char *name;
+    const struct Names *next;
+} Names;
+
+static bool names_has(const Analysis *an, const Names *n, const char *name) {
+    for (; n; n = n->next)
+        if (ident_eq(an, n->name, name)) return true;
+    return false;
+}
+
+static bool assert_no_conflicts(Analysis *an, const Node *p, const Names *outer, bool start_of_query);
+
+typedef struct ConflictCtx {
+    Analysis *an;
+    const Names *outer;
+    bool ok;
+} ConflictCtx;
+
+static WalkResult conflict_in_subqueries(const Node *e, void *c) {
+    ConflictCtx *x = c;
+    if (!x->ok) return WALK_ABORT;
+    if (kind_mask_has(subquery_kinds(), e->kind)) {
+        if (!assert_no_conflicts(x->an, e->u.subq.plan, x->outer, true)) x->ok = false;
+        return WALK_PRUNE;
+    }
+    return WALK_CONTINUE;
+}
+
+static bool assert_no_conflicts(Analysis *an, const Node *p, const Names *outer, bool start_of_query) {
+    if (p->kind == NK_UnresolvedWith) {
+        const Names *names = outer;
+        for (uint32_t i = 1; i < p->nkids; i++) {
+            const Node *rel = p->kids[i];
+            const char *name = rel->u.alias.name.v[0];
+            if (start_of_query && names_has(an, outer, name)) {
+                an_fail(an, error_make(an->arena, "AMBIGUOUS_ALIAS_IN_NESTED_CTE", rel, "name", sql_ident(an->arena, name),
+                                       "config", sql_conf(an->arena, "spark.sql.legacy.ctePrecedencePolicy"), "docroot",
+                                       "https://spark.apache.org/docs/latest", NULL));
+                return false;
+            }
+            if (rel->nkids && !assert_no_conflicts(an, rel->kids[0], names, true)) return false;
+            Names *nn = ARENA_NEW(an->arena, Names);
+            nn->name = name;
+            nn->next = names;
+            names = nn;
+        }
+        return assert_no_conflicts(an, p->kids[0], names, false);
+    }
+    ConflictCtx x = {an, outer, true};
+    for (uint32_t i = 0; i < p->nexprs && x.ok; i++) node_walk(p->exprs[i], 0, conflict_in_subqueries, &x);
+    if (!x.ok) return false;
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (!assert_no_conflicts(an, p->kids[i], outer, false)) return false;
+    return true;
+}
+
+/* ---- LEGACY: Spark's legacyTraverseAndSubstituteCTE ---- */
+
+static Node *legacy_rule(Analysis *an, Node *plan);
+static Node *legacy_subquery(Analysis *an, Node *plan, const CteScope *defs);
+
+/* Spark's substituteCTE with alwaysInline: bottom-up over children (an
+ * UnresolvedWith's child only); subquery plans get the outer definitions
+ * first, then the whole rule. */
+static Node *legacy_subst(Analysis *an, Node *p, const CteScope *defs) {
+    if (an_failed(an)) return NULL;
+    Node *n = p;
+    uint32_t nk = p->kind == NK_UnresolvedWith ? 1 : p->nkids;
+    if (nk) {
+        Node **kids = ARENA_ARRAY(an->arena, Node *, p->nkids + 1);
+        memcpy(kids, p->kids, sizeof(Node *) * p->nkids);
+        for (uint32_t i = 0; i < nk; i++) {
+            kids[i] = legacy_subst(an, p->kids[i], defs);
+            if (!kids[i]) return NULL;
+        }
+        n = node_with_kids(an->arena, n, kids, p->nkids);
+    }
+    if (n->kind == NK_UnresolvedRelation && n->u.un.name.n == 1) {
+        const CteScope *d = cte_scope_lookup(an, defs, n->u.un.name.v[0]);
+        return d ? d->inline_body : n;
+    }
+    if (n->kind == NK_UnresolvedIdentifierPlan) return with_scope(an, n, defs);
+    if (n->nexprs && kind_mask_any(n->mask, subquery_kinds())) {
+        ExprCtx x = {an, defs, legacy_subquery};
+        n = plan_map_exprs_up(an->arena, n, subquery_kinds(), subst_expr, &x);
+        if (an_failed(an)) return NULL;
+    }
+    return n;
+}
+
+/* plan_fn for subquery plans under LEGACY: substitute the outer definitions, then the rule. */
+static Node *legacy_subquery(Analysis *an, Node *plan, const CteScope *defs) {
+    Node *s = legacy_subst(an, plan, defs);
+    return s ? legacy_rule(an, s) : NULL;
+}
+
+/* One bottom-up pass over children: each UnresolvedWith's definitions are
+ * inlined into its child, a definition seeing the earlier ones. */
+static Node *legacy_pass(Analysis *an, Node *p) {
+    if (an_failed(an)) return NULL;
+    if (p->kind == NK_UnresolvedWith) {
+        if (duplicate_names(an, p)) return NULL;
+        Node *child = legacy_pass(an, p->kids[0]);
+        if (!child) return NULL;
+        const CteScope *defs = NULL;
+        for (uint32_t i = 1; i < p->nkids; i++) {
+            Node *rel = legacy_subst(an, p->kids[i], defs);
+            if (!rel) return NULL;
+            defs = push(an, defs, rel->u.alias.name.v[0], 0, rel);
+        }
+        return legacy_subst(an, child, defs);
+    }
+    if (!kind_mask_has(p->mask, NK_UnresolvedWith) || !p->nkids) return p;
+    Node **kids = ARENA_ARRAY(an->arena, Node *, p->nkids + 1);
+    for (uint32_t i = 0; i < p->nkids; i++) {
+        kids[i] = legacy_pass(an, p->kids[i]);
+        if (!kids[i]) return NULL;
+    }
+    return node_with_kids(an->arena, p, kids, p->nkids);
+}
+
+static bool has_with(const Node *p) {
+    /* only UnresolvedWith nodes reachable through children count (subquery
+       plans are handled when their expressions are substituted) */
+    if (p->kind == NK_UnresolvedWith) return true;
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (kind_mask_has(p->kids[i]->mask, NK_UnresolvedWith) && has_with(p->kids[i])) return true;
+    return false;
+}
+
+static Node *legacy_rule(Analysis *an, Node *plan) {
+    for (int iter = 0; iter < 100 && plan && has_with(plan); iter++) plan = legacy_pass(an, plan);
+    return plan;
+}
+
 static Node *apply(Analysis *an, Node *plan) {
-    Node *r = subst_plan(an, plan, NULL);
+    Node *r;
+    switch (an->conf->cte_precedence) {
+    case CTE_LEGACY: r = legacy_rule(an, plan); break;
+    case CTE_EXCEPTION:
+        if (!assert_no_conflicts(an, plan, NULL, true)) return plan;
+        r = subst_plan(an, plan, NULL);
+        break;
+    default: r = subst_plan(an, plan, NULL); break;
+    }
     return r ? r : plan;
 }
 
 const Rule RULE_CTE_SUBSTITUTION = {
     .name = "CTESubstitution",
     .spark_rule = "org.apache.spark.sql.catalyst.analysis.CTESubstitution",
-    .kinds = {NK_UnresolvedWith},
-    .nkinds = 1,
+    .kinds = {NK_UnresolvedWith, NK_UnresolvedIdentifierPlan},
+    .nkinds = 2,
     .apply = apply,
 };

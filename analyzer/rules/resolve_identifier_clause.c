@@ -1,14 +1,119 @@
-/* ResolveIdentifierClause — IN PROGRESS: not implemented yet (does nothing). */
+/* ResolveIdentifierClause — Spark's ResolveIdentifierClause: once the
+ * expression of an IDENTIFIER(expr) clause is resolved (literals, session
+ * variables), it must be a constant STRING; its value is parsed as a
+ * multi-part identifier and the clause is replaced by what it names:
+ *   PlanWithUnresolvedIdentifier → UnresolvedRelation (or, if the name is a
+ *     CTE in scope where the clause stands, the CTE reference — SPARK-46625)
+ *     / UnresolvedTableValuedFunction
+ *   ExpressionWithUnresolvedIdentifier → UnresolvedAttribute / UnresolvedFunction
+ *
+ *   'Project ['IDENTIFIER('c' || '1')]         'Project ['c1]
+ *   +- 'PlanWithUnresolvedIdentifier 't'  =>   +- 'UnresolvedRelation [t]
+ */
+#include <string.h>
+
+#include "consteval.h"
+#include "cte_scope.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 #include "rules.h"
+#include "variables.h"
+
+static Node *not_constant(Analysis *an, const Node *e, const char *sub, const char *type) {
+    const char *cls = arena_printf(an->arena, "NOT_A_CONSTANT_STRING.%s", sub);
+    if (type)
+        return an_fail(an, error_make(an->arena, cls, e, "expr", expr_sql_quoted(an->arena, e), "name", "`IDENTIFIER`",
+                                      "dataType", type, NULL));
+    return an_fail(an, error_make(an->arena, cls, e, "expr", expr_sql_quoted(an->arena, e), "name", "`IDENTIFIER`", NULL));
+}
+
+bool identifier_name_parts(Analysis *an, const Node *e, NameParts *out) {
+    if (!expr_is_constant(e)) return not_constant(an, e, "NOT_CONSTANT", NULL), false;
+    if (!e->type || !type_is_string(e->type)) {
+        if (e->type && e->type->id == T_NULL) return not_constant(an, e, "NULL", NULL), false;
+        return not_constant(an, e, "WRONG_TYPE", sql_type_quoted(an->arena, e->type ? e->type : &TYPE_NULL)), false;
+    }
+    Value v;
+    if (!const_eval(an, e, &v)) {
+        if (!an_failed(an)) not_constant(an, e, "NOT_CONSTANT", NULL);
+        return false;
+    }
+    if (v.is_null) return not_constant(an, e, "NULL", NULL), false;
+    ErrorInfo *err = NULL;
+    if (!parse_multipart_identifier(an->arena, v.u.s.p, v.u.s.len, out, &err)) {
+        if (err) {
+            /* Spark reports the inner parse error at the clause */
+            err->start = e->start;
+            err->stop = e->stop;
+        }
+        an_fail(an, err ? err : error_make(an->arena, "PARSE_SYNTAX_ERROR", e, "error", "''", "hint", "", NULL));
+        return false;
+    }
+    return true;
+}
+
+static Node *build_plan(Analysis *an, Node *p) {
+    const Node *e = p->exprs[0];
+    if (!node_resolved(e)) return p;
+    NameParts parts;
+    if (!identifier_name_parts(an, e, &parts)) return p;
+    if (p->u.idplan.builds == NK_UnresolvedTableValuedFunction && p->nkids) {
+        Node *f = node_copy(an->arena, p->kids[0]);
+        f->u.un.name = parts;
+        f->start = p->start;
+        return node_finish(f);
+    }
+    if (p->u.idplan.builds != NK_UnresolvedRelation) return p;
+    if (parts.n == 1) {
+        const CteScope *d = cte_scope_lookup(an, p->u.idplan.ctes, parts.v[0]);
+        if (d) return cte_scope_make_ref(an, p, parts.v[0], d);
+    }
+    Node *r = node_new(an->arena, NK_UnresolvedRelation, p->start, p->stop);
+    r->u.un.name = parts;
+    return node_finish(r);
+}
+
+static Node *build_expr(Node *e, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an) || e->kind != NK_UnresolvedIdentifierExpr || !node_resolved(e->kids[0])) return e;
+    NameParts parts;
+    if (!identifier_name_parts(an, e->kids[0], &parts)) return e;
+    if (!e->u.idexpr.is_function) {
+        Node *a = node_new(an->arena, NK_UnresolvedAttribute, e->start, e->stop);
+        a->u.un.name = parts;
+        return node_finish(a);
+    }
+    if (parts.n > 3) {
+        an_fail(an, error_make(an->arena, "IDENTIFIER_TOO_MANY_NAME_PARTS", e->kids[0], "identifier",
+                               sql_id_parts(an->arena, parts), NULL));
+        return e;
+    }
+    Node *f = node_new(an->arena, NK_UnresolvedFunction, e->start, e->stop);
+    f->u.un.name = parts;
+    f->u.un.nargs = e->nkids - 1;
+    if (e->u.idexpr.distinct) f->flags |= NF_DISTINCT;
+    node_set_kids(an->arena, f, e->kids + 1, e->nkids - 1);
+    return node_finish(f);
+}
+
+static Node *rewrite(Node *p, void *ctx) {
+    Analysis *an = ctx;
+    if (an_failed(an)) return p;
+    if (p->kind == NK_UnresolvedIdentifierPlan) return build_plan(an, p);
+    if (!p->nexprs) return p;
+    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_UnresolvedIdentifierExpr), build_expr, an);
+}
 
 static Node *apply(Analysis *an, Node *plan) {
-    (void)an;
-    return plan;
+    Node *r = plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedIdentifierPlan, NK_UnresolvedIdentifierExpr),
+                                rewrite, an);
+    return an_failed(an) ? plan : r;
 }
 
 const Rule RULE_RESOLVE_IDENTIFIER_CLAUSE = {
     .name = "ResolveIdentifierClause",
-    .spark_rule = "ResolveIdentifierClause",
-    .nkinds = 0,
+    .spark_rule = "org.apache.spark.sql.catalyst.analysis.ResolveIdentifierClause",
+    .kinds = {NK_UnresolvedIdentifierPlan, NK_UnresolvedIdentifierExpr},
+    .nkinds = 2,
     .apply = apply,
 };

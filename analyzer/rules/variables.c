@@ -1,16 +1,55 @@
+/* Session variables as names: resolution of references in queries and the
+ * qualification rules the variable statements share (Spark's
+ * ColumnResolutionHelper.resolveVariable and the FakeSystemCatalog
+ * `system.session` namespace). */
 #include "variables.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "session.h"
 
+const char *variable_target_name(NameParts n) {
+    if (n.n == 1) return n.v[0];
+    if (n.n == 2 && strcasecmp(n.v[0], "session") == 0) return n.v[1];
+    if (n.n == 3 && strcasecmp(n.v[0], "system") == 0 && strcasecmp(n.v[1], "session") == 0) return n.v[2];
+    return NULL;
+}
+
+const char *variable_sql_name(Analysis *an, const char *name) {
+    const char *parts[3] = {"system", "session", name};
+    return sql_id_parts(an->arena, (NameParts){3, parts});
+}
+
+Node *variable_unresolved(Analysis *an, const Node *at, NameParts name) {
+    return an_fail(an, error_make(an->arena, "UNRESOLVED_VARIABLE", at, "variableName", sql_id_parts(an->arena, name),
+                                  "searchPath", "`SYSTEM`.`SESSION`", NULL));
+}
+
+bool variable_is_config_key(const SessionState *s, const char *key) {
+    const char *parts[3];
+    uint32_t n = 0;
+    char buf[256];
+    size_t len = strlen(key);
+    if (len >= sizeof buf) return false;
+    memcpy(buf, key, len + 1);
+    char *p = buf;
+    while (n < 3) {
+        parts[n++] = p;
+        char *dot = strchr(p, '.');
+        if (!dot) break;
+        *dot = 0;
+        p = dot + 1;
+        if (n == 3) return false; /* four or more parts */
+    }
+    const char *name = variable_target_name((NameParts){n, parts});
+    return name && state_find_var(s, name) != NULL;
+}
+
 Node *resolve_variable(Analysis *an, const Node *u) {
     if (!an->session) return NULL;
-    NameParts n = u->u.un.name;
-    const char *name = NULL;
-    if (n.n == 1) name = n.v[0];
-    else if (n.n == 2 && strcasecmp(n.v[0], "session") == 0) name = n.v[1];
-    else if (n.n == 3 && strcasecmp(n.v[0], "system") == 0 && strcasecmp(n.v[1], "session") == 0) name = n.v[2];
+    const char *name = variable_target_name(u->u.un.name);
     if (!name) return NULL;
     const Variable *v = state_find_var(an->session, name);
     if (!v) return NULL;

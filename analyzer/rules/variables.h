@@ -1,11 +1,14 @@
 /* Session variable references (Spark's ColumnResolutionHelper.resolveVariable):
  * `v`, `session.v`, `system.session.v` → VariableReference holding the
- * variable's current value. */
+ * variable's current value; and the name rules the variable statements
+ * share. */
 #ifndef CZ_VARIABLES_H
 #define CZ_VARIABLES_H
 
 #include "analysis.h"
 #include "output.h"
+
+struct SessionState;
 
 /* A VariableReference for an UnresolvedAttribute naming a variable, else NULL. */
 Node *resolve_variable(Analysis *an, const Node *unresolved_attr);
@@ -13,5 +16,22 @@ Node *resolve_variable(Analysis *an, const Node *unresolved_attr);
 Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name);
 /* Column references of e resolved against input (used by several rules). */
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto);
+
+/* The variable a DECLARE / SET VAR / DROP target names: the last part of
+ * `v`, `session.v` or `system.session.v` (case-insensitive); NULL for any
+ * other qualification. */
+const char *variable_target_name(NameParts name);
+/* UNRESOLVED_VARIABLE for a target (search path SYSTEM.SESSION). Returns NULL. */
+Node *variable_unresolved(Analysis *an, const Node *at, NameParts name);
+/* `system`.`session`.`v` as Spark prints a variable in errors. */
+const char *variable_sql_name(Analysis *an, const char *name);
+/* Whether `SET key = value` names a session variable (`v`, `session.v`,
+ * `system.session.v`): Spark refuses it (SET_VARIABLE_USING_SET). */
+bool variable_is_config_key(const struct SessionState *s, const char *key);
+
+/* IDENTIFIER(expr): expr (resolved) must be a constant STRING; its value
+ * parsed as a multi-part name into *out. false with the error recorded
+ * (NOT_A_CONSTANT_STRING.*, the parser's error). */
+bool identifier_name_parts(Analysis *an, const Node *expr, NameParts *out);
 
 #endif
