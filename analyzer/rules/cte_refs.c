@@ -15,7 +15,7 @@ struct CteRegistry {
     const Node **defs;
 };
 
-static void registry_put(Analysis *an, const Node *def) {
+void cte_register(Analysis *an, const Node *def) {
     struct CteRegistry *r = an->ctes;
     if (!r) r = an->ctes = ARENA_NEW(an->arena, struct CteRegistry);
     for (uint32_t i = 0; i < r->n; i++)
@@ -47,7 +47,7 @@ static const Node *registry_get(const Analysis *an, int64_t id) {
 static WalkResult collect(const Node *n, void *ctx) {
     Analysis *an = ctx;
     if (!kind_mask_has(n->mask, NK_CTERelationDef)) return WALK_PRUNE;
-    if (n->kind == NK_CTERelationDef && plan_is_resolved(n->kids[0])) registry_put(an, n);
+    if (n->kind == NK_CTERelationDef && plan_is_resolved(n->kids[0])) cte_register(an, n);
     return WALK_CONTINUE;
 }
 

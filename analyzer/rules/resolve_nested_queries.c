@@ -31,11 +31,18 @@ static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || (p->kind != NK_SubqueryAlias && p->kind != NK_CTERelationDef)) return p;
     Node *child = p->kids[0];
+    if (p->kind == NK_CTERelationDef && plan_is_resolved(child)) {
+        /* later definitions and the main query can use it from now on */
+        cte_register(an, p);
+        return p;
+    }
     if (plan_is_resolved(child) || !is_query_root(child)) return p;
     if (child->kind == NK_SubqueryAlias && !is_query_root(child->kids[0])) return p;
     Node *r = analyze_nested(an, child, an->outer);
     if (!r || r == child) return p;
-    return node_with_kid(an->arena, p, 0, r);
+    Node *n = node_with_kid(an->arena, p, 0, r);
+    if (n->kind == NK_CTERelationDef && plan_is_resolved(r)) cte_register(an, n);
+    return n;
 }
 
 static Node *apply(Analysis *an, Node *plan) {

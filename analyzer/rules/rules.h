@@ -69,6 +69,9 @@ bool expr_semantic_equal(const Node *a, const Node *b);
 struct FuncDef;
 const struct FuncDef *lookup_function(Analysis *an, const Node *unresolved_fn);
 ErrorInfo *unresolved_routine(Analysis *an, const Node *unresolved_fn);
+
+/* Makes a resolved CTERelationDef's output known to references (cte_refs.c). */
+void cte_register(Analysis *an, const Node *def);
 /* Whether every attribute e references (outside subqueries and outer
  * references) is one of attrs. */
 bool expr_refs_within(const Node *e, AttrList attrs);
