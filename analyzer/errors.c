@@ -95,6 +95,8 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION", "42K0D",
+     "Invalid lambda function call. A lambda function should only be used in a higher order function. However, its class is <class>, which is not a higher order function."},
     {"INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", "42000", "Invalid SQL syntax: The function <prettyName> does not support <syntax>."},
     {"DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "42K09",
      "Cannot resolve <sqlExpr> due to data type mismatch: The <paramIndex> parameter requires the <requiredType> type, however <inputSql> has the type <inputType>."},

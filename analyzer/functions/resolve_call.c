@@ -3,6 +3,7 @@
  * error. The steps are the same for every function: arity, default
  * arguments, implicit casts from the argument spec, the typing helper,
  * then the node. Function-specific knowledge stays in the registry rows. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -301,6 +302,24 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
         uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
         for (uint32_t i = 0; i < u->u.un.norder && first + i < u->nkids; i++) args[n++] = u->kids[first + i];
     }
+    for (int i = 0; i < n; i++)
+        if (args[i]->kind == NK_LambdaFunction && !(def->flags & FD_LAMBDA)) {
+            /* a lambda handed to an ordinary function */
+            char cls[96];
+            size_t k = 0;
+            bool up = true;
+            for (const char *p = def->name; *p && k + 1 < sizeof cls; p++) {
+                if (*p == '_') {
+                    up = true;
+                    continue;
+                }
+                cls[k++] = up ? (char)toupper((unsigned char)*p) : *p;
+                up = false;
+            }
+            cls[k] = 0;
+            return an_fail(an, error_make(a, "INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION", u, "class",
+                                          arena_printf(a, "org.apache.spark.sql.catalyst.expressions.%s", cls), NULL));
+        }
     if (def->flags & FD_LAMBDA)
         for (int i = 0; i < n; i++)
             if (args[i]->kind == NK_LambdaFunction) {

@@ -147,6 +147,7 @@ Test(functions, aggregates) {
     NAME_IS("count(DISTINCT 1)", "count(DISTINCT 1)");
     ERROR_IS("every(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     ERROR_IS("abs(DISTINCT 1)", "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX");
+    ERROR_IS("upper(x -> x)", "INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION");
 }
 
 /* Every built-in called with 0..3 arguments of assorted types: each call
