@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "print/printer.h"
+#include "lateral_alias.h"
 #include "rules.h"
 
 /* ---- phase 1: wrap ---- */
@@ -212,6 +213,27 @@ static Node *unwrap(Node *e, void *ctx) {
     return e;
 }
 
+Node *push_aliases_below(Analysis *an, Node *p, const bool *push) {
+    uint32_t n = p->nexprs, k = 0;
+    Node *child = p->kids[0];
+    AttrList cout = plan_output(an, child);
+    Node **list = ARENA_ARRAY(an->arena, Node *, n);
+    Node **inner = ARENA_ARRAY(an->arena, Node *, cout.n + n);
+    memcpy(inner, cout.v, sizeof(Node *) * cout.n);
+    for (uint32_t i = 0; i < n; i++) {
+        list[i] = p->exprs[i];
+        if (!push[i]) continue;
+        inner[cout.n + k++] = p->exprs[i];
+        list[i] = to_attribute(an, p->exprs[i]);
+    }
+    if (!k) return p;
+    Node *below = make_project(an, child, inner, cout.n + k);
+    Node *c = node_copy(an->arena, p);
+    node_set_exprs(an->arena, c, list, n);
+    node_set_kids(an->arena, c, &below, 1);
+    return node_finish(c);
+}
+
 static Node *unwrap_project(Analysis *an, Node *p) {
     uint32_t n = p->nexprs;
     UnwrapCtx u = {an, ARENA_ARRAY(an->arena, Entry, n + 1), 0, ARENA_ARRAY(an->arena, uint32_t, n + 1), 0};
@@ -251,7 +273,7 @@ static bool is_grouping(const Node *agg, const Node *e) {
     return false;
 }
 
-static bool eligible(const Node *agg, const Node *e) {
+static bool eligible(const Node *agg, const Node *e, bool subqueries) {
     switch (e->kind) {
     case NK_AggregateExpression: return true;
     case NK_LateralColumnAliasReference:
@@ -261,19 +283,19 @@ static bool eligible(const Node *agg, const Node *e) {
     }
     if (is_grouping(agg, e)) return true;
     if (e->kind == NK_AttributeReference) return false;
-    if (e->kind == NK_ScalarSubquery && e->nkids) return false;
+    if (e->kind == NK_ScalarSubquery && e->nkids && !subqueries) return false;
     if (e->kind == NK_Exists || e->kind == NK_ListQuery || e->kind == NK_InSubquery || e->kind == NK_ScalarSubquery)
         return true;
     if (e->kind == NK_WindowExpression) {
         const Node *f = e->kids[0];
         for (uint32_t i = 0; i < f->nkids; i++)
-            if (!eligible(agg, f->kids[i])) return false;
+            if (!eligible(agg, f->kids[i], subqueries)) return false;
         for (uint32_t i = 1; i < e->nkids; i++)
-            if (!eligible(agg, e->kids[i])) return false;
+            if (!eligible(agg, e->kids[i], subqueries)) return false;
         return true;
     }
     for (uint32_t i = 0; i < e->nkids; i++)
-        if (!eligible(agg, e->kids[i])) return false;
+        if (!eligible(agg, e->kids[i], subqueries)) return false;
     return true;
 }
 
@@ -336,10 +358,11 @@ static Node *map_kids(LiftCtx *x, Node *e, uint32_t from) {
     return node_with_kids(x->an->arena, e, kids, e->nkids);
 }
 
-static Node *lift_aggregate(Analysis *an, Node *agg) {
+Node *lca_lift_aggregate(Analysis *an, Node *agg, bool subqueries) {
     uint32_t ng = agg->u.aggregate.ngroup, na = agg->nexprs - ng;
     for (uint32_t i = ng; i < agg->nexprs; i++)
-        if (!eligible(agg, agg->exprs[i]->kind == NK_Alias ? agg->exprs[i]->kids[0] : agg->exprs[i])) return agg;
+        if (!eligible(agg, agg->exprs[i]->kind == NK_Alias ? agg->exprs[i]->kids[0] : agg->exprs[i], subqueries))
+            return agg;
     /* an Alias item: extract its child, keep the alias (name and id) above */
     LiftCtx x = {an, agg, ARENA_ARRAY(an->arena, Node *, 2 * na + ng + 1), 0};
     Node **proj = ARENA_ARRAY(an->arena, Node *, na);
@@ -406,7 +429,7 @@ static Node *apply0(Analysis *an, Node *p, bool under_having) {
     /* phase 2 */
     if (p->kind == NK_Project) return unwrap_project(an, p);
     if (under_having) return p; /* keep UnresolvedHaving - Aggregate for ResolveAggregateFunctions */
-    return lift_aggregate(an, p);
+    return lca_lift_aggregate(an, p, false);
 }
 
 static Node *apply(Analysis *an, Node *plan) {

@@ -21,7 +21,7 @@
 
 typedef struct OuterCollect {
     Analysis *an;
-    AttrList outer;
+    AttrList outer, aliases;
     Node **found;
     uint32_t n, cap;
 } OuterCollect;
@@ -64,7 +64,8 @@ static WalkResult collect_outer_expr(const Node *n, void *ctx) {
     }
     if (n->kind == NK_OuterReference) {
         Node *a = n->kids[0];
-        if (a->kind != NK_AttributeReference || in_list(c->outer, a->u.attr.id)) push_found(c, a);
+        if (a->kind != NK_AttributeReference || in_list(c->outer, a->u.attr.id) || in_list(c->aliases, a->u.attr.id))
+            push_found(c, a);
         return WALK_PRUNE;
     }
     return WALK_CONTINUE;
@@ -135,7 +136,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     if (!plan_is_resolved(plan)) return node_finish(n);
     if (!check_subquery_correlations(an, plan, false)) return e;
     /* outer attributes */
-    OuterCollect c = {an, s->scope->attrs, NULL, 0, 0};
+    OuterCollect c = {an, s->scope->attrs, s->scope->aliases, NULL, 0, 0};
     collect_outer_plan(&c, plan);
     uint32_t nvalues = e->kind == NK_InSubquery ? e->u.subq.nvalues : 0;
     Node **kids = ARENA_ARRAY(an->arena, Node *, nvalues + c.n + 1);
@@ -197,7 +198,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
             return node_with_exprs(an->arena, p, (Node *[]){node_finish(n), p->nexprs > 1 ? p->exprs[1] : NULL},
                                    p->nexprs);
         }
-        OuterCollect c = {an, scope->attrs, NULL, 0, 0};
+        OuterCollect c = {an, scope->attrs, scope->aliases, NULL, 0, 0};
         collect_outer_plan(&c, plan);
         Node *n = node_copy(an->arena, sub);
         n->u.subq.plan = plan;
@@ -223,6 +224,39 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
     return j;
 }
 
+/* catalyzer.aliasInSubquery.enabled: a subquery in select item i also sees
+ * the aliases of items 0..i-1 (after the query's own columns). The aliases
+ * are pushed below the operator by ResolveAliasInSubquery. */
+static Node *resolve_select_list_subqueries(Analysis *an, Node *p, OuterScope *base) {
+    uint32_t from = p->kind == NK_Aggregate ? p->u.aggregate.ngroup : 0;
+    KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
+    Node **out = ARENA_ARRAY(an->arena, Node *, p->nexprs);
+    AttrList aliases = {0, ARENA_ARRAY(an->arena, Node *, p->nexprs + 1)};
+    bool changed = false, waiting = false;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        Node *e = p->exprs[i];
+        /* an earlier alias not typed yet: its subqueries wait for it */
+        if (kind_mask_any(e->mask, subq) && !waiting) {
+            OuterScope *scope = base;
+            if (i >= from && aliases.n) {
+                scope = ARENA_NEW(an->arena, OuterScope);
+                *scope = *base;
+                scope->aliases = (AttrList){aliases.n, aliases.v};
+            }
+            SubCtx s = {an, scope};
+            e = expr_transform_up(an->arena, e, subq, resolve_subquery_expr, &s);
+            if (an_failed(an)) return p;
+        }
+        if (e != p->exprs[i]) changed = true;
+        out[i] = e;
+        if (i >= from && e->kind == NK_Alias && !(node_resolved(e) && e->u.attr.id)) waiting = true;
+        if (i >= from && e->kind == NK_Alias && node_resolved(e) && e->u.attr.id) {
+            aliases.v[aliases.n++] = to_attribute(an, e);
+        }
+    }
+    return changed ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || !children_resolved(p)) return p;
@@ -240,6 +274,8 @@ static Node *rewrite(Node *p, void *ctx) {
     if (p->kind == NK_LateralJoin) return resolve_lateral_join(an, p, scope);
     SubCtx s = {an, scope};
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
+    if (an->conf->alias_in_subquery && (p->kind == NK_Project || p->kind == NK_Aggregate))
+        return resolve_select_list_subqueries(an, p, scope);
     return plan_map_exprs_up(an->arena, p, subq, resolve_subquery_expr, &s);
 }
 
