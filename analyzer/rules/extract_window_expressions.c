@@ -24,6 +24,7 @@
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
+#include "variables.h"
 
 typedef struct NodeVec {
     Node **v;
@@ -278,10 +279,81 @@ static bool exprs_resolved(const Node *p) {
     return true;
 }
 
+
+/* ORDER BY over an aggregation with windows may name grouping columns that
+ * are not selected (TPC-DS q12, q98). Spark adds them to the Aggregate through
+ * the operators ExtractWindowExpressions builds (ResolveMissingReferences);
+ * here they are added to the Aggregate before the windows are extracted, and
+ * a Project on top restores the output. */
+static bool is_grouping_attr(const Node *agg, const Node *e) {
+    for (uint32_t i = 0; i < agg->u.aggregate.ngroup; i++)
+        if (expr_semantic_equal(agg->exprs[i], e)) return true;
+    return false;
+}
+
+typedef struct SortMissing {
+    Analysis *an;
+    const Node *agg;
+    AttrList out;
+    NodeVec added;
+    bool bad;
+} SortMissing;
+
+static WalkResult sort_missing(const Node *n, void *ctx) {
+    SortMissing *m = ctx;
+    if (n->kind == NK_OuterReference || n->kind == NK_AggregateExpression) {
+        if (n->kind == NK_AggregateExpression) m->bad = true;
+        return WALK_PRUNE;
+    }
+    if (n->kind != NK_AttributeReference) return WALK_CONTINUE;
+    for (uint32_t i = 0; i < m->out.n; i++)
+        if (m->out.v[i]->u.attr.id == n->u.attr.id) return WALK_CONTINUE;
+    for (uint32_t i = 0; i < m->added.n; i++)
+        if (m->added.v[i]->u.attr.id == n->u.attr.id) return WALK_CONTINUE;
+    if (!is_grouping_attr(m->agg, n)) {
+        m->bad = true;
+        return WALK_ABORT;
+    }
+    vec_push(m->an->arena, &m->added, (Node *)n);
+    return WALK_CONTINUE;
+}
+
+static Node *sort_over_windowed_aggregate(Analysis *an, Node *sort) {
+    Node *agg = sort->kids[0];
+    if (agg->kind != NK_Aggregate || node_resolved(sort) || !children_resolved(agg) || !exprs_resolved(agg)) return sort;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    bool any = false;
+    for (uint32_t i = ng; i < agg->nexprs; i++)
+        if (has_window(agg->exprs[i])) any = true;
+    if (!any) return sort;
+    AttrList out = plan_output(an, agg);
+    AttrList in = plan_output(an, agg->kids[0]);
+    Node **exprs = ARENA_ARRAY(an->arena, Node *, sort->nexprs + 1);
+    for (uint32_t i = 0; i < sort->nexprs; i++) {
+        Node *e = resolve_expr_refs(an, sort->exprs[i], out, NULL, 0);
+        if (!an_failed(an) && kind_mask_has(e->mask, NK_UnresolvedAttribute)) e = resolve_expr_refs(an, e, in, NULL, 0);
+        if (an_failed(an) || !node_resolved(e->kind == NK_SortOrder && e->nkids ? e->kids[0] : e)) return sort;
+        exprs[i] = e;
+    }
+    SortMissing m = {an, agg, out, {0}, false};
+    for (uint32_t i = 0; i < sort->nexprs && !m.bad; i++) node_walk(exprs[i], 0, sort_missing, &m);
+    if (m.bad || !m.added.n) return sort;
+    Node **all = ARENA_ARRAY(an->arena, Node *, agg->nexprs + m.added.n);
+    memcpy(all, agg->exprs, sizeof(Node *) * agg->nexprs);
+    memcpy(all + agg->nexprs, m.added.v, sizeof(Node *) * m.added.n);
+    Node *nagg = node_with_exprs(an->arena, agg, all, agg->nexprs + m.added.n);
+    Node *ns = node_copy(an->arena, sort);
+    node_set_exprs(an->arena, ns, exprs, sort->nexprs);
+    node_set_kids(an->arena, ns, &nagg, 1);
+    ns = node_finish(ns);
+    return make_project(an, ns, out.v, out.n);
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
     switch (p->kind) {
+    case NK_Sort: return sort_over_windowed_aggregate(an, p);
     case NK_Filter:
     case NK_UnresolvedHaving:
         if (p->nexprs && has_window(p->exprs[0]))
@@ -329,7 +401,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
+    return plan_transform_down(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
 }
 
 const Rule RULE_EXTRACT_WINDOW_EXPRESSIONS = {
