@@ -15,6 +15,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"parse", cmd_parse, "parse FILE...      print the unresolved plan of each statement (.sql or .jsonl)"},
     {"run", cmd_run, "run [--conf k=v]... [--bare] FILE       analyse each statement in one session; JSON line each"},
     {"bench", cmd_bench, "bench [--schema FILE] [--iterations N] [--json] QUERY.sql...   in-process timing"},
+    {"functions", cmd_functions, "functions          list the built-in functions (name, family, kind)"},
     {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] FILE   print each analysed plan (and rule trace)"},
 };
 

@@ -8,6 +8,7 @@ int cmd_parse(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_functions(int argc, char **argv);
 
 /* Options shared by run/explain: --conf k=v, --bare, --trace. Creates the session. */
 struct CzSession;

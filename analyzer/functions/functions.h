@@ -32,6 +32,8 @@ const char *func_name(const FuncDef *def);
 EmptyResult func_empty_result(const FuncDef *def);
 /* Every built-in name, for UNRESOLVED_ROUTINE suggestions. */
 int func_builtin_names(const char *const **names);
+/* The family a built-in belongs to ("math", "string", ...; "udf" for others). */
+const char *func_family(const FuncDef *def);
 
 /* Conventions of resolved calls:
  *  - a generator (explode, posexplode, inline, stack, json_tuple) is a Call

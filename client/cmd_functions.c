@@ -1,0 +1,24 @@
+/* `catalyzer functions` — lists the built-in functions: name, family and
+ * kind, tab-separated, one per line (the conformance runner groups the
+ * function corpus by family with it). */
+#include <stdio.h>
+
+#include "commands.h"
+#include "functions/functions.h"
+
+int cmd_functions(int argc, char **argv) {
+    (void)argv;
+    if (argc != 0) {
+        fprintf(stderr, "usage: catalyzer functions\n");
+        return 2;
+    }
+    static const char *const KINDS[] = {"scalar", "aggregate", "window", "generator"};
+    const char *const *names;
+    int n = func_builtin_names(&names);
+    for (int i = 0; i < n; i++) {
+        const FuncDef *d = func_lookup_builtin(names[i]);
+        if (!d) continue;
+        printf("%s\t%s\t%s\n", names[i], func_family(d), KINDS[func_kind(d)]);
+    }
+    return 0;
+}
