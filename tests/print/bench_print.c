@@ -1,0 +1,116 @@
+/* Benchmark (not a test): printing throughput on large plans. Prints figures:
+ * a 5000-level chain, a 10000-way union, and every TPC-DS / TPC-H query of
+ * $CATALYZER_SHARED/workloads parsed and printed (when present). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "corpus.h"
+#include "parser.h"
+#include "printer.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static Node *attr(Arena *a, const char *name, ExprId id) {
+    Node *n = node_new(a, NK_AttributeReference, -1, -1);
+    n->u.attr.name = name;
+    n->u.attr.id = id;
+    n->type = &TYPE_INT;
+    return node_finish(n);
+}
+
+static void report(const char *what, size_t bytes, double secs, int reps) {
+    printf("%-34s %10.2f MB out  %8.3f ms/print  %8.1f MB/s\n", what, (double)bytes / 1e6, secs * 1e3 / reps,
+           (double)bytes * reps / 1e6 / secs);
+}
+
+static void bench_chain(void) {
+    Arena *a = arena_new(0);
+    Node *p = node_finish(node_new(a, NK_OneRowRelation, -1, -1));
+    Node *x = attr(a, "a", 1);
+    for (int i = 0; i < 5000; i++) {
+        Node *q = node_new(a, NK_Project, -1, -1);
+        node_set_exprs(a, q, &x, 1);
+        node_set_kids(a, q, &p, 1);
+        p = node_finish(q);
+    }
+    double t = now();
+    size_t n = 0;
+    for (int r = 0; r < 5; r++) n = strlen(plan_tree_string(a, p));
+    report("chain of 5000 Projects", n, now() - t, 5);
+    arena_free(a);
+}
+
+static void bench_union(void) {
+    Arena *a = arena_new(0);
+    enum { N = 10000 };
+    Node **kids = arena_alloc(a, sizeof(Node *) * N);
+    Node *x = attr(a, "a", 1);
+    for (int i = 0; i < N; i++) {
+        Node *q = node_new(a, NK_Project, -1, -1);
+        Node *one = node_finish(node_new(a, NK_OneRowRelation, -1, -1));
+        node_set_exprs(a, q, &x, 1);
+        node_set_kids(a, q, &one, 1);
+        kids[i] = node_finish(q);
+    }
+    Node *u = node_new(a, NK_Union, -1, -1);
+    node_set_kids(a, u, kids, N);
+    node_finish(u);
+    double t = now();
+    size_t n = 0;
+    for (int r = 0; r < 20; r++) n = strlen(plan_tree_string(a, u));
+    report("union of 10000 Projects", n, now() - t, 20);
+    arena_free(a);
+}
+
+static void bench_dir(const char *dir, const char *label) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    Arena *a = arena_new(0);
+    size_t bytes = 0;
+    int nq = 0;
+    double secs = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".sql") || !strcmp(e->d_name, "schema.sql")) continue;
+        size_t len;
+        char *sql = read_file_all(a, arena_printf(a, "%s/%s", dir, e->d_name), &len);
+        if (!sql) continue;
+        ErrorInfo *err = NULL;
+        ParserOptions po = {0};
+        Node *plan = parse_statement(a, sql, len, &po, &err);
+        if (!plan) continue;
+        double t = now();
+        for (int r = 0; r < 50; r++) bytes += strlen(plan_tree_string(a, plan));
+        secs += now() - t;
+        nq++;
+    }
+    closedir(d);
+    if (nq) {
+        char what[64];
+        snprintf(what, sizeof what, "%s: %d parsed queries", label, nq);
+        report(what, bytes / 50, secs, 50);
+    }
+    arena_free(a);
+}
+
+int main(void) {
+    bench_chain();
+    bench_union();
+    const char *shared = getenv("CATALYZER_SHARED");
+    if (shared) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/workloads/tpcds", shared);
+        bench_dir(path, "TPC-DS");
+        snprintf(path, sizeof path, "%s/workloads/tpch", shared);
+        bench_dir(path, "TPC-H");
+    }
+    return 0;
+}
