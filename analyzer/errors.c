@@ -95,6 +95,8 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION", "42K09",
+     "Cannot resolve <sqlExpr> due to data type mismatch: cannot cast <srcType> to <targetType>. To convert values from <srcType> to <targetType>, you can use the functions <functionNames> instead."},
     {"INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION", "42K0D",
      "Invalid lambda function call. A lambda function should only be used in a higher order function. However, its class is <class>, which is not a higher order function."},
     {"INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", "42000", "Invalid SQL syntax: The function <prettyName> does not support <syntax>."},

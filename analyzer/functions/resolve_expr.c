@@ -25,6 +25,17 @@ static Node *type_cast(Analysis *an, Node *e) {
     if (!to) return e;
     bool ansi = an->conf ? an->conf->ansi : true;
     if (!can_cast(child->type, to, ansi || e->u.cast.try_)) {
+        /* Cast.typeCheckFailureMessage: functions to use instead, then the ANSI switch */
+        const char *funcs = NULL;
+        const DataType *f = child->type;
+        if (type_is_numeric(f) && to->id == T_TIMESTAMP) funcs = "`timestamp_seconds`/`timestamp_millis`/`timestamp_micros`";
+        else if (f->id == T_TIMESTAMP && type_is_numeric(to)) funcs = "`unix_seconds`/`unix_millis`/`unix_micros`";
+        else if (type_is_numeric(f) && to->id == T_DATE) funcs = "`date_from_unix_date`";
+        else if (f->id == T_DATE && type_is_numeric(to)) funcs = "`unix_date`";
+        if (funcs)
+            return an_fail(an, error_make(a, "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION", e, "sqlExpr",
+                                          expr_sql_quoted(a, e), "srcType", sql_type_quoted(a, f), "targetType",
+                                          sql_type_quoted(a, to), "functionNames", funcs, NULL));
         bool legacy_ok = can_cast(child->type, to, false);
         if (legacy_ok && ansi)
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", e, "sqlExpr",
@@ -101,6 +112,16 @@ static Node *type_case_when(Analysis *an, Node *e) {
     return finish_typed(an, e, k, n, t, nullable);
 }
 
+static Node *cast_always(Analysis *an, Node *e, const DataType *t) {
+    if (!type_equal(e->type, t)) return fn_mk_cast(an, e, t);
+    Node *c = node_new(an->arena, NK_Cast, e->start, e->stop);
+    node_set_kids(an->arena, c, &e, 1);
+    c->type = t;
+    c->u.cast.ansi = an->conf ? an->conf->ansi : true;
+    c->flags |= NF_IMPLICIT | (fn_expr_nullable(e) ? NF_NULLABLE : 0);
+    return node_finish(c);
+}
+
 static Node *type_in(Analysis *an, Node *e) {
     Arena *a = an->arena;
     uint32_t n = e->nkids;
@@ -111,8 +132,9 @@ static Node *type_in(Analysis *an, Node *e) {
     if (differ) {
         const DataType *t = &TYPE_NULL;
         for (uint32_t i = 0; i < n && t; i++) t = coerce_wider_type(a, t, k[i]->type);
+        /* InConversion casts every child, even those already of the type */
         if (t)
-            for (uint32_t i = 0; i < n; i++) k[i] = fn_mk_cast(an, k[i], t);
+            for (uint32_t i = 0; i < n; i++) k[i] = cast_always(an, k[i], t);
         else
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", e, "sqlExpr", expr_sql_quoted(a, e),
                                           "functionName", "`in`", "dataType", types_list(a, k, 0, n, 1), NULL));
