@@ -11,6 +11,7 @@
 #include "output.h"
 #include "print/printer.h"
 #include "rules/rules.h"
+#include "rules/variables.h"
 
 Catalog *pending_catalog(CzSession *s, PendingChanges *p) {
     if (!p->catalog) p->catalog = catalog_clone(s->catalog);
@@ -74,6 +75,11 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     const char *ns, *tbl;
     if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
     /* a persistent view may not reference temporary objects */
+    const Node *var = plan_find_variable(query);
+    if (var)
+        return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
+                                      qualified(an, ns, tbl), "tempObj", "VARIABLE", "tempObjName",
+                                      variable_sql_name(an, var->u.attr.name), NULL));
     Catalog *c = pending_catalog(s, pend);
     if (!catalog_has_namespace(c, ns))
         return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
@@ -198,7 +204,8 @@ static Node *namespace_cmd(Analysis *an, CzSession *s, Node *stmt, PendingChange
 static Node *set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     const char *key = stmt->u.ddl.text;
     if (!key || !stmt->u.ddl.value) return ok(stmt); /* SET / SET key: shows values */
-    if (state_find_var(s->state, key))
+    if (strncasecmp(key, "hivevar:", 8) == 0) key += 8; /* Spark's SetCommand.VariableName */
+    if (variable_is_config_key(s->state, key))
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.SET_VARIABLE_USING_SET", stmt, "variableName",
                                       sql_ident(an->arena, key), NULL));
     SessionState *st = pending_state(s, pend);

@@ -13,6 +13,7 @@
 #include "print/printer.h"
 #include "functions/functions.h"
 #include "session.h"
+#include "var_substitution.h"
 
 /* Nesting limit of the parser and of nested analyses: deep enough for
  * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
@@ -336,6 +337,7 @@ static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, 
 CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
     const char *text = arena_strndup(r->arena, sql, len);
+    text = substitute_variables(r->arena, s->state, text, &len);
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,

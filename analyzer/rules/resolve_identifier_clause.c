@@ -52,15 +52,31 @@ bool identifier_name_parts(Analysis *an, const Node *e, NameParts *out) {
     return true;
 }
 
+/* IDENTIFIER(expr)(args) in FROM: the parser leaves the nameless function
+ * as the clause's child; it is taken in (its arguments after the
+ * identifier) so no rule looks a nameless function up meanwhile. */
+static Node *detach_tvf(Analysis *an, Node *p) {
+    if (p->u.idplan.builds != NK_UnresolvedTableValuedFunction || !p->nkids) return p;
+    const Node *f = p->kids[0];
+    Node **ex = ARENA_ARRAY(an->arena, Node *, f->nexprs + 2);
+    ex[0] = p->exprs[0];
+    memcpy(ex + 1, f->exprs, sizeof(Node *) * f->nexprs);
+    Node *c = node_copy(an->arena, p);
+    node_set_exprs(an->arena, c, ex, f->nexprs + 1);
+    node_set_kids(an->arena, c, NULL, 0);
+    return node_finish(c);
+}
+
 static Node *build_plan(Analysis *an, Node *p) {
+    p = detach_tvf(an, p);
     const Node *e = p->exprs[0];
     if (!node_resolved(e)) return p;
     NameParts parts;
     if (!identifier_name_parts(an, e, &parts)) return p;
-    if (p->u.idplan.builds == NK_UnresolvedTableValuedFunction && p->nkids) {
-        Node *f = node_copy(an->arena, p->kids[0]);
+    if (p->u.idplan.builds == NK_UnresolvedTableValuedFunction) {
+        Node *f = node_new(an->arena, NK_UnresolvedTableValuedFunction, p->start, p->stop);
         f->u.un.name = parts;
-        f->start = p->start;
+        node_set_exprs(an->arena, f, p->exprs + 1, p->nexprs - 1);
         return node_finish(f);
     }
     if (p->u.idplan.builds != NK_UnresolvedRelation) return p;

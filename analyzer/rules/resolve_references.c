@@ -178,6 +178,9 @@ static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, A
     Node **out = ARENA_ARRAY(an->arena, Node *, m + 1);
     for (uint32_t i = 0; i < m; i++) {
         out[i] = resolve_expr_refs(an, exp[i], input, out, i);
+        /* a select item that is a session variable is named as written (Spark aliases it) */
+        if (out[i]->kind == NK_VariableReference && exp[i]->kind == NK_UnresolvedAttribute)
+            out[i] = make_alias(an, out[i], exp[i]->u.un.name.v[exp[i]->u.un.name.n - 1], false);
         /* a select item that is an outer column is named by an Alias, as in Spark */
         if (out[i] && out[i]->kind == NK_OuterReference) out[i] = make_alias(an, out[i], named_expr_name(out[i]), false);
         if (out[i] != exp[i]) *changed = true;

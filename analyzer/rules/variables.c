@@ -64,3 +64,17 @@ Node *resolve_variable(Analysis *an, const Node *u) {
     r->flags |= NF_NULLABLE;
     return node_finish(r);
 }
+
+static WalkResult find_var(const Node *n, void *ctx) {
+    if (n->kind == NK_VariableReference) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+const Node *plan_find_variable(const Node *plan) {
+    const Node *found = NULL;
+    node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, find_var, &found);
+    return found;
+}

@@ -29,6 +29,10 @@ const char *variable_sql_name(Analysis *an, const char *name);
  * `system.session.v`): Spark refuses it (SET_VARIABLE_USING_SET). */
 bool variable_is_config_key(const struct SessionState *s, const char *key);
 
+/* The first session variable a resolved plan references (subqueries
+ * included), or NULL: a persistent view may not (INVALID_TEMP_OBJ_REFERENCE). */
+const Node *plan_find_variable(const Node *plan);
+
 /* IDENTIFIER(expr): expr (resolved) must be a constant STRING; its value
  * parsed as a multi-part name into *out. false with the error recorded
  * (NOT_A_CONSTANT_STRING.*, the parser's error). */
