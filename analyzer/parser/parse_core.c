@@ -143,30 +143,23 @@ const char *ps_parse_identifier(Parser *p) {
 }
 
 NameParts ps_parse_multipart(Parser *p) {
-    const char *parts[64];
-    uint32_t n = 0;
-    parts[n++] = ps_parse_identifier(p);
+    PtrVec v = {0};
+    ps_pv_push(p, &v, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
         advance(p);
-        const char *s = ps_parse_identifier(p);
-        if (n < 64) parts[n++] = s;
+        ps_pv_push(p, &v, ps_parse_identifier(p));
     }
-    return name_parts(p->a, n, parts);
+    return (NameParts){v.n, (const char **)v.v};
 }
 
 uint32_t ps_parse_ident_list(Parser *p, const char ***out) {
-    const char *tmp[256];
-    uint32_t n = 0;
+    PtrVec v = {0};
     ps_expect_op(p, OP_LPAREN);
-    do {
-        const char *s = ps_parse_identifier(p);
-        if (n < 256) tmp[n++] = s;
-    } while (ps_accept_op(p, OP_COMMA));
+    do ps_pv_push(p, &v, ps_parse_identifier(p));
+    while (ps_accept_op(p, OP_COMMA));
     ps_expect_op(p, OP_RPAREN);
-    const char **v = ARENA_ARRAY(p->a, const char *, n);
-    memcpy(v, tmp, sizeof(char *) * n);
-    *out = v;
-    return n;
+    *out = (const char **)v.v;
+    return v.n;
 }
 
 bool ps_is_clause_keyword(const Token *t) {
@@ -330,6 +323,17 @@ void ps_nv_push(Parser *p, NodeVec *nv, Node *n) {
     nv->v[nv->n++] = n;
 }
 
+void ps_pv_push(Parser *p, PtrVec *pv, const void *x) {
+    if (pv->n == pv->cap) {
+        uint32_t nc = pv->cap ? pv->cap * 2 : 8;
+        const void **v = arena_alloc(p->a, sizeof(void *) * nc);
+        if (pv->n) memcpy(v, pv->v, sizeof(void *) * pv->n);
+        pv->v = v;
+        pv->cap = nc;
+    }
+    pv->v[pv->n++] = x;
+}
+
 /* ---- entry points ---- */
 
 static bool init(Parser *p, Arena *a, const char *sql, size_t len, const ParserOptions *opts, ErrorInfo **err) {
@@ -423,16 +427,12 @@ bool parse_multipart_identifier(Arena *a, const char *s, size_t len, NameParts *
         *err = p.err;
         return false;
     }
-    const char *parts[64];
-    uint32_t n = 0;
-    parts[n++] = ps_parse_identifier(&p);
-    while (ps_accept_op(&p, OP_DOT)) {
-        const char *x = ps_parse_identifier(&p);
-        if (n < 64) parts[n++] = x;
-    }
+    PtrVec parts = {0};
+    ps_pv_push(&p, &parts, ps_parse_identifier(&p));
+    while (ps_accept_op(&p, OP_DOT)) ps_pv_push(&p, &parts, ps_parse_identifier(&p));
     if (!at_eof(&p))
         ps_syntax_error(&p, arena_printf(a, ": extra input '%s'", ps_tok_text(&p, tk(&p))));
-    *out = name_parts(a, n, parts);
+    *out = (NameParts){parts.n, (const char **)parts.v};
     return true;
 }
 

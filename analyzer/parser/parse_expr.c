@@ -614,33 +614,22 @@ bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out) {
 
 /* `x -> body` / `(x, y) -> body` */
 static Node *parse_lambda(Parser *p, int32_t start) {
-    const char *names[64];
-    uint32_t n = 0;
-    int32_t starts[64], stops[64];
-    if (ps_accept_op(p, OP_LPAREN)) {
-        do {
-            starts[n] = cur_start(p);
-            const char *s = ps_parse_identifier(p);
-            stops[n] = prev_stop(p);
-            if (n < 63) names[n++] = s;
-        } while (ps_accept_op(p, OP_COMMA));
-        ps_expect_op(p, OP_RPAREN);
-    } else {
-        starts[0] = cur_start(p);
-        names[n++] = ps_parse_identifier(p);
-        stops[0] = prev_stop(p);
-    }
+    NodeVec vars = {0};
+    bool paren = ps_accept_op(p, OP_LPAREN);
+    do {
+        int32_t vs = cur_start(p);
+        const char *s = ps_parse_identifier(p);
+        Node *v = node_new(p->a, NK_UnresolvedNamedLambdaVariable, vs, prev_stop(p));
+        v->u.un.name = name_parts1(p->a, s);
+        ps_nv_push(p, &vars, node_finish(v));
+    } while (paren && ps_accept_op(p, OP_COMMA));
+    if (paren) ps_expect_op(p, OP_RPAREN);
     ps_expect_op(p, OP_ARROW);
-    Node *body = ps_parse_expr(p);
-    Node *kids[65];
-    kids[0] = body;
-    for (uint32_t i = 0; i < n; i++) {
-        Node *v = node_new(p->a, NK_UnresolvedNamedLambdaVariable, starts[i], stops[i]);
-        v->u.un.name = name_parts1(p->a, names[i]);
-        kids[i + 1] = node_finish(v);
-    }
+    NodeVec kids = {0};
+    ps_nv_push(p, &kids, ps_parse_expr(p));
+    for (uint32_t i = 0; i < vars.n; i++) ps_nv_push(p, &kids, vars.v[i]);
     Node *l = node_new(p->a, NK_LambdaFunction, start, prev_stop(p));
-    node_set_kids(p->a, l, kids, n + 1);
+    node_set_kids(p->a, l, kids.v, kids.n);
     return node_finish(l);
 }
 
@@ -1067,17 +1056,15 @@ static Node *parse_primary_inner(Parser *p) {
         return ps_mk_fn(p, fname, false, start, prev_stop(p), 3, ul, a1, a2);
     }
     /* name: column reference or function call */
-    const char *parts[64];
-    uint32_t n = 0;
-    parts[n++] = ps_parse_identifier(p);
+    PtrVec parts = {0};
+    ps_pv_push(p, &parts, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
            !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
         /* a.b( ... ) is a qualified function name; a.b is a column path */
         advance(p);
-        const char *s = ps_parse_identifier(p);
-        if (n < 64) parts[n++] = s;
+        ps_pv_push(p, &parts, ps_parse_identifier(p));
     }
-    NameParts np = name_parts(p->a, n, parts);
+    NameParts np = {parts.n, (const char **)parts.v};
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         return parse_call(p, np, start);

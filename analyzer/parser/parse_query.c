@@ -240,18 +240,7 @@ Node *ps_parse_relation_primary(Parser *p) {
         TableAlias ta = parse_table_alias(p);
         return apply_alias(p, &ta, w, start);
     }
-    NameParts np;
-    {
-        const char *parts[64];
-        uint32_t n = 0;
-        parts[n++] = ps_parse_identifier(p);
-        while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
-            advance(p);
-            const char *s = ps_parse_identifier(p);
-            if (n < 64) parts[n++] = s;
-        }
-        np = name_parts(p->a, n, parts);
-    }
+    NameParts np = ps_parse_multipart(p);
     if (is_op(p, OP_LPAREN)) return parse_tvf(p, np, start, NULL);
     Node *r = node_new(p->a, NK_UnresolvedRelation, start, prev_stop(p));
     r->u.un.name = np;
@@ -399,21 +388,17 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
     gen->u.un.name = fname;
     gen = node_finish(gen);
     const char *tbl = ps_parse_identifier(p);
-    const char *cols[64];
-    uint32_t ncols = 0;
+    PtrVec cols = {0};
     if (ps_accept_kw(p, KW_AS) || (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) && !is_kw(p, KW_LATERAL))) {
-        do {
-            const char *c = ps_parse_identifier(p);
-            if (ncols < 64) cols[ncols++] = c;
-        } while (ps_accept_op(p, OP_COMMA));
+        do ps_pv_push(p, &cols, ps_parse_identifier(p));
+        while (ps_accept_op(p, OP_COMMA));
     }
     Node *g = plan1(p, NK_UnresolvedGenerate, child, start);
     g->start = child->start;
     g->u.generate.outer = outer;
     g->u.generate.qualifier = name_parts1(p->a, tbl);
-    g->u.generate.ncols = ncols;
-    g->u.generate.cols = ARENA_ARRAY(p->a, const char *, ncols ? ncols : 1);
-    memcpy(g->u.generate.cols, cols, sizeof(char *) * ncols);
+    g->u.generate.ncols = cols.n;
+    g->u.generate.cols = (const char **)cols.v;
     node_set_exprs(p->a, g, &gen, 1);
     return node_finish(g);
 }
@@ -558,7 +543,7 @@ static Node *parse_window_clause(Parser *p, Node *child) {
     const Token *wt = tk(p);
     advance(p); /* WINDOW */
     NodeVec defs = {0};
-    const char *refs[256]; /* `w2 AS w1`: the referenced name, else NULL */
+    PtrVec refs = {0}; /* `w2 AS w1`: the referenced name, else NULL */
     do {
         if (!ps_at_identifier(p) || !is_kw_at(p, 1, KW_AS)) ps_syntax_error_at(p, wt, "");
         int32_t ns = cur_start(p);
@@ -576,19 +561,18 @@ static Node *parse_window_clause(Parser *p, Node *child) {
             s = node_new(p->a, NK_WindowSpecDefinition, spec->start, spec->stop);
         } else s = node_copy(p->a, spec);
         s->u.wspec.ref_name = name;
-        if (defs.n < 256) {
-            refs[defs.n] = ref;
-            ps_nv_push(p, &defs, node_finish(s));
-        }
+        ps_pv_push(p, &refs, ref);
+        ps_nv_push(p, &defs, node_finish(s));
     } while (ps_accept_op(p, OP_COMMA));
     for (uint32_t i = 0; i < defs.n; i++) {
-        if (!refs[i]) continue;
+        const char *ref = refs.v[i];
+        if (!ref) continue;
         Node *found = NULL;
         for (uint32_t j = 0; j < defs.n; j++)
-            if (!refs[j] && strcmp(defs.v[j]->u.wspec.ref_name, refs[i]) == 0) found = defs.v[j];
+            if (!refs.v[j] && strcmp(defs.v[j]->u.wspec.ref_name, ref) == 0) found = defs.v[j];
         if (!found) {
             ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.UNRESOLVED_WINDOW_REFERENCE", defs.v[i]->start,
-                                defs.v[i]->stop, "windowName", sql_ident(p->a, refs[i]), NULL));
+                                defs.v[i]->stop, "windowName", sql_ident(p->a, ref), NULL));
             continue;
         }
         Node *c = node_copy(p->a, found);

@@ -119,24 +119,15 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
                             sql_id_parts(p->a, t.name), NULL));
     if (is_op(p, OP_LPAREN)) {
         advance(p);
-        const char *names[256], *comments[256];
-        uint32_t n = 0;
+        PtrVec names = {0}, comments = {0};
         do {
-            const char *c = ps_parse_identifier(p);
-            const char *cm = NULL;
-            if (ps_accept_kw(p, KW_COMMENT)) cm = ps_parse_string_lit(p, NULL);
-            if (n < 256) {
-                names[n] = c;
-                comments[n] = cm;
-                n++;
-            }
+            ps_pv_push(p, &names, ps_parse_identifier(p));
+            ps_pv_push(p, &comments, ps_accept_kw(p, KW_COMMENT) ? ps_parse_string_lit(p, NULL) : NULL);
         } while (ps_accept_op(p, OP_COMMA));
         ps_expect_op(p, OP_RPAREN);
-        s->u.ddl.ncols = n;
-        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
-        s->u.ddl.col_comments = ARENA_ARRAY(p->a, const char *, n);
-        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
-        memcpy(s->u.ddl.col_comments, comments, sizeof(char *) * n);
+        s->u.ddl.ncols = names.n;
+        s->u.ddl.col_names = (const char **)names.v;
+        s->u.ddl.col_comments = (const char **)comments.v;
     }
     /* COMMENT / TBLPROPERTIES / PARTITIONED ON / SCHEMA BINDING ... before AS */
     while (!is_kw(p, KW_AS) && !at_eof(p)) {
@@ -166,9 +157,7 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
     s->u.ddl.if_not_exists = ine;
     if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
-        const char *names[1024], *comments[1024];
-        const DataType *types[1024];
-        uint32_t n = 0;
+        PtrVec names = {0}, comments = {0}, types = {0};
         do {
             /* table constraints (PRIMARY KEY ..., CONSTRAINT ...) are skipped */
             if (word_is(p, 0, "CONSTRAINT") || word_is(p, 0, "PRIMARY") || word_is(p, 0, "FOREIGN") ||
@@ -193,21 +182,15 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
                     }
                 } else break;
             }
-            if (n < 1024) {
-                names[n] = c;
-                types[n] = ty;
-                comments[n] = cm;
-                n++;
-            }
+            ps_pv_push(p, &names, c);
+            ps_pv_push(p, &types, ty);
+            ps_pv_push(p, &comments, cm);
         } while (ps_accept_op(p, OP_COMMA));
         ps_expect_op(p, OP_RPAREN);
-        s->u.ddl.ncols = n;
-        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
-        s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, n);
-        s->u.ddl.col_comments = ARENA_ARRAY(p->a, const char *, n);
-        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
-        memcpy(s->u.ddl.col_types, types, sizeof(DataType *) * n);
-        memcpy(s->u.ddl.col_comments, comments, sizeof(char *) * n);
+        s->u.ddl.ncols = names.n;
+        s->u.ddl.col_names = (const char **)names.v;
+        s->u.ddl.col_types = (const DataType **)types.v;
+        s->u.ddl.col_comments = (const char **)comments.v;
     }
     Node *q = NULL;
     while (!at_eof(p) && !is_op(p, OP_SEMI)) {
@@ -541,17 +524,14 @@ static Node *insert_into(Parser *p, int32_t start) {
     s->u.ddl.or_replace = overwrite;
     if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
-        const char *names[1024];
-        uint32_t n = 0;
+        PtrVec names = {0};
         do {
-            const char *c = ps_parse_identifier(p);
-            if (n < 1024) names[n++] = c;
+            ps_pv_push(p, &names, ps_parse_identifier(p));
             if (is_op(p, OP_LPAREN)) ps_syntax_error(p, ": missing ')'");
         } while (ps_accept_op(p, OP_COMMA));
         ps_expect_op(p, OP_RPAREN);
-        s->u.ddl.ncols = n;
-        s->u.ddl.col_names = ARENA_ARRAY(p->a, const char *, n);
-        memcpy(s->u.ddl.col_names, names, sizeof(char *) * n);
+        s->u.ddl.ncols = names.n;
+        s->u.ddl.col_names = (const char **)names.v;
     }
     if (is_kw(p, KW_BY) && is_kw_at(p, 1, KW_NAME)) advance(p), advance(p);
     Node *q = ps_parse_query(p);

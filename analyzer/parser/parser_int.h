@@ -97,6 +97,12 @@ typedef struct NodeVec {
     uint32_t n, cap;
 } NodeVec;
 void ps_nv_push(Parser *p, NodeVec *nv, Node *n);
+/* Same for other pointers (names, types). */
+typedef struct PtrVec {
+    const void **v;
+    uint32_t n, cap;
+} PtrVec;
+void ps_pv_push(Parser *p, PtrVec *pv, const void *x);
 
 /* ---- literals (parse_literal.c) ---- */
 bool ps_at_string(const Parser *p);
