@@ -33,6 +33,8 @@ typedef struct Analysis {
     const volatile int *cancel; /* non-zero: stop */
     jmp_buf *oom;               /* where the arena budget handler jumps */
     struct CteRegistry *ctes;   /* resolved CTE definitions by id (rules/cte_refs.c) */
+    const char *view_ns;        /* inside a persistent view: its namespace (names resolve there,
+                                   and temporary views are not visible); NULL otherwise */
 } Analysis;
 
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }

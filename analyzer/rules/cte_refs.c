@@ -80,3 +80,8 @@ const Rule RULE_RESOLVE_CTE_REFS = {
     .nkinds = 1,
     .apply = apply,
 };
+
+void cte_merge(Analysis *an, const struct CteRegistry *other) {
+    if (!other) return;
+    for (uint32_t i = 0; i < other->n; i++) cte_register(an, other->defs[i]);
+}

@@ -34,7 +34,7 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
 
 /* Parses and analyses a view body; wraps it in View and SubqueryAlias. */
 static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *const *cols, NameParts alias,
-                         NameParts view_name, bool temporary, const Node *at) {
+                         NameParts view_name, bool temporary, const char *ns, const Node *at) {
     ParserOptions po = {.max_depth = an->max_depth};
     ErrorInfo *err = NULL;
     Node *parsed = parse_statement(an->arena, sql, strlen(sql), &po, &err);
@@ -44,7 +44,20 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     size_t saved_len = an->sql_len;
     an->sql = NULL;
     an->sql_len = 0;
+    /* a persistent view resolves names in its own namespace, without temporary views */
+    const char *saved_ns = an->view_ns;
+    if (!temporary) an->view_ns = ns;
+    struct CteRegistry *saved_ctes = an->ctes;
+    an->ctes = NULL; /* the query's CTEs are not visible inside a view */
     Node *body = analyze_nested(an, parsed, NULL);
+    an->view_ns = saved_ns;
+    if (!an->ctes) an->ctes = saved_ctes;
+    else {
+        /* keep both: ids are unique per request */
+        struct CteRegistry *inner = an->ctes;
+        an->ctes = saved_ctes;
+        cte_merge(an, inner);
+    }
     an->sql = saved_sql;
     an->sql_len = saved_len;
     if (!body) return NULL;
@@ -66,14 +79,14 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
 
 static Node *resolve_one(Analysis *an, Node *u) {
     NameParts n = u->u.un.name;
-    if (n.n == 1 && an->session) {
+    if (n.n == 1 && an->session && !an->view_ns) {
         const TempView *v = state_find_view(an->session, n.v[0]);
         if (v && v->sql) {
             NameParts alias = name_parts1(an->arena, v->name);
-            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, u);
+            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, NULL, u);
         }
     }
-    const char *ns = an->session ? an->session->current_ns : "default";
+    const char *ns = an->view_ns ? an->view_ns : an->session ? an->session->current_ns : "default";
     const char *tbl = n.v[n.n - 1];
     if (n.n == 2) ns = n.v[0];
     else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) ns = n.v[1];
@@ -93,7 +106,7 @@ static Node *resolve_one(Analysis *an, Node *u) {
         parts[1] = t->ns;
         parts[2] = t->name;
         NameParts full = {3, parts};
-        return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, u);
+        return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, t->ns, u);
     }
     return relation_for_table(an, t, u);
 }

@@ -36,6 +36,7 @@ extern const Rule RULE_WIDEN_SET_OPERATION_TYPES;
 extern const Rule RULE_RESOLVE_LATERAL_COLUMN_ALIAS;
 extern const Rule RULE_UPDATE_OUTER_REFERENCES;
 extern const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY;
+extern const Rule RULE_DECORRELATE_LATERAL_JOIN;
 extern const Rule RULE_RESOLVE_VARIABLES;
 extern const Rule RULE_CLEANUP_ALIASES;
 
@@ -72,6 +73,7 @@ ErrorInfo *unresolved_routine(Analysis *an, const Node *unresolved_fn);
 
 /* Makes a resolved CTERelationDef's output known to references (cte_refs.c). */
 void cte_register(Analysis *an, const Node *def);
+void cte_merge(Analysis *an, const struct CteRegistry *other);
 /* Whether every attribute e references (outside subqueries and outer
  * references) is one of attrs. */
 bool expr_refs_within(const Node *e, AttrList attrs);
