@@ -44,8 +44,11 @@ static const Rule *const CLEANUP[] = {
 static const Batch BATCH_SUBSTITUTION = {"Substitution", true, 2, SUBSTITUTION};
 static const Batch BATCH_RESOLUTION = {"Resolution", false, sizeof RESOLUTION / sizeof RESOLUTION[0], RESOLUTION};
 static const Batch BATCH_CLEANUP = {"Cleanup", true, 1, CLEANUP};
+/* opt-in (catalyzer.decorrelate): LATERAL joins rewritten into joins */
+static const Rule *const DECORRELATE[] = {&RULE_DECORRELATE_LATERAL_JOIN};
+static const Batch BATCH_DECORRELATE = {"Decorrelate", true, 1, DECORRELATE};
 
-static const Batch *const BATCHES[] = {&BATCH_SUBSTITUTION, &BATCH_RESOLUTION, &BATCH_CLEANUP};
+static const Batch *const BATCHES[] = {&BATCH_SUBSTITUTION, &BATCH_RESOLUTION, &BATCH_CLEANUP, &BATCH_DECORRELATE};
 
 int analyzer_batches(const Batch *const **batches) {
     *batches = BATCHES;

@@ -741,7 +741,27 @@ const char *expr_to_string(Arena *a, const Node *e) {
 
 void expr_print_sql(StrBuf *sb, const Node *e) { expr_print_style(sb, e, PS_PRETTY); }
 
+/* The name of a NamedExpression (Spark's `ne.name`), or NULL. */
+static const char *named_name(const Node *e) {
+    if (!e) return NULL;
+    switch (e->kind) {
+    case NK_AttributeReference:
+    case NK_Alias:
+    case NK_NamedLambdaVariable: return e->u.attr.name;
+    case NK_OuterReference: return e->nkids ? named_name(e->kids[0]) : NULL;
+    case NK_LateralColumnAliasReference:
+        if (e->nkids && e->kids[0] && e->kids[0]->kind == NK_AttributeReference) return e->kids[0]->u.attr.name;
+        return e->u.lca.name.n ? e->u.lca.name.v[e->u.lca.name.n - 1] : NULL;
+    default: return NULL;
+    }
+}
+
+/* ResolveAliases: a named expression keeps its name, so does a cast of one
+ * (`CAST(a AS BIGINT)` is named `a`); anything else gets toPrettySQL. */
 const char *expr_auto_name(Arena *a, const Node *e) {
+    const char *name = named_name(e);
+    if (!name && e && e->kind == NK_Cast && e->nkids) name = named_name(e->kids[0]);
+    if (name) return name;
     StrBuf sb;
     sb_init(&sb, a, 64);
     expr_print_style(&sb, e, PS_PRETTY);

@@ -33,7 +33,9 @@ void plan_node_print(StrBuf *sb, const Node *plan);
  * aliases with it (e.g. aggregates pulled out of HAVING: `max(id#3L)`). */
 void expr_print(StrBuf *sb, const Node *e);
 const char *expr_to_string(Arena *a, const Node *e);
-/* toPrettySQL: the output name of an unaliased select item. */
+/* toPrettySQL (expr_print_sql), and the output name of an unaliased select
+ * item (expr_auto_name: Spark's ResolveAliases — a named expression or a
+ * cast of one keeps that name, anything else is named by toPrettySQL). */
 void expr_print_sql(StrBuf *sb, const Node *e);
 const char *expr_auto_name(Arena *a, const Node *e);
 /* Spark's toSQLExpr for error parameters: the sql form in double quotes. */

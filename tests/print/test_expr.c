@@ -12,6 +12,13 @@ TestSuite(expr, .init = setup, .fini = teardown);
 
 #define STR(e) expr_to_string(A, (e))
 #define NAME(e) expr_auto_name(A, (e))
+/* toPrettySQL without ResolveAliases' naming of named expressions */
+static const char *pretty(const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, A, 16);
+    expr_print_sql(&sb, e);
+    return sb_str(&sb);
+}
 
 static Node *cast(Node *child, const DataType *t, bool implicit) {
     Node *c = node_new(A, NK_Cast, -1, -1);
@@ -115,10 +122,20 @@ Test(expr, pretty_names) {
     const char *q[] = {"spark_catalog", "default", "t1"};
     Node *c1 = qattr("c1", 1, &TYPE_INT, 3, q);
     cr_expect_str_eq(NAME(c1), "c1");
-    cr_expect_str_eq(NAME(unary(NK_OuterReference, c1)), "outer(spark_catalog.default.t1.c1)");
-    /* implicit casts vanish from names, user casts stay */
+    cr_expect_str_eq(expr_sql_quoted(A, unary(NK_OuterReference, c1)), "\"outer(spark_catalog.default.t1.c1)\"");
+    cr_expect_str_eq(NAME(ufn("+", true, KIDS(unary(NK_OuterReference, c1), lit_int(1)))),
+                     "(outer(spark_catalog.default.t1.c1) + 1)");
+    /* implicit casts vanish from names, user casts stay; a cast of a named
+       expression is named after it (ResolveAliases) */
     cr_expect_str_eq(NAME(cast(c1, &TYPE_LONG, true)), "c1");
-    cr_expect_str_eq(NAME(cast(c1, &TYPE_INT, false)), "CAST(c1 AS INT)");
+    cr_expect_str_eq(NAME(cast(c1, &TYPE_INT, false)), "c1");
+    cr_expect_str_eq(NAME(cast(ufn("+", true, KIDS(c1, lit_int(1))), &TYPE_INT, false)), "CAST((c1 + 1) AS INT)");
+    cr_expect_str_eq(NAME(cast(cast(c1, &TYPE_LONG, false), &TYPE_INT, false)), "CAST(CAST(c1 AS BIGINT) AS INT)");
+    StrBuf psb;
+    sb_init(&psb, A, 16);
+    expr_print_sql(&psb, cast(c1, &TYPE_INT, false));
+    cr_expect_str_eq(sb_str(&psb), "CAST(c1 AS INT)");
+    cr_expect_str_eq(NAME(unary(NK_OuterReference, c1)), "c1");
     cr_expect_str_eq(NAME(cast(lit_null(&TYPE_NULL), &TYPE_DOUBLE, false)), "CAST(NULL AS DOUBLE)");
     /* literals: numbers as Java prints them, strings bare */
     cr_expect_str_eq(NAME(lit_int(1)), "1");
@@ -180,7 +197,9 @@ Test(expr, struct_fields_and_variables) {
     cr_expect_str_eq(NAME(fin(v)), "variablereference(system.session.v='it\\'s')");
     Node *lca = node_new(A, NK_LateralColumnAliasReference, -1, -1);
     lca->u.lca.name = name_parts1(A, "a");
-    cr_expect_str_eq(NAME(fin(lca)), "lateralAliasReference(a)");
+    fin(lca);
+    cr_expect_str_eq(pretty(lca), "lateralAliasReference(a)");
+    cr_expect_str_eq(NAME(ufn("+", true, KIDS(lca, lit_int(1)))), "(lateralAliasReference(a) + 1)");
 }
 
 Test(expr, windows) {
@@ -243,7 +262,8 @@ Test(expr, more_auto_names) {
     Node *lf = node_new(A, NK_LambdaFunction, -1, -1);
     lf->type = &TYPE_INT;
     fin(with_kids(lf, KIDS(body, x)));
-    cr_expect_str_eq(NAME(x), "namedlambdavariable()");
+    cr_expect_str_eq(pretty(x), "namedlambdavariable()");
+    cr_expect_str_eq(NAME(x), "x");
     cr_expect_str_eq(STR(x), "lambda x#9");
     cr_expect_str_eq(NAME(lf), "lambdafunction(+(namedlambdavariable(), 1), namedlambdavariable())");
     cr_expect_str_eq(STR(lf), "lambdafunction(+(lambda x#9, 1), lambda x#9, false)");
