@@ -195,7 +195,10 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
     Node *q = NULL;
     while (!at_eof(p) && !is_op(p, OP_SEMI)) {
         if (ps_accept_kw(p, KW_USING)) s->u.ddl.provider = ps_parse_identifier(p);
-        else if (is_kw(p, KW_AS) || ps_at_query_start(p)) {
+        else if (word_is(p, 0, "STORED") && is_kw_at(p, 1, KW_AS)) {
+            advance(p), advance(p);
+            ps_parse_identifier(p);
+        } else if ((is_kw(p, KW_AS) && ps_at_query_start_at(p, 1)) || ps_at_query_start(p)) {
             ps_accept_kw(p, KW_AS);
             int32_t qs = cur_start(p);
             q = ps_parse_query(p);
@@ -391,6 +394,12 @@ static Node *set_variable(Parser *p, int32_t start) {
     return node_finish(s);
 }
 
+static Node *set_variable_whole(Parser *p, void *ctx) {
+    Node *n = set_variable(p, *(int32_t *)ctx);
+    if (!at_eof(p) && !is_op(p, OP_SEMI)) ps_syntax_error(p, "");
+    return n;
+}
+
 static bool key_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '\\' || c == '.' || c == ':'; }
 
 /* SET, SET key, SET key=value, SET -v: Spark matches the raw text. */
@@ -446,21 +455,25 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
 static Node *parse_set(Parser *p, int32_t start) {
     const Token *set_tok = tk(p);
     advance(p);
-    if (is_kw(p, KW_VAR) || is_kw(p, KW_VARIABLE)) {
-        /* try SET VARIABLE; if it is not one syntactically, it is SET config text */
-        int save = p->pos;
-        jmp_buf jb, *outer = p->jb;
-        ErrorInfo *deferred = p->deferred;
-        p->jb = &jb;
-        if (!setjmp(jb)) {
-            Node *n = set_variable(p, start);
-            if (!at_eof(p) && !is_op(p, OP_SEMI)) ps_syntax_error(p, "");
-            p->jb = outer;
-            return n;
+    if (word_is(p, 0, "TIME") && word_is(p, 1, "ZONE")) {
+        /* SET TIME ZONE 'zone' | LOCAL | INTERVAL ...: spark.sql.session.timeZone */
+        advance(p), advance(p);
+        Node *n = node_new(p->a, NK_SetConfig, start, 0);
+        n->u.ddl.text = "spark.sql.session.timeZone";
+        if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
+        else if (accept_word(p, "LOCAL")) n->u.ddl.value = "LOCAL";
+        else {
+            int32_t vs = cur_start(p);
+            ps_parse_value_expr(p);
+            n->u.ddl.value = text_between(p, vs, prev_stop(p));
         }
-        p->jb = outer;
-        p->pos = save;
-        p->deferred = deferred;
+        n->stop = prev_stop(p);
+        return node_finish(n);
+    }
+    if (is_kw(p, KW_VAR) || is_kw(p, KW_VARIABLE)) {
+        /* SET VARIABLE if it is one syntactically, else SET config text */
+        Node *n = ps_try(p, set_variable_whole, &start);
+        if (n) return n;
     }
     return set_config(p, start, set_tok->end);
 }
