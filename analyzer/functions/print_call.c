@@ -196,6 +196,20 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         sb_printf(sb, " %s ", d->op);
         pa(sb, k[1], ctx);
         return;
+    case CS_LAG: {
+        /* once the window frame is resolved, lag's offset child is negated
+         * (lag(v#1, -1, null)); its sql shows the offset the user wrote */
+        if (!sql || n != 3) break;
+        const Node *o = k[1];
+        while (o->kind == NK_Cast && (o->flags & NF_IMPLICIT) && o->nkids) o = o->kids[0];
+        if (o->kind != NK_Literal || o->u.lit.v.is_null || !type_is_integral(o->type)) break;
+        sb_printf(sb, "%s(", name);
+        pa(sb, k[0], ctx);
+        sb_printf(sb, ", %lld, ", (long long)-o->u.lit.v.u.i);
+        pa(sb, k[2], ctx);
+        sb_putc(sb, ')');
+        return;
+    }
     case CS_TRIM:
         if (n == 2 && sql) {
             sb_printf(sb, "TRIM(%s ", d->op);

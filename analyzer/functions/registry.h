@@ -33,6 +33,7 @@ typedef enum CallStyle {
     CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
     CS_UNARY_NAMED,  /* negative(a) both ways */
     CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
+    CS_LAG,          /* Lag holds the negated offset (Spark's children); sql prints the user's offset */
     CS_TRIM,         /* sql trim(s) / TRIM(BOTH t FROM s); toString trim(s, None|Some(t)); op = BOTH/LEADING/TRAILING */
     CS_IGNORE_NULLS, /* last kid is ignoreNulls: sql name(x) [IGNORE NULLS]; toString name(x, flag) */
     CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
@@ -130,6 +131,7 @@ Node *fn_call_builtin(Analysis *an, const char *name, Node *const *args, int nar
 bool fn_is_null_lit(const Node *n);
 bool fn_is_foldable(const Node *n);
 const char *fn_lit_string(const Node *n); /* a string Literal's text or NULL */
+const char *fn_const_string(Arena *a, const Node *n); /* ... or a session variable's string value */
 bool fn_expr_nullable(const Node *n);
 Node *fn_typer_error(TypeCtx *c, int argi, char code);
 Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);

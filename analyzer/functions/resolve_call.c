@@ -45,6 +45,20 @@ const char *fn_lit_string(const Node *n) {
     return n->u.lit.v.u.s.p ? n->u.lit.v.u.s.p : "";
 }
 
+/* A constant string argument: a string literal, or a session variable's
+ * value (a constant for the statement). Copied into the arena. */
+const char *fn_const_string(Arena *a, const Node *n) {
+    const char *s = fn_lit_string(n);
+    if (s) return s;
+    if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
+    if (n && n->kind == NK_VariableReference && n->u.attr.value) {
+        const Value *v = n->u.attr.value;
+        if (v->is_null || !type_is_string(v->type)) return NULL;
+        return arena_strndup(a, v->u.s.p ? v->u.s.p : "", v->u.s.len);
+    }
+    return NULL;
+}
+
 bool fn_is_foldable(const Node *n) {
     switch (n->kind) {
     case NK_Literal: return true;

@@ -794,7 +794,7 @@ bool ty_count(TypeCtx *c) {
 /* from_json/from_csv/from_xml(str, schema): the schema literal is the type */
 bool ty_from_schema(TypeCtx *c) {
     Arena *a = c->an->arena;
-    const char *s = c->nargs > 1 ? fn_lit_string(c->args[1]) : NULL;
+    const char *s = c->nargs > 1 ? fn_const_string(a, c->args[1]) : NULL;
     const DataType *t = NULL;
     if (s) {
         const char *err = NULL;
@@ -818,7 +818,7 @@ bool ty_from_schema(TypeCtx *c) {
 /* variant_get(v, path, type) */
 bool ty_variant_get(TypeCtx *c) {
     Arena *a = c->an->arena;
-    const char *s = c->nargs > 2 ? fn_lit_string(c->args[2]) : "variant";
+    const char *s = c->nargs > 2 ? fn_const_string(a, c->args[2]) : "variant";
     const char *err = NULL;
     const DataType *t = s ? type_parse(a, s, strlen(s), NULL, &err) : NULL;
     c->result = t ? t : &TYPE_VARIANT;

@@ -75,6 +75,10 @@ static Node *rewrite(Node *e, void *ctx) {
             Node *fn = e->kids[0];
             Node *f = func_window_frame(an, fn);
             if (!f) f = func_default_window_frame(an, spec->u.wspec.norder > 0);
+            /* as ResolveWindowFrame does: Lag keeps the negated offset */
+            if (fn->kind == NK_Call && !strcasecmp(fn->u.call.name, "lag") && fn->nkids > 1 &&
+                f->kids[0]->kind == NK_Literal)
+                fn = node_with_kid(an->arena, fn, 1, f->kids[0]);
             Node **k = ARENA_ARRAY(an->arena, Node *, spec->nkids + 1);
             memcpy(k, spec->kids, sizeof(Node *) * spec->nkids);
             k[spec->nkids] = f;
