@@ -6,6 +6,7 @@
  */
 #include <strings.h>
 
+#include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
 
@@ -29,6 +30,21 @@ static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (p->kind != NK_UnresolvedTableValuedFunction) return p;
     NameParts n = p->u.un.name;
+    const FuncDef *gen = n.n == 1 ? func_lookup_builtin(n.v[0]) : NULL;
+    if (gen && func_kind(gen) == FK_GENERATOR) {
+        /* a generator in FROM (explode, inline, posexplode, stack, json_tuple, ...):
+           Spark's Generate over a one-row relation */
+        Node *call = node_new(an->arena, NK_UnresolvedFunction, p->start, p->stop);
+        call->u.un.name = n;
+        call->u.un.nargs = p->nexprs;
+        node_set_kids(an->arena, call, p->exprs, p->nexprs);
+        call = node_finish(call);
+        Node *one = node_finish(node_new(an->arena, NK_OneRowRelation, p->start, p->stop));
+        Node *g = node_new(an->arena, NK_UnresolvedGenerate, p->start, p->stop);
+        node_set_exprs(an->arena, g, &call, 1);
+        node_set_kids(an->arena, g, &one, 1);
+        return node_finish(g);
+    }
     if (!(n.n == 1 && strcasecmp(n.v[0], "range") == 0)) {
         return an_fail(an, error_make(an->arena, "UNRESOLVABLE_TABLE_VALUED_FUNCTION", p, "name",
                                       sql_id_parts(an->arena, n), NULL));
