@@ -220,6 +220,13 @@ static Node *apply_node(Node *p, void *ctx) {
     case NK_Aggregate: {
         uint32_t ng = p->u.aggregate.ngroup;
         bool changed = false;
+        /* a star cannot be expanded when the grouping names positions in it */
+        if (an->conf->group_by_ordinal)
+            for (uint32_t i = 0; i < ng; i++)
+                if (p->exprs[i]->kind == NK_Literal && p->exprs[i]->type && p->exprs[i]->type->id == T_INT)
+                    for (uint32_t k = ng; k < p->nexprs; k++)
+                        if (p->exprs[k]->kind == NK_UnresolvedStar)
+                            return an_fail(an, error_make(an->arena, "STAR_GROUP_BY_POS", p->exprs[i], NULL));
         uint32_t na;
         Node **aggs = resolve_select_list(an, p->exprs + ng, p->nexprs - ng, input, &na, &changed);
         if (!aggs) return p;
