@@ -1,6 +1,8 @@
 /* Lookup over the family tables (table_*.c). The tables are static const;
  * lookup is a case-insensitive scan, done once per call site resolution. */
+#include <ctype.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -12,20 +14,60 @@ static const FuncDef *const FAMILIES[] = {
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
-const FuncDef *func_lookup_builtin(const char *name) {
-    if (!name) return NULL;
+/* Name index: an open-addressing hash over the lower-cased names, built once
+ * (pthread_once) from the constant tables and read-only afterwards. Each
+ * slot lists the rows of one name in table order (unary and binary `-`). */
+enum { INDEX_SLOTS = 2048, ROWS_PER_NAME = 4, MAX_NAME = 64 };
+typedef struct NameSlot {
+    const char *name;
+    const FuncDef *rows[ROWS_PER_NAME];
+} NameSlot;
+static NameSlot g_index[INDEX_SLOTS];
+static pthread_once_t g_index_once = PTHREAD_ONCE_INIT;
+
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (uint8_t)tolower((unsigned char)*s)) * 16777619u;
+    return h;
+}
+
+static void build_index(void) {
     for (size_t f = 0; f < NFAMILIES; f++)
-        for (const FuncDef *d = FAMILIES[f]; d->name; d++)
-            if (strcasecmp(d->name, name) == 0) return d;
+        for (const FuncDef *d = FAMILIES[f]; d->name; d++) {
+            uint32_t i = name_hash(d->name) & (INDEX_SLOTS - 1);
+            while (g_index[i].name && strcasecmp(g_index[i].name, d->name) != 0) i = (i + 1) & (INDEX_SLOTS - 1);
+            g_index[i].name = d->name;
+            for (int k = 0; k < ROWS_PER_NAME; k++)
+                if (!g_index[i].rows[k]) {
+                    g_index[i].rows[k] = d;
+                    break;
+                }
+        }
+}
+
+static const NameSlot *find_slot(const char *name) {
+    if (!name || strlen(name) > MAX_NAME) return NULL;
+    pthread_once(&g_index_once, build_index);
+    uint32_t i = name_hash(name) & (INDEX_SLOTS - 1);
+    while (g_index[i].name) {
+        if (strcasecmp(g_index[i].name, name) == 0) return &g_index[i];
+        i = (i + 1) & (INDEX_SLOTS - 1);
+    }
     return NULL;
 }
 
-/* Another row with the same name whose arity fits (unary and binary `-`). */
+const FuncDef *func_lookup_builtin(const char *name) {
+    const NameSlot *s = find_slot(name);
+    return s ? s->rows[0] : NULL;
+}
+
+/* The row of that name whose arity fits (unary and binary `-`). */
 const FuncDef *func_lookup_arity(const char *name, int nargs) {
-    for (size_t f = 0; f < NFAMILIES; f++)
-        for (const FuncDef *d = FAMILIES[f]; d->name; d++)
-            if (strcasecmp(d->name, name) == 0 && nargs >= d->min_args && (d->max_args < 0 || nargs <= d->max_args))
-                return d;
+    const NameSlot *s = find_slot(name);
+    for (int k = 0; s && k < ROWS_PER_NAME && s->rows[k]; k++) {
+        const FuncDef *d = s->rows[k];
+        if (nargs >= d->min_args && (d->max_args < 0 || nargs <= d->max_args)) return d;
+    }
     return NULL;
 }
 
