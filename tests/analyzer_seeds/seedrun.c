@@ -1,14 +1,17 @@
 /* seedrun: a small driver for the seed-feature tests, with the same contract
  * as `catalyzer run` (judge.py can drive it) plus `--tree`, which prints
  * each statement's analysed plan after its JSON line (ids normalised to #x
- * with --norm), and `--sql FILE`, which reads `;`-separated statements.
- *   seedrun [--conf k=v]... [--tree] [--norm] FILE.jsonl|--sql FILE.sql */
+ * with --norm), `--sql FILE`, which reads `;`-separated statements, and
+ * `--golden FILE.sql`, which prints what the golden .out files
+ * hold (regenerate: seedrun --golden X.sql > X.out).
+ *   seedrun [--conf k=v]... [--tree] [--norm] [--trace] FILE.jsonl|--sql FILE.sql|--golden FILE.sql */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalyzer.h"
+#include "harness.h"
 
 typedef struct Run {
     CzSession *s;
@@ -81,7 +84,7 @@ static void on_stmt(void *ctx, const char *stmt, size_t len, size_t offset) {
 int main(int argc, char **argv) {
     Run r = {cz_session_new(true), false, false, false, 0};
     const char *file = NULL;
-    bool sql = false;
+    bool sql = false, golden = false;
     if (argc > 1 && !strcmp(argv[1], "run")) argv++, argc--; /* `seedrun run ...` as judge.py calls it */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--conf") && i + 1 < argc) {
@@ -94,6 +97,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--norm")) r.norm = true;
         else if (!strcmp(argv[i], "--trace")) r.trace = true;
         else if (!strcmp(argv[i], "--sql")) sql = true;
+        else if (!strcmp(argv[i], "--golden")) golden = true;
         else file = argv[i];
     }
     if (!file) {
@@ -106,7 +110,9 @@ int main(int argc, char **argv) {
         perror(file);
         return 2;
     }
-    if (sql) {
+    if (golden) {
+        harness_run_script(stdout, text, len);
+    } else if (sql) {
         cz_split_statements(text, len, on_stmt, &r);
     } else {
         char *line = text;
