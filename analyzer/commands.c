@@ -227,6 +227,76 @@ static Node *insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     return ok(stmt);
 }
 
+static bool starts_with_ci(const char *s, const char *prefix) {
+    return s && strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The table a command names, as the catalog resolves it; NULL with the error recorded. */
+static const TableDef *command_table(Analysis *an, CzSession *s, Node *stmt) {
+    const char *ns, *tbl;
+    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
+    const TableDef *t = catalog_find_table(s->catalog, ns, tbl);
+    if (!t) an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
+                                   sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
+    return t;
+}
+
+/* Statements without an analysis of their own (Spark runs them as commands):
+ * what Spark checks at analysis time for the ones the corpus uses, and their
+ * query, if any, analysed. */
+static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    const char *kw = stmt->u.ddl.text;
+    if (starts_with_ci(kw, "CACHE")) {
+        /* CACHE TABLE t AS query: a temporary view over the query */
+        if (stmt->nkids) {
+            Node *query = analyze_query(an, stmt->kids[0]);
+            if (!query) return NULL;
+            const Node *q = stmt->kids[0];
+            const char *text = an->sql && q->start >= 0 && q->stop >= q->start && (size_t)q->stop < an->sql_len
+                                   ? arena_strndup(an->arena, an->sql + q->start, (size_t)(q->stop - q->start + 1))
+                                   : NULL;
+            TempView v = {.name = stmt->u.ddl.name.v[stmt->u.ddl.name.n - 1], .sql = text};
+            if (v.sql) state_put_view(pending_state(s, pend), &v);
+            return ok(stmt);
+        }
+        return command_table(an, s, stmt) || (stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0]))
+                   ? (an->error = NULL, ok(stmt)) : NULL;
+    }
+    if (starts_with_ci(kw, "DELETE") || starts_with_ci(kw, "UPDATE") || starts_with_ci(kw, "MERGE")) {
+        /* v1 session-catalog tables support none of these */
+        if (!command_table(an, s, stmt)) return NULL;
+        const char *op = starts_with_ci(kw, "DELETE") ? "DELETE" : starts_with_ci(kw, "UPDATE") ? "UPDATE" : "MERGE INTO";
+        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName",
+                                      sql_id_parts(an->arena, stmt->u.ddl.name), "operation", op, NULL));
+    }
+    if (starts_with_ci(kw, "REPLACE TABLE")) {
+        const char *ns, *tbl;
+        if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
+        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName",
+                                      qualified(an, ns, tbl), "operation", "REPLACE TABLE", NULL));
+    }
+    if (starts_with_ci(kw, "REPAIR TABLE") || starts_with_ci(kw, "MSCK")) {
+        const TableDef *t = command_table(an, s, stmt);
+        if (!t) return NULL;
+        return an_fail(an, error_make(an->arena, "NOT_A_PARTITIONED_TABLE", stmt, "operation", "MSCK REPAIR TABLE",
+                                      "tableIdentWithDB", qualified(an, t->ns, t->name), NULL));
+    }
+    bool describe_other = (starts_with_ci(kw, "DESC") && (strcasestr(kw, "SCHEMA") || strcasestr(kw, "DATABASE") ||
+                                                           strcasestr(kw, "FUNCTION") || strcasestr(kw, "NAMESPACE") ||
+                                                           strcasestr(kw, "QUERY") || strcasestr(kw, "CATALOG")));
+    if (starts_with_ci(kw, "COMMENT ON TABLE") || starts_with_ci(kw, "ALTER TABLE") ||
+        (starts_with_ci(kw, "DESC") && !describe_other) || starts_with_ci(kw, "ANALYZE") ||
+        starts_with_ci(kw, "TRUNCATE") || starts_with_ci(kw, "REFRESH TABLE") || starts_with_ci(kw, "SHOW COLUMNS") ||
+        starts_with_ci(kw, "SHOW CREATE TABLE") || starts_with_ci(kw, "SHOW TBLPROPERTIES")) {
+        if (stmt->u.ddl.name.n) {
+            if (stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0])) return ok(stmt);
+            if (!command_table(an, s, stmt)) return NULL;
+        }
+    }
+    if (stmt->nkids && !node_kind_is_command(stmt->kids[0]->kind) && !analyze_query(an, stmt->kids[0])) return NULL;
+    return ok(stmt);
+}
+
 /* Session variables, EXECUTE IMMEDIATE and IDENTIFIER targets live in variables_cmd.c. */
 Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend);
 
@@ -246,8 +316,8 @@ Node *run_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) 
     case NK_DropVariable:
     case NK_ExecuteImmediate:
     case NK_UnresolvedIdentifierPlan: return run_variable_command(an, s, stmt, pend);
+    case NK_Command: return other_command(an, s, stmt, pend);
     default:
-        /* other statements (DESCRIBE, SHOW, CACHE, ...): their query, if any, must analyse */
         if (stmt->nkids && !node_kind_is_command(stmt->kids[0]->kind) && !analyze_query(an, stmt->kids[0])) return NULL;
         return ok(stmt);
     }
