@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include "functions/functions.h"
+
 #include <string.h>
 
 struct OutputCache {
@@ -236,13 +238,25 @@ bool expr_has_kind(const Node *e, KindMask m) {
 
 static bool has_kind_outside_subqueries(const Node *e, KindMask m) { return expr_has_kind(e, m); }
 
+/* A generator call (explode, ...) outside subqueries: ExtractGenerator still
+   has to turn it into a Generate (Spark's Project.resolved). */
+static bool has_generator(const Node *e) {
+    if (e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR) return true;
+    if (!kind_mask_has(e->mask, NK_Call) || e->kind == NK_ScalarSubquery || e->kind == NK_Exists ||
+        e->kind == NK_InSubquery || e->kind == NK_ListQuery || e->kind == NK_LateralSubquery)
+        return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (has_generator(e->kids[i])) return true;
+    return false;
+}
+
 bool plan_is_resolved(const Node *p) {
     if (!node_resolved(p)) return false;
     switch (p->kind) {
     case NK_Project: {
         KindMask special = KIND_MASK(NK_AggregateExpression, NK_WindowExpression);
         for (uint32_t i = 0; i < p->nexprs; i++)
-            if (has_kind_outside_subqueries(p->exprs[i], special)) return false;
+            if (has_kind_outside_subqueries(p->exprs[i], special) || has_generator(p->exprs[i])) return false;
         return true;
     }
     case NK_Aggregate: {
