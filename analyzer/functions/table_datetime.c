@@ -26,6 +26,13 @@ const FuncDef FUNCS_DATETIME[] = {
     {SCALAR("date_sub", 2, 2, "??", date_add, NULL)},
     {SCALAR("date_diff", 2, 2, "DD", fixed, "int")},
     {SCALAR("datediff", 2, 2, "DD", fixed, "int")},
+    /* TIMESTAMPADD(unit, n, ts) and its DATEADD/DATE_ADD spellings; likewise TIMESTAMPDIFF */
+    {SCALAR("timestampadd", 3, 3, "slT", arg_last, NULL)},
+    {SCALAR("dateadd", 3, 3, "slT", arg_last, NULL), .pname = "timestampadd"},
+    {SCALAR("date_add", 3, 3, "slT", arg_last, NULL), .pname = "timestampadd"},
+    {SCALAR("timestampdiff", 3, 3, "sTT", fixed, "bigint")},
+    {SCALAR("datediff", 3, 3, "sTT", fixed, "bigint"), .pname = "timestampdiff"},
+    {SCALAR("date_diff", 3, 3, "sTT", fixed, "bigint"), .pname = "timestampdiff"},
     {SCALAR("date_format", 2, 2, "Ts", fixed, "string")},
     {SCALAR("date_from_unix_date", 1, 1, "i", fixed, "date")},
     {SCALAR("date_part", 2, 2, "s?", extract, NULL)},

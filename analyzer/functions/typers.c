@@ -25,6 +25,11 @@ bool ty_arg0(TypeCtx *c) {
     return true;
 }
 
+bool ty_arg_last(TypeCtx *c) {
+    c->result = c->nargs ? c->args[c->nargs - 1]->type : &TYPE_NULL;
+    return true;
+}
+
 /* ---- common types ---- */
 
 static bool fail_diff_class(TypeCtx *c, const char *cls, int from, int to, int step, bool brackets) {
