@@ -113,6 +113,20 @@ static bool assign_row(Analysis *an, SessionState *st, const Variable **vars, ui
     return true;
 }
 
+/* The analysed form Spark shows: SetVariable [variable references (values
+ * before the assignment)] over the analysed source query. */
+static Node *resolved_set_variable(Analysis *an, const Node *at, Node *const *targets, uint32_t n, Node *plan) {
+    Node **refs = ARENA_ARRAY(an->arena, Node *, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        refs[i] = resolve_variable(an, targets[i]);
+        if (!refs[i]) refs[i] = targets[i];
+    }
+    Node *r = node_new(an->arena, NK_SetVariable, at->start, at->stop);
+    node_set_exprs(an->arena, r, refs, n);
+    node_set_kids(an->arena, r, &plan, 1);
+    return node_finish(r);
+}
+
 /* ---- DECLARE ---- */
 
 static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -279,7 +293,7 @@ static Node *set_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges
                                       arena_printf(an->arena, "%u", n), "numExpr", arena_printf(an->arena, "%u", out.n),
                                       NULL));
     if (!assign_row(an, st, vars, n, plan, stmt)) return NULL;
-    return stmt;
+    return resolved_set_variable(an, stmt, stmt->exprs, n, plan);
 }
 
 /* ---- DROP TEMPORARY VARIABLE ---- */
@@ -429,6 +443,14 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
                                       expr_sql_quoted(an->arena, qe), NULL));
     }
 
+    /* USING (a, b): a parenthesised list is the arguments themselves */
+    if (nusing == 1 && using[0]->kind == NK_UnresolvedFunction && using[0]->u.un.name.n == 1 &&
+        !strcmp(using[0]->u.un.name.v[0], "struct") && using[0]->start >= 0 && an->sql &&
+        (size_t)using[0]->start < an->sql_len && an->sql[using[0]->start] == '(') {
+        nusing = using[0]->nkids;
+        using = using[0]->kids;
+    }
+
     /* USING arguments: literals or variables, named all or none */
     Params pa = {.an = an, .n = nusing};
     pa.names = ARENA_ARRAY(an->arena, const char *, nusing + 1);
@@ -443,6 +465,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         } else if (u->kind == NK_UnresolvedAttribute && u->u.un.name.n == 1) {
             /* a variable passed without AS names the parameter after itself */
             pa.names[i] = u->u.un.name.v[0];
+            nnamed++;
         }
         for (uint32_t j = 0; j < i; j++)
             if (using[i]->kind == NK_Alias && using[j]->kind == NK_Alias && pa.names[j] &&
@@ -493,7 +516,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         return an_fail(an, error_make(an->arena, "INVALID_QUERY_MIXED_QUERY_PARAMETERS", stmt, NULL));
     if (pa.named && nnamed < nusing) {
         for (uint32_t i = 0; i < nusing; i++)
-            if (using[i]->kind != NK_Alias)
+            if (!pa.names[i])
                 return an_fail(an, error_make(an->arena, "ALL_PARAMETERS_MUST_BE_NAMED", using[i], "exprs",
                                               expr_sql_quoted(an->arena, pa.values[i]), NULL));
     }
@@ -525,7 +548,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
                                            arena_printf(an->arena, "%u", ninto), "numExpr",
                                            arena_printf(an->arena, "%u", out.n), NULL));
                 else if (assign_row(an, st, vars, ninto, plan, stmt))
-                    r = plan;
+                    r = resolved_set_variable(an, stmt, into, ninto, plan);
             }
         }
     }
@@ -539,8 +562,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         an->error->start = stmt->start;
         an->error->stop = stmt->stop;
     }
-    if (!r) return NULL;
-    return ninto ? stmt : r;
+    return r;
 }
 
 Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
