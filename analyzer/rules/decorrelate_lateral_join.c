@@ -183,7 +183,7 @@ static Node *pull(Pull *u, Node *p) {
         if (u->failed) return p;
         AttrList need = needed(u);
         Node **list = ARENA_ARRAY(an->arena, Node *, p->nexprs + need.n + 1);
-        memcpy(list, p->exprs, sizeof(Node *) * p->nexprs);
+        if (p->nexprs) memcpy(list, p->exprs, sizeof(Node *) * p->nexprs);
         uint32_t n = p->nexprs;
         for (uint32_t i = 0; i < need.n; i++)
             if (!list_has_id(list, n, need.v[i]->u.attr.id)) list[n++] = need.v[i];
@@ -209,7 +209,7 @@ static Node *pull(Pull *u, Node *p) {
         AttrList need = needed(u);
         uint32_t ng = p->u.aggregate.ngroup, na = p->nexprs - ng;
         Node **groups = ARENA_ARRAY(an->arena, Node *, ng + need.n + 1);
-        memcpy(groups, p->exprs, sizeof(Node *) * ng);
+        if (ng) memcpy(groups, p->exprs, sizeof(Node *) * ng);
         uint32_t g = ng;
         for (uint32_t i = 0; i < need.n; i++) {
             bool dup = false;
@@ -218,13 +218,13 @@ static Node *pull(Pull *u, Node *p) {
             if (!dup) groups[g++] = need.v[i];
         }
         Node **aggs = ARENA_ARRAY(an->arena, Node *, na + need.n + 1);
-        memcpy(aggs, p->exprs + ng, sizeof(Node *) * na);
+        if (na) memcpy(aggs, p->exprs + ng, sizeof(Node *) * na);
         uint32_t k = na;
         for (uint32_t i = 0; i < need.n; i++)
             if (!list_has_id(aggs, k, need.v[i]->u.attr.id)) aggs[k++] = need.v[i];
         Node **all = ARENA_ARRAY(an->arena, Node *, g + k);
-        memcpy(all, groups, sizeof(Node *) * g);
-        memcpy(all + g, aggs, sizeof(Node *) * k);
+        if (g) memcpy(all, groups, sizeof(Node *) * g);
+        if (k) memcpy(all + g, aggs, sizeof(Node *) * k);
         Node *c = node_copy(an->arena, p);
         c->u.aggregate.ngroup = g;
         node_set_exprs(an->arena, c, all, g + k);
@@ -339,7 +339,7 @@ static Node *decorrelate(Analysis *an, Node *j) {
     AttrList left = plan_output(an, j->kids[0]);
     AttrList right = plan_output(an, plan); /* the lateral output to restore */
     Node **top = ARENA_ARRAY(an->arena, Node *, left.n + right.n + 1);
-    memcpy(top, left.v, sizeof(Node *) * left.n);
+    if (left.n) memcpy(top, left.v, sizeof(Node *) * left.n);
     if (scalar_agg && u.n) {
         /* COUNT bug: LEFT OUTER join, aggregates recomputed above it */
         Node *new_agg = scalar_agg;
@@ -362,8 +362,8 @@ static Node *decorrelate(Analysis *an, Node *j) {
             top[left.n + i] = node_finish(a);
         }
         Node **list = ARENA_ARRAY(an->arena, Node *, ng * 2 + s.n + 1);
-        memcpy(list, new_agg->exprs, sizeof(Node *) * ng);
-        memcpy(list + ng, s.aggs, sizeof(Node *) * s.n);
+        if (ng) memcpy(list, new_agg->exprs, sizeof(Node *) * ng);
+        if (s.n) memcpy(list + ng, s.aggs, sizeof(Node *) * s.n);
         uint32_t nl = ng + s.n;
         for (uint32_t g = 0; g < ng; g++)
             if (new_agg->exprs[g]->kind == NK_AttributeReference) list[nl++] = new_agg->exprs[g];
@@ -373,7 +373,7 @@ static Node *decorrelate(Analysis *an, Node *j) {
         np = replace_aggregate(an, np, new_agg, agg2);
         if (jt == JOIN_INNER || jt == JOIN_CROSS) jt = JOIN_LEFT_OUTER;
     } else {
-        memcpy(top + left.n, right.v, sizeof(Node *) * right.n);
+        if (right.n) memcpy(top + left.n, right.v, sizeof(Node *) * right.n);
     }
     Node *join = node_new(an->arena, NK_Join, j->start, j->stop);
     Node *kids[2] = {j->kids[0], np};

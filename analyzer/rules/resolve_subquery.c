@@ -212,8 +212,8 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
         AttrList l = plan_output(an, p->kids[0]);
         AttrList r = plan_output(an, nsub->u.subq.plan);
         AttrList all = {0, ARENA_ARRAY(an->arena, Node *, l.n + r.n + 1)};
-        memcpy(all.v, l.v, sizeof(Node *) * l.n);
-        memcpy(all.v + l.n, r.v, sizeof(Node *) * r.n);
+        if (l.n) memcpy(all.v, l.v, sizeof(Node *) * l.n);
+        if (r.n) memcpy(all.v + l.n, r.v, sizeof(Node *) * r.n);
         all.n = l.n + r.n;
         cond = resolve_expr_refs(an, cond, all, NULL, 0);
         if (an_failed(an)) return p;
