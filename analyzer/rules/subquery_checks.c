@@ -96,12 +96,20 @@ static bool check_plan(Analysis *an, const Node *p, bool lateral, bool can_conta
     case NK_Filter:
     case NK_Aggregate:
     case NK_Window:
-    case NK_Generate:
     case NK_GlobalLimit:
     case NK_LocalLimit:
     case NK_Offset:
         if (!fail_on_invalid_outer(an, p)) return false;
         return p->nkids ? check_plan(an, p->kids[0], lateral, can_contain) : true;
+    case NK_Generate:
+        /* a generator keeping child columns (LATERAL VIEW) may not host outer
+           references; one over a row of nothing (FROM explode(...), SELECT
+           explode(...)) is Spark's category 4: it may, its children may not */
+        if (plan_output(an, p->kids[0]).n) {
+            if (!fail_on_invalid_outer(an, p)) return false;
+            return check_plan(an, p->kids[0], lateral, can_contain);
+        }
+        return check_plan(an, p->kids[0], lateral, false);
     case NK_Join: {
         if (!fail_on_invalid_outer(an, p)) return false;
         bool lc = can_contain, rc = can_contain;
