@@ -1,7 +1,8 @@
 /* The golden-plan harness shared by seedrun and test_golden: runs a script
  * of `;`-separated statements in a fresh session (test tables included) and
- * prints, per statement, the `catalyzer run` JSON line and, for queries that
- * analyse, the plan tree with expression ids normalised to #x. Lines
+ * prints, per statement, its status with the schema or the error class and,
+ * for queries that analyse, the plan tree with expression ids normalised to
+ * #x (positions and message texts belong to other modules' tests). Lines
  * `-- conf: key=value` in the script set configuration first. */
 #ifndef SEED_HARNESS_H
 #define SEED_HARNESS_H
@@ -34,7 +35,9 @@ static void harness_stmt(void *ctx, const char *stmt, size_t len, size_t offset)
     CzRunOptions o = {0};
     o.want_tree = true;
     CzResult *res = cz_run_sql(h->s, stmt, len, &o);
-    fprintf(h->out, "%s\n", cz_result_json(res, h->index++));
+    const CzError *err = cz_result_error(res);
+    if (err) fprintf(h->out, "-- %d error %s\n", h->index++, err->error_class);
+    else fprintf(h->out, "-- %d ok %s\n", h->index++, cz_result_schema(res));
     const char *t = cz_result_tree(res);
     if (t && !cz_result_is_command(res)) {
         harness_print_norm(h->out, t);
