@@ -2,6 +2,8 @@
  * (rank, row_number, lag, ...) needs an ordered window
  * (_LEGACY_ERROR_TEMP_1037), and the rank-like functions (rank, dense_rank,
  * percent_rank) take the window's order expressions as their children.
+ * A window function outside OVER is WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE (a
+ * CheckAnalysis case in Spark, raised here once the expression is resolved).
  *
  *   rank() windowspecdefinition(p#1, o#2 ASC NULLS FIRST, ...)
  *     =>  rank(o#2) windowspecdefinition(p#1, o#2 ASC NULLS FIRST, ...)
@@ -41,20 +43,45 @@ static Node *order_expr(Node *e, void *ctx) {
     return node_with_kid(an->arena, e, 0, nf);
 }
 
+static bool is_window_fn(const Node *e) {
+    return e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_WINDOW && node_resolved(e);
+}
+
+/* CheckAnalysis: a window function used as the argument of anything but a
+ * window expression (`SELECT row_number() FROM t`). */
+static bool check_over(Analysis *an, const Node *e) {
+    if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery ||
+        e->kind == NK_LateralSubquery)
+        return true;
+    for (uint32_t i = 0; i < e->nkids; i++) {
+        const Node *k = e->kids[i];
+        if (is_window_fn(k) && e->kind != NK_WindowExpression && node_resolved(e)) {
+            an_fail(an, error_make(an->arena, "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", e, "funcName",
+                                   expr_sql_quoted(an->arena, k), NULL));
+            return false;
+        }
+        if (!check_over(an, k)) return false;
+    }
+    return true;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || !p->nexprs) return p;
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (kind_mask_has(p->exprs[i]->mask, NK_Call) && !check_over(an, p->exprs[i])) return p;
+    if (!kind_mask_has(p->mask, NK_WindowExpression)) return p;
     return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_WindowExpression), order_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
+    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression, NK_Call), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_WINDOW_ORDER = {
     .name = "ResolveWindowOrder",
     .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveWindowOrder",
-    .kinds = {NK_WindowExpression},
-    .nkinds = 1,
+    .kinds = {NK_WindowExpression, NK_Call},
+    .nkinds = 2,
     .apply = apply,
 };
