@@ -48,7 +48,7 @@ void decimal_print(StrBuf *sb, __int128 unscaled, int scale) {
     sb_printf(sb, "E%s%ld", adjusted >= 0 ? "+" : "", adjusted);
 }
 
-void decimal_print_plain_stripped(StrBuf *sb, int64_t unscaled, int scale) {
+void decimal_print_plain_stripped(StrBuf *sb, __int128 unscaled, int scale) {
     bool neg = unscaled < 0;
     unsigned __int128 mag = neg ? (unsigned __int128)0 - (unsigned __int128)(__int128)unscaled
                                 : (unsigned __int128)unscaled;

@@ -40,7 +40,7 @@ void java_float_print(StrBuf *sb, float f);
 /* Java BigDecimal.toString of unscaled × 10^-scale (scientific when Java uses it). */
 void decimal_print(StrBuf *sb, __int128 unscaled, int scale);
 /* BigDecimal.valueOf(v, scale).stripTrailingZeros.toPlainString. */
-void decimal_print_plain_stripped(StrBuf *sb, int64_t unscaled, int scale);
+void decimal_print_plain_stripped(StrBuf *sb, __int128 unscaled, int scale);
 
 /* Date (days since epoch) as yyyy-MM-dd; timestamp (micros, UTC) as
  * yyyy-MM-dd HH:mm:ss[.ffffff] with trailing fraction zeros removed. */

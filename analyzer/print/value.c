@@ -89,7 +89,7 @@ void ym_interval_print(StrBuf *sb, int64_t months, int start, int end) {
 
 static void seconds_print(StrBuf *sb, uint64_t rest) {
     if (rest < 10ULL * MICROS_PER_SECOND) sb_putc(sb, '0');
-    decimal_print_plain_stripped(sb, (int64_t)rest, 6);
+    decimal_print_plain_stripped(sb, (__int128)rest, 6);
 }
 
 void dt_interval_print(StrBuf *sb, int64_t micros, int start, int end) {

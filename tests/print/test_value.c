@@ -220,3 +220,18 @@ Test(value, composites) {
     mp.u.list.n = 1;
     cr_expect_str_eq(vsql(mp), "MAP(1, 2)");
 }
+
+Test(value, interval_extremes) {
+    Value s = {.type = type_dt_interval(A, IF_SECOND, IF_SECOND)};
+    s.u.iv.micros = INT64_MIN;
+    cr_expect_str_eq(vs(s), "INTERVAL '-9223372036854.775808' SECOND");
+    Value d = {.type = type_dt_interval(A, IF_DAY, IF_SECOND)};
+    d.u.iv.micros = INT64_MIN;
+    cr_expect_str_eq(vs(d), "INTERVAL '-106751991 04:00:54.775808' DAY TO SECOND");
+    Value h = {.type = type_dt_interval(A, IF_HOUR, IF_MINUTE)};
+    h.u.iv.micros = 5 * 3600000000LL + 7 * 60000000LL;
+    cr_expect_str_eq(vs(h), "INTERVAL '05:07' HOUR TO MINUTE");
+    Value m = {.type = type_ym_interval(A, IF_MONTH, IF_MONTH)};
+    m.u.i = -14;
+    cr_expect_str_eq(vs(m), "INTERVAL '-14' MONTH");
+}
