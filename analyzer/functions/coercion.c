@@ -272,7 +272,7 @@ bool can_cast(const DataType *from, const DataType *to, bool ansi) {
     switch (t) {
     case T_BINARY: return fs || (!ansi && fi);
     case T_BOOLEAN: return fs || fn || (!ansi && (type_is_datetime(from)));
-    case T_TIMESTAMP: return fs || f == T_DATE || f == T_TIMESTAMP_NTZ || fn || f == T_VARIANT;
+    case T_TIMESTAMP: return fs || f == T_DATE || f == T_TIMESTAMP_NTZ || fn || f == T_VARIANT || (!ansi && f == T_BOOLEAN);
     case T_TIMESTAMP_NTZ: return fs || f == T_DATE || f == T_TIMESTAMP || f == T_VARIANT;
     case T_DATE: return fs || f == T_TIMESTAMP || f == T_TIMESTAMP_NTZ || f == T_VARIANT;
     case T_CALENDAR_INTERVAL: return fs;

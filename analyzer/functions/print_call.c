@@ -20,6 +20,8 @@ static void print_args(StrBuf *sb, Node *const *args, uint32_t from, uint32_t to
 
 static const char *printed_name(const Node *call) {
     const FuncDef *d = call->u.call.def;
+    /* ceil/floor with a scale are RoundCeil/RoundFloor, printed lower-case */
+    if (d && d->typer == ty_ceil_floor && call->nkids == 2) return d->name;
     if (d && d->pname) return d->pname;
     if (call->u.call.name) return call->u.call.name;
     return d ? d->name : "?";

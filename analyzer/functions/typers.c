@@ -665,11 +665,15 @@ bool ty_round(TypeCtx *c) {
 /* ceil/floor(x): bigint for integral and floating, decimal(p-s+1, 0) */
 bool ty_ceil_floor(TypeCtx *c) {
     if (c->nargs > 1) {
-        if (!ty_round(c)) return false;
-        if (c->result->id != T_DECIMAL && !type_is_integral(c->result)) c->result = &TYPE_DOUBLE;
-        if (type_is_integral(c->result) && c->args[0]->type->id != T_DECIMAL)
-            c->result = type_decimal_for(c->an->arena, c->result);
-        return true;
+        /* RoundCeil / RoundFloor: the input as a decimal, then RoundBase's type */
+        const DataType *t0 = c->args[0]->type;
+        if (t0->id != T_DECIMAL) {
+            const DataType *d = t0->id == T_FLOAT || t0->id == T_DOUBLE ? type_decimal(c->an->arena, 30, 15)
+                                                                          : fn_implicit_cast_type(c->an->arena, t0, 'M');
+            if (!d) return fn_typer_error(c, 0, 'M') != NULL;
+            c->args[0] = fn_mk_cast(c->an, c->args[0], d);
+        }
+        return ty_round(c);
     }
     const DataType *t = c->args[0]->type;
     if (t->id == T_DECIMAL) {

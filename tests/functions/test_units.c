@@ -86,6 +86,10 @@ Test(functions, decimal_precision) {
     TYPE_IS("CAST(1 AS DECIMAL(10,2)) + 1.5D", "double");
     TYPE_IS("round(2.5, 0)", "decimal(2,0)");
     TYPE_IS("ceil(-0.1)", "decimal(1,0)");
+    TYPE_IS("ceil(5)", "bigint");
+    TYPE_IS("ceil(5, 2)", "decimal(11,0)");
+    TYPE_IS("floor(3.14159, 2)", "decimal(4,2)");
+    NAME_IS("floor(3.14159, 2)", "floor(3.14159, 2)");
     TYPE_IS("CASE WHEN true THEN 1 ELSE 2.0 END", "decimal(11,1)");
 }
 
