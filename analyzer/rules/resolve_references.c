@@ -151,7 +151,7 @@ static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList inpu
             }
             for (uint32_t k = 0; k < exp.n; k++)
                 if (exp.v[k]->kind == NK_AttributeReference)
-                    exp.v[k] = make_alias(an, wrap_outer(an, exp.v[k]), exp.v[k]->u.attr.name, false);
+                    exp.v[k] = wrap_outer(an, exp.v[k]);
         }
         if (m + exp.n > cap) {
             uint32_t ncap = (m + exp.n) * 2;
@@ -181,8 +181,6 @@ static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, A
         /* a select item that is a session variable is named as written (Spark aliases it) */
         if (out[i]->kind == NK_VariableReference && exp[i]->kind == NK_UnresolvedAttribute)
             out[i] = make_alias(an, out[i], exp[i]->u.un.name.v[exp[i]->u.un.name.n - 1], false);
-        /* a select item that is an outer column is named by an Alias, as in Spark */
-        if (out[i] && out[i]->kind == NK_OuterReference) out[i] = make_alias(an, out[i], named_expr_name(out[i]), false);
         if (out[i] != exp[i]) *changed = true;
     }
     *nout = m;

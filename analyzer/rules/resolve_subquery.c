@@ -179,6 +179,27 @@ static const DataType *output_struct(Analysis *an, AttrList out) {
     return type_struct(an->arena, (int)out.n, f);
 }
 
+/* The lateral subquery's output must not reuse the left side's ids: a
+ * select item that is just outer(a) becomes outer(a) AS a with a new id
+ * (what Spark's deduplication of the join's sides produces). */
+static Node *dedup_lateral_output(Analysis *an, Node *p, AttrList left) {
+    if (p->kind == NK_SubqueryAlias) return node_with_kid(an->arena, p, 0, dedup_lateral_output(an, p->kids[0], left));
+    if (p->kind != NK_Project) return p;
+    Node **items = NULL;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        Node *e = p->exprs[i];
+        if (e->kind != NK_OuterReference || e->kids[0]->kind != NK_AttributeReference ||
+            !in_list(left, e->kids[0]->u.attr.id))
+            continue;
+        if (!items) {
+            items = ARENA_ARRAY(an->arena, Node *, p->nexprs);
+            memcpy(items, p->exprs, sizeof(Node *) * p->nexprs);
+        }
+        items[i] = make_alias(an, e, e->kids[0]->u.attr.name, false);
+    }
+    return items ? node_with_exprs(an->arena, p, items, p->nexprs) : p;
+}
+
 /* LateralJoin: the subquery is analysed with the left side's output as its
  * outer scope (Spark's ResolveSubquery on LateralJoin); then the join
  * condition is resolved against left and right together. */
@@ -198,6 +219,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
             return node_with_exprs(an->arena, p, (Node *[]){node_finish(n), p->nexprs > 1 ? p->exprs[1] : NULL},
                                    p->nexprs);
         }
+        plan = dedup_lateral_output(an, plan, plan_output(an, p->kids[0]));
         OuterCollect c = {an, scope->attrs, scope->aliases, NULL, 0, 0};
         collect_outer_plan(&c, plan);
         Node *n = node_copy(an->arena, sub);
