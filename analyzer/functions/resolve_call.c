@@ -303,6 +303,12 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     /* count(*) is count(1) */
     if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
         args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);
+    for (int i = 0; i < nargs; i++) {
+        if (is_star(args[i]))
+            return an_fail(an, error_make(a, "INVALID_USAGE_OF_STAR_OR_REGEX", args[i], "elem", "'*'", "prettyName",
+                                          def->pname ? def->pname : def->name, NULL));
+        if (!args[i]->type && args[i]->kind != NK_LambdaFunction) return NULL; /* not resolved yet */
+    }
     int n = fill_defaults(an, def, args, nargs, u);
     if (n < 0) return NULL;
     /* IGNORE NULLS sets the ignoreNulls argument of first/last/nth_value */

@@ -157,6 +157,8 @@ Test(functions, aggregates) {
     ERROR_IS("every(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     ERROR_IS("abs(DISTINCT 1)", "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX");
     ERROR_IS("upper(x -> x)", "INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION");
+    ERROR_IS("sum(*)", "INVALID_USAGE_OF_STAR_OR_REGEX");
+    NAME_IS("count(*)", "count(1)");
 }
 
 /* Every built-in called with 0..3 arguments of assorted types: each call
