@@ -58,8 +58,11 @@ static void args_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle st, co
 }
 
 void expr_list_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle st) {
+    /* Spark's truncatedString: at most maxToStringFields items, then a count */
+    uint32_t shown = n > PRINT_MAX_FIELDS ? PRINT_MAX_FIELDS : n;
     sb_putc(sb, '[');
-    args_print(sb, v, n, st, ", ");
+    args_print(sb, v, shown, st, ", ");
+    if (shown < n) sb_printf(sb, ", ... %u more fields", n - shown);
     sb_putc(sb, ']');
 }
 

@@ -20,12 +20,21 @@ static void opt_list(StrBuf *sb, bool *first, Node *const *v, uint32_t n) {
     list(sb, v, n);
 }
 
+/* Spark's truncatedString tail: `, ... 3 more fields` when n > shown. */
+static void more_fields(StrBuf *sb, uint32_t n, uint32_t shown, const char *sep) {
+    if (shown < n) sb_printf(sb, "%s... %u more fields", shown ? sep : "", n - shown);
+}
+
+static uint32_t shown_of(uint32_t n) { return n > PRINT_MAX_FIELDS ? PRINT_MAX_FIELDS : n; }
+
 static void str_list(StrBuf *sb, const char *const *v, uint32_t n) {
+    uint32_t shown = shown_of(n);
     sb_putc(sb, '[');
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < shown; i++) {
         if (i) sb_puts(sb, ", ");
         sb_puts(sb, v[i] ? v[i] : "");
     }
+    more_fields(sb, n, shown, ", ");
     sb_putc(sb, ']');
 }
 
@@ -377,16 +386,19 @@ static void expand_line(StrBuf *sb, const Node *n) {
     for (uint32_t i = 0; i < rest && lists; i++)
         if (!proj[i] || proj[i]->kind != NK_ExprList) lists = false;
     if (lists) {
-        for (uint32_t i = 0; i < np; i++) {
+        for (uint32_t i = 0; i < shown_of(np); i++) {
             if (i) sb_puts(sb, ", ");
             list(sb, proj[i]->kids, proj[i]->nkids);
         }
+        more_fields(sb, np, shown_of(np), ", ");
     } else if (no) {
-        for (uint32_t i = 0; i * no < rest; i++) {
+        uint32_t count = (rest + no - 1) / no;
+        for (uint32_t i = 0; i < shown_of(count); i++) {
             if (i) sb_puts(sb, ", ");
             uint32_t k = rest - i * no < no ? rest - i * no : no;
             list(sb, proj + i * no, k);
         }
+        more_fields(sb, count, shown_of(count), ", ");
     }
     sb_puts(sb, "], ");
     list(sb, n->exprs, no);
@@ -429,7 +441,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             for (uint32_t i = 0; i < w; i++) sb_printf(sb, "%scol%u", i ? ", " : "", i + 1);
         }
         sb_puts(sb, "], [");
-        for (uint32_t i = 0; i < n->nexprs; i++) {
+        for (uint32_t i = 0; i < shown_of(n->nexprs); i++) {
             if (i) sb_puts(sb, ", ");
             const Node *row = n->exprs[i];
             if (row && row->kind == NK_ExprList)
@@ -437,6 +449,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             else
                 list(sb, &n->exprs[i], 1);
         }
+        more_fields(sb, n->nexprs, shown_of(n->nexprs), ", ");
         sb_putc(sb, ']');
         return;
     }
@@ -482,10 +495,11 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         sb_puts(sb, "Relation ");
         name_parts_print(sb, n->u.relation.name, false);
         sb_putc(sb, '[');
-        for (uint32_t i = 0; i < n->nexprs; i++) {
+        for (uint32_t i = 0; i < shown_of(n->nexprs); i++) {
             if (i) sb_putc(sb, ',');
             expr_print(sb, n->exprs[i]);
         }
+        more_fields(sb, n->nexprs, shown_of(n->nexprs), ",");
         sb_putc(sb, ']');
         const TableDef *t = n->u.relation.table;
         sb_putc(sb, ' ');

@@ -14,7 +14,12 @@ typedef enum PrintStyle { PS_STRING, PS_PRETTY, PS_SQL } PrintStyle;
 
 void expr_print_style(StrBuf *sb, const Node *e, PrintStyle style);
 
-/* `[a, b, c]` with each item in the given style (Spark's Seq formatting inside plans). */
+/* spark.sql.debug.maxToStringFields: lists in plan lines show this many items
+ * and then `... N more fields`. */
+enum { PRINT_MAX_FIELDS = 25 };
+
+/* `[a, b, c]` with each item in the given style (Spark's Seq formatting inside
+ * plans, truncated after PRINT_MAX_FIELDS items). */
 void expr_list_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle style);
 
 /* A multi-part name joined with '.', each part backquoted if it needs it

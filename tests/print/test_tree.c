@@ -228,3 +228,23 @@ Test(tree, wide_plan) {
     cr_expect(strstr(s, "\n+- OneRowRelation\n") != NULL);
     cr_expect_eq(strstr(s, "\n+- OneRowRelation\n") - s, (long)(expect - strlen("+- OneRowRelation\n") - 1));
 }
+
+Test(tree, long_lists_truncate_like_spark) {
+    /* spark.sql.debug.maxToStringFields = 25: 25 items, then `... N more fields` */
+    enum { N = 30 };
+    Node *cols[N];
+    char *names[N];
+    for (int i = 0; i < N; i++) {
+        names[i] = arena_printf(A, "c%d", i);
+        cols[i] = attr(names[i], (ExprId)i, &TYPE_INT);
+    }
+    Node *p = plan1(NK_Project, one_row(), N, cols);
+    const char *s = plan_tree_string(A, p);
+    cr_expect(strstr(s, "c23#23, c24#24, ... 5 more fields]\n") != NULL, "%s", s);
+    cr_expect(strstr(s, "c25#25") == NULL);
+    Node *rel = node_new(A, NK_Relation, -1, -1);
+    const char *q[] = {"spark_catalog", "default", "t"};
+    rel->u.relation.name = name_parts(A, 3, q);
+    fin(with_exprs(rel, N, cols));
+    cr_expect(strstr(plan_tree_string(A, rel), ",c24#24,... 5 more fields] parquet\n") != NULL);
+}
