@@ -42,6 +42,15 @@ static void vec_push(Arena *a, NodeVec *x, Node *e) {
     x->v[x->n++] = e;
 }
 
+static bool has_generator(const Node *e) {
+    if (e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR) return true;
+    if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery)
+        return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (has_generator(e->kids[i])) return true;
+    return false;
+}
+
 static bool has_window(const Node *e) { return expr_has_kind(e, KIND_MASK(NK_WindowExpression)); }
 
 typedef struct Extract {
@@ -366,7 +375,8 @@ static Node *rewrite(Node *p, void *ctx) {
             if (has_window(p->exprs[i])) any = true;
         if (!any || !children_resolved(p) || !exprs_resolved(p)) return p;
         for (uint32_t i = 0; i < p->nexprs; i++)
-            if (expr_has_kind(p->exprs[i], KIND_MASK(NK_LateralColumnAliasReference))) return p;
+            if (expr_has_kind(p->exprs[i], KIND_MASK(NK_LateralColumnAliasReference)) || has_generator(p->exprs[i]))
+                return p; /* lateral aliases and generators go first */
         Extract x;
         NodeVec windowed = {0};
         extract(an, p->exprs, p->nexprs, &x, &windowed);

@@ -299,10 +299,7 @@ static Node *frame_expr(Node *e, void *ctx) {
     Node *req = required_frame(an, f, k);
     if (k == WF_LAG && f->nkids > 1 && req->kids[0]->kind == NK_Literal) {
         /* Spark's Lag holds the negated, folded offset: lag(v#1, -1, null) */
-        Node *neg = node_copy(an->arena, req->kids[0]);
-        neg->start = f->kids[1]->start;
-        neg->stop = f->kids[1]->stop;
-        f = node_with_kid(an->arena, f, 1, node_finish(neg));
+        f = node_with_kid(an->arena, f, 1, req->kids[0]);
     }
     Node *frame;
     if (user) {
