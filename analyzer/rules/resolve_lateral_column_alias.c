@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "functions/functions.h"
 #include "print/printer.h"
 #include "lateral_alias.h"
 #include "rules.h"
@@ -397,6 +398,34 @@ static bool check_group_by(Analysis *an, const Node *agg) {
     return true;
 }
 
+static bool is_generator(const Node *e) {
+    return e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR;
+}
+
+static bool has_generator(const Node *e) {
+    if (is_generator(e)) return true;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (has_generator(e->kids[i])) return true;
+    return false;
+}
+
+/* A select list with a generator cannot also use lateral aliases (Spark's
+ * LATERAL_COLUMN_ALIAS_IN_GENERATOR, SPARK-49349). */
+static bool check_generator(Analysis *an, const Node *p, uint32_t from) {
+    bool gen = false;
+    for (uint32_t i = from; i < p->nexprs && !gen; i++) gen = has_generator(p->exprs[i]);
+    if (!gen) return true;
+    for (uint32_t i = from; i < p->nexprs; i++) {
+        const Node *l = first_lca(p->exprs[i]);
+        if (!l) continue;
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GENERATOR", p->exprs[i], "lca",
+                               sql_id_parts(an->arena, l->u.lca.name), "generatorExpr",
+                               expr_sql_quoted(an->arena, p->exprs[i]), NULL));
+        return false;
+    }
+    return true;
+}
+
 /* ---- the rule: a hand-written bottom-up traversal, as Spark's apply0 ---- */
 
 static Node *apply0(Analysis *an, Node *p, bool under_having);
@@ -425,10 +454,22 @@ static Node *apply0(Analysis *an, Node *p, bool under_having) {
     p = wrap_list(an, p, from);
     if (an_failed(an)) return p;
     if (p->kind == NK_Aggregate && !check_group_by(an, p)) return p;
-    if (!list_has_lca(p, from) || !applicable(p, from)) return p;
+    if (!list_has_lca(p, from)) return p;
+    if (!check_generator(an, p, from)) return p;
+    if (!applicable(p, from)) return p;
     /* phase 2 */
     if (p->kind == NK_Project) return unwrap_project(an, p);
-    if (under_having) return p; /* keep UnresolvedHaving - Aggregate for ResolveAggregateFunctions */
+    if (under_having) {
+        /* keep UnresolvedHaving - Aggregate for ResolveAggregateFunctions;
+           with a window the Aggregate never resolves there */
+        if (has_window(p->exprs + from, p->nexprs - from)) {
+            const Node *l = NULL;
+            for (uint32_t i = from; i < p->nexprs && !l; i++) l = first_lca(p->exprs[i]);
+            an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",
+                                   p, "lca", l ? sql_id_parts(an->arena, l->u.lca.name) : "", NULL));
+        }
+        return p;
+    }
     return lca_lift_aggregate(an, p, false);
 }
 

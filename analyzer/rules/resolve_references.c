@@ -181,6 +181,10 @@ static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, A
         /* a select item that is a session variable is named as written (Spark aliases it) */
         if (out[i]->kind == NK_VariableReference && exp[i]->kind == NK_UnresolvedAttribute)
             out[i] = make_alias(an, out[i], exp[i]->u.un.name.v[exp[i]->u.un.name.n - 1], false);
+        /* `s.f AS x`: the field's own alias is not top-level, Spark trims it */
+        if (out[i]->kind == NK_Alias && out[i]->nkids == 1 && out[i]->kids[0]->kind == NK_Alias &&
+            out[i]->kids[0]->nkids == 1 && out[i]->kids[0]->kids[0]->kind == NK_GetStructField)
+            out[i] = node_with_kid(an->arena, out[i], 0, out[i]->kids[0]->kids[0]);
         if (out[i] != exp[i]) *changed = true;
     }
     *nout = m;
@@ -233,6 +237,8 @@ static Node *apply_node(Node *p, void *ctx) {
             Node *g = p->exprs[i];
             /* GROUP BY ALL is left to ResolveGroupByAll unless a column is named all */
             Node *r = resolve_expr_refs(an, g, input, NULL, 0);
+            /* a nested field groups by the extraction itself (Spark's trimTopLevelGetStructFieldAlias) */
+            if (r->kind == NK_Alias && r->nkids == 1 && r->kids[0]->kind == NK_GetStructField) r = r->kids[0];
             /* GROUP BY ALL wins over an outer column or a variable named `all` */
             if (r != g && g->kind == NK_UnresolvedAttribute && g->u.un.name.n == 1 &&
                 strcasecmp(g->u.un.name.v[0], "all") == 0 && r->kind != NK_AttributeReference)
