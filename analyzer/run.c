@@ -29,6 +29,8 @@ struct CzResult {
     bool is_command;
     const char *json;
     Tracer tracer;
+    Catalog *retired_catalog;     /* versions a command replaced, freed with the result */
+    SessionState *retired_state;
 };
 
 static const char *const TEST_TABLES[] = {
@@ -195,6 +197,8 @@ int cz_result_rule_totals(const CzResult *r, const CzRuleTotal **totals) {
 
 void cz_result_free(CzResult *r) {
     if (!r) return;
+    if (r->retired_catalog) catalog_release(r->retired_catalog);
+    if (r->retired_state) state_free(r->retired_state);
     arena_free(r->arena);
     free(r);
 }
@@ -293,13 +297,15 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
                   len);
         return;
     }
-    /* success: publish the command's changes */
+    /* success: publish the command's changes; the replaced versions live as
+       long as the result, whose plan may point into them (view and variable
+       names of a SET VAR's query) */
     if (pending.catalog) {
-        catalog_release(s->catalog);
+        r->retired_catalog = s->catalog;
         s->catalog = pending.catalog;
     }
     if (pending.state) {
-        state_free(s->state);
+        r->retired_state = s->state;
         s->state = pending.state;
     }
     r->status = CZ_OK;

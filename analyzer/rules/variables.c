@@ -54,13 +54,15 @@ Node *resolve_variable(Analysis *an, const Node *u) {
     const Variable *v = state_find_var(an->session, name);
     if (!v) return NULL;
     Node *r = node_new(an->arena, NK_VariableReference, u->start, u->stop);
-    r->u.attr.name = v->name;
+    /* copies: the session state may be replaced (and freed) by this very
+       statement (SET VAR) before its plan is printed */
+    r->u.attr.name = arena_strdup(an->arena, v->name);
     static const char *const sys_session[] = {"system", "session"};
     r->u.attr.qualifier = (NameParts){2, (const char **)sys_session};
     Value *val = ARENA_NEW(an->arena, Value);
     *val = value_copy(an->arena, &v->value);
     r->u.attr.value = val;
-    r->type = v->type;
+    r->type = val->type;
     r->flags |= NF_NULLABLE;
     return node_finish(r);
 }
