@@ -576,12 +576,13 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
 
 /* IDENTIFIER ( expr ): the current token is IDENTIFIER. */
 Node *ps_parse_identifier_clause(Parser *p) {
+    int32_t start = cur_start(p);
     advance(p);
     ps_expect_op(p, OP_LPAREN);
     Node *e = ps_parse_expr(p);
     ps_expect_op(p, OP_RPAREN);
     NameParts np;
-    ps_fold_identifier(p, e, &np);
+    ps_fold_identifier(p, e, &np, start, prev_stop(p));
     return e;
 }
 
@@ -597,15 +598,15 @@ static bool const_string(const Node *e, StrBuf *sb) {
     return false;
 }
 
-bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out) {
+bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out, int32_t start, int32_t stop) {
     StrBuf sb;
     sb_init(&sb, p->a, 32);
     if (!const_string(e, &sb)) return false;
     ErrorInfo *err = NULL;
     if (!parse_multipart_identifier(p->a, sb.data, sb.len, out, &err)) {
-        /* Spark reports the inner parse's error (its position is within the string) */
-        err->start = e->start;
-        err->stop = e->stop;
+        /* Spark reports the inner parse's error at the IDENTIFIER clause */
+        err->start = start;
+        err->stop = stop;
         ps_defer_error(p, err);
         return false;
     }

@@ -131,7 +131,7 @@ static Node *parse_inline_table(Parser *p, int32_t start) {
 
 /* ---- relations ---- */
 
-static Node *parse_relation(Parser *p, Node *left);
+static Node *parse_relation(Parser *p, Node *left, NodeVec *commas);
 
 static const char *join_sql(JoinType t) {
     switch (t) {
@@ -224,7 +224,7 @@ Node *ps_parse_relation_primary(Parser *p) {
             }
         }
         advance(p);
-        Node *r = parse_relation(p, NULL);
+        Node *r = parse_relation(p, NULL, NULL);
         ps_expect_op(p, OP_RPAREN);
         TableAlias ta = parse_table_alias(p);
         return apply_alias(p, &ta, r, start);
@@ -291,8 +291,9 @@ static bool at_join(const Parser *p) {
     return false;
 }
 
+/* A join's origin starts at its join keywords (Spark's joinRelation). */
 static Node *parse_join(Parser *p, Node *left) {
-    int32_t start = left->start;
+    int32_t start = cur_start(p);
     const Token *jt_tok = tk(p);
     bool natural = ps_accept_kw(p, KW_NATURAL);
     JoinType jt = JOIN_INNER;
@@ -348,7 +349,7 @@ static Node *parse_join(Parser *p, Node *left) {
 }
 
 /* One FROM item: [LATERAL] primary, joined to `left` by a comma, then its joins. */
-static Node *parse_relation(Parser *p, Node *left) {
+static Node *parse_relation(Parser *p, Node *left, NodeVec *commas) {
     int32_t start = cur_start(p);
     bool lateral = false;
     if (is_kw(p, KW_LATERAL) && !is_kw_at(p, 1, KW_VIEW)) {
@@ -366,6 +367,7 @@ static Node *parse_relation(Parser *p, Node *left) {
             j->u.join.type = JOIN_INNER;
             r = node_finish(j);
         }
+        if (commas) ps_nv_push(p, commas, r);
     }
     (void)start;
     while (at_join(p)) r = parse_join(p, r);
@@ -403,11 +405,19 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
     return node_finish(g);
 }
 
+/* The joins a FROM list builds (`FROM a, b`, `FROM a, LATERAL (...)`) have
+ * the FROM clause's origin, as in Spark's visitFromClause. */
 static Node *parse_from_clause(Parser *p) {
+    int32_t start = cur_start(p);
     ps_expect_kw(p, KW_FROM);
-    Node *r = parse_relation(p, NULL);
-    while (ps_accept_op(p, OP_COMMA)) r = parse_relation(p, r);
+    NodeVec joins = {0};
+    Node *r = parse_relation(p, NULL, NULL);
+    while (ps_accept_op(p, OP_COMMA)) r = parse_relation(p, r, &joins);
     while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = parse_lateral_view(p, r);
+    for (uint32_t i = 0; i < joins.n; i++) {
+        joins.v[i]->start = start;
+        joins.v[i]->stop = prev_stop(p);
+    }
     return r;
 }
 
@@ -544,16 +554,16 @@ static Node *parse_window_clause(Parser *p, Node *child) {
     advance(p); /* WINDOW */
     NodeVec defs = {0};
     PtrVec refs = {0}; /* `w2 AS w1`: the referenced name, else NULL */
+    const char *repeated = NULL;
     do {
         if (!ps_at_identifier(p) || !is_kw_at(p, 1, KW_AS)) ps_syntax_error_at(p, wt, "");
         int32_t ns = cur_start(p);
         const char *name = ps_parse_identifier(p);
         ps_expect_kw(p, KW_AS);
         Node *spec = ps_parse_window_spec(p);
+        (void)ns;
         for (uint32_t i = 0; i < defs.n; i++)
-            if (strcmp(defs.v[i]->u.wspec.ref_name, name) == 0)
-                ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION", ns, prev_stop(p), "windowName",
-                                    sql_ident(p->a, name), NULL));
+            if (!repeated && strcmp(defs.v[i]->u.wspec.ref_name, name) == 0) repeated = name;
         Node *s;
         const char *ref = NULL;
         if (spec->kind == NK_UnresolvedWindowExpression) {
@@ -564,6 +574,9 @@ static Node *parse_window_clause(Parser *p, Node *child) {
         ps_pv_push(p, &refs, ref);
         ps_nv_push(p, &defs, node_finish(s));
     } while (ps_accept_op(p, OP_COMMA));
+    if (repeated)
+        ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION", wt->start, prev_stop(p),
+                                  "windowName", sql_ident(p->a, repeated), NULL));
     for (uint32_t i = 0; i < defs.n; i++) {
         const char *ref = refs.v[i];
         if (!ref) continue;
@@ -585,9 +598,17 @@ static Node *parse_window_clause(Parser *p, Node *child) {
 }
 
 /* SELECT ... [FROM ...] ...; `from` is given for `FROM t SELECT ...`. */
-static Node *parse_query_spec(Parser *p, Node *from) {
-    int32_t start = cur_start(p);
+/* Spark gives the nodes a query specification builds the origin of the whole
+ * specification (the WHERE filter, the project, HAVING, DISTINCT, WINDOW):
+ * their stop is set once the specification ends. */
+static void set_stop(NodeVec *nodes, int32_t stop) {
+    for (uint32_t i = 0; i < nodes->n; i++) nodes->v[i]->stop = stop;
+}
+
+/* SELECT ... [FROM ...] ...; `from` is given for `FROM t SELECT ...`. */
+static Node *parse_query_spec(Parser *p, Node *from, int32_t start) {
     ps_expect_kw(p, KW_SELECT);
+    NodeVec spec_nodes = {0};
     bool distinct = false;
     if (ps_accept_kw(p, KW_DISTINCT)) distinct = true;
     else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && !is_kw_at(p, 1, KW_FROM) && !at_eof(p) &&
@@ -606,20 +627,25 @@ static Node *parse_query_spec(Parser *p, Node *from) {
         Node *f = plan1(p, NK_Filter, cur, start);
         node_set_exprs(p->a, f, &c, 1);
         cur = node_finish(f);
+        ps_nv_push(p, &spec_nodes, cur);
     }
     NodeVec groups = {0};
     bool has_group = false;
+    int32_t group_start = -1, group_stop = -1;
     if (is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY)) {
+        group_start = cur_start(p);
         advance(p);
         advance(p);
         parse_group_by(p, &groups);
+        group_stop = prev_stop(p);
         has_group = true;
     }
     Node *having = NULL;
     if (ps_accept_kw(p, KW_HAVING)) having = ps_parse_expr(p);
     Node *out;
     if (has_group || (having && !p->opts.having_without_group_by_as_where)) {
-        Node *agg = node_new(p->a, NK_Aggregate, start, prev_stop(p));
+        /* with GROUP BY the Aggregate's origin is the GROUP BY clause */
+        Node *agg = node_new(p->a, NK_Aggregate, has_group ? group_start : start, has_group ? group_stop : prev_stop(p));
         NodeVec all = {0};
         for (uint32_t i = 0; i < groups.n; i++) ps_nv_push(p, &all, groups.v[i]);
         for (uint32_t i = 0; i < items.n; i++) ps_nv_push(p, &all, items.v[i]);
@@ -627,25 +653,37 @@ static Node *parse_query_spec(Parser *p, Node *from) {
         node_set_kids(p->a, agg, &cur, 1);
         agg->u.aggregate.ngroup = groups.n;
         out = node_finish(agg);
+        if (!has_group) ps_nv_push(p, &spec_nodes, out);
         if (having) {
             Node *h = plan1(p, NK_UnresolvedHaving, out, start);
             Node *c = ps_as_predicate(p, having);
             node_set_exprs(p->a, h, &c, 1);
             out = node_finish(h);
+            ps_nv_push(p, &spec_nodes, out);
         }
     } else {
         Node *proj = plan1(p, NK_Project, cur, start);
         node_set_exprs(p->a, proj, items.v, items.n);
         out = node_finish(proj);
+        ps_nv_push(p, &spec_nodes, out);
         if (having) {
             Node *f = plan1(p, NK_Filter, out, start);
             Node *c = ps_as_predicate(p, having);
             node_set_exprs(p->a, f, &c, 1);
             out = node_finish(f);
+            ps_nv_push(p, &spec_nodes, out);
         }
     }
-    if (distinct) out = node_finish(plan1(p, NK_Distinct, out, start));
-    if (is_kw(p, KW_WINDOW)) out = parse_window_clause(p, out);
+    if (distinct) {
+        out = node_finish(plan1(p, NK_Distinct, out, start));
+        ps_nv_push(p, &spec_nodes, out);
+    }
+    if (is_kw(p, KW_WINDOW)) {
+        out = parse_window_clause(p, out);
+        out->start = start;
+        ps_nv_push(p, &spec_nodes, out);
+    }
+    set_stop(&spec_nodes, prev_stop(p));
     return out;
 }
 
@@ -655,7 +693,7 @@ static Node *parse_query_primary(Parser *p) {
     int32_t start = cur_start(p);
     ps_enter(p);
     Node *r;
-    if (is_kw(p, KW_SELECT)) r = parse_query_spec(p, NULL);
+    if (is_kw(p, KW_SELECT)) r = parse_query_spec(p, NULL, start);
     else if (is_kw(p, KW_VALUES)) r = parse_inline_table(p, start);
     else if (is_kw(p, KW_TABLE)) {
         advance(p);
@@ -667,7 +705,7 @@ static Node *parse_query_primary(Parser *p) {
     } else if (is_kw(p, KW_FROM)) {
         Node *from = parse_from_clause(p);
         if (!is_kw(p, KW_SELECT)) ps_syntax_error(p, "");
-        r = parse_query_spec(p, from);
+        r = parse_query_spec(p, from, start);
     } else if (is_op(p, OP_LPAREN)) {
         advance(p);
         r = ps_parse_query(p);
@@ -827,7 +865,8 @@ Node *ps_parse_query(Parser *p) {
         }
         ps_nv_push(p, &ctes, subquery_alias(p, name, q, cs));
     } while (ps_accept_op(p, OP_COMMA));
-    /* duplicate names, in first-seen order */
+    Node *body = ps_parse_query_no_with(p);
+    /* duplicate names, in first-seen order; reported on the whole query */
     StrBuf dups;
     sb_init(&dups, p->a, 16);
     for (uint32_t i = 0; i < ctes.n; i++) {
@@ -845,7 +884,6 @@ Node *ps_parse_query(Parser *p) {
     }
     if (dups.len)
         ps_defer_error(p, ps_perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));
-    Node *body = ps_parse_query_no_with(p);
     Node *w = node_new(p->a, NK_UnresolvedWith, start, prev_stop(p));
     NodeVec kids = {0};
     ps_nv_push(p, &kids, body);

@@ -39,7 +39,7 @@ static Target parse_target(Parser *p) {
         advance(p);
         t.ident = ps_parse_expr(p);
         ps_expect_op(p, OP_RPAREN);
-        t.folded = ps_fold_identifier(p, t.ident, &t.name);
+        t.folded = ps_fold_identifier(p, t.ident, &t.name, t.start, prev_stop(p));
     } else {
         t.name = ps_parse_multipart(p);
     }
@@ -114,9 +114,6 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     s->u.ddl.temporary = temp;
     s->u.ddl.is_view = true;
     s->u.ddl.if_not_exists = ine;
-    if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
-        ps_defer_error(p, ps_perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", t.start, t.stop, "actualName",
-                            sql_id_parts(p->a, t.name), NULL));
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         PtrVec names = {0}, comments = {0};
@@ -142,6 +139,9 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     s->u.ddl.text = text_between(p, qs, prev_stop(p));
     node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
+    if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
+        ps_defer_error(p, ps_perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", start, prev_stop(p), "actualName",
+                                  sql_id_parts(p->a, t.name), NULL));
     return stmt_finish(p, s, &t);
 }
 
@@ -265,15 +265,6 @@ static Node *generic_command(Parser *p, int32_t start) {
         t = parse_target(p);
         has_target = true;
     }
-    bool temp_fn = strstr(sb.data, "TEMPORARY FUNCTION") != NULL;
-    if (temp_fn && has_target && (t.ident ? t.folded : true) && t.name.n > 1) {
-        if (strncmp(sb.data, "CREATE", 6) == 0)
-            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
-                                "database", sql_ident(p->a, t.name.v[0]), NULL));
-        else if (strncmp(sb.data, "DROP", 4) == 0)
-            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
-                                "DROP TEMPORARY FUNCTION", "name", sql_id_parts(p->a, t.name), NULL));
-    }
     /* ALTER VIEW v AS query / CACHE TABLE t [AS] query: keep the query */
     Node *q = NULL;
     if ((strncmp(sb.data, "ALTER VIEW", 10) == 0 || strncmp(sb.data, "CACHE", 5) == 0)) {
@@ -287,6 +278,15 @@ static Node *generic_command(Parser *p, int32_t start) {
     skip_rest(p);
     if (q) node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
+    bool temp_fn = strstr(sb.data, "TEMPORARY FUNCTION") != NULL;
+    if (temp_fn && has_target && (t.ident ? t.folded : true) && t.name.n > 1) {
+        if (strncmp(sb.data, "CREATE", 6) == 0)
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
+                                      "database", sql_ident(p->a, t.name.v[0]), NULL));
+        else if (strncmp(sb.data, "DROP", 4) == 0)
+            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
+                                      "DROP TEMPORARY FUNCTION", "name", sql_id_parts(p->a, t.name), NULL));
+    }
     return stmt_finish(p, s, has_target ? &t : NULL);
 }
 

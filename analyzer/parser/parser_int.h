@@ -123,7 +123,8 @@ void ps_parse_sort_list(Parser *p, NodeVec *out);
 Node *ps_parse_window_spec(Parser *p); /* after OVER: name or (...) */
 bool ps_is_foldable(const Node *e);
 /* IDENTIFIER(expr) with a constant string: its parts (false if not constant). */
-bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out);
+/* span: the IDENTIFIER(...) clause, where an error is reported */
+bool ps_fold_identifier(Parser *p, const Node *e, NameParts *out, int32_t start, int32_t stop);
 Node *ps_parse_identifier_clause(Parser *p); /* IDENTIFIER ( expr ): returns expr */
 
 /* ---- queries (parse_query.c) ---- */
