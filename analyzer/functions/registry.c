@@ -91,11 +91,18 @@ static const char *g_names[MAX_NAMES];
 static int g_nnames;
 static pthread_once_t g_names_once = PTHREAD_ONCE_INIT;
 
+/* Callable by name: word-like, not an operator symbol, internal row or
+ * multi-word LIKE form; listed once. */
+static bool is_function_name(const FuncDef *d) {
+    if (!isalpha((unsigned char)d->name[0]) || strchr(d->name, ' ')) return false;
+    return func_lookup_builtin(d->name) == d;
+}
+
 static void build_names(void) {
     int k = 0;
     for (size_t f = 0; f < NFAMILIES; f++)
         for (const FuncDef *d = FAMILIES[f]; d->name; d++)
-            if (!(d->flags & FD_OPERATOR) && k < MAX_NAMES) g_names[k++] = d->name;
+            if (is_function_name(d) && k < MAX_NAMES) g_names[k++] = d->name;
     g_nnames = k;
 }
 
