@@ -456,6 +456,7 @@ static Node *with_over(Parser *p, Node *f) {
     if (!is_kw(p, KW_OVER)) return f;
     advance(p);
     Node *w = ps_parse_window_spec(p);
+    f->stop = prev_stop(p); /* the call's origin covers its OVER clause, as in Spark */
     if (w->kind == NK_UnresolvedWindowExpression) {
         Node *c = node_copy(p->a, w);
         node_set_kids(p->a, c, &f, 1);

@@ -730,3 +730,36 @@ Test(parser_unit, lateral_relations) {
     cr_assert_str_eq(E("SELECT * FROM t1 JOIN LATERAL t2")->error_class,
                      "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC");
 }
+
+/* Origins as Spark's (checked against the query contexts of Spark's golden files). */
+Test(parser_unit, spark_origins) {
+    const char *sql = "SELECT a, sum(b) OVER (ORDER BY c) FROM t1 JOIN t2 ON x GROUP BY a";
+    Node *p = P(sql);
+    cr_assert_eq(p->kind, NK_Aggregate);
+    cr_assert_eq(p->start, (int32_t)(strstr(sql, "GROUP") - sql));
+    cr_assert_eq(p->stop, (int32_t)strlen(sql) - 1);
+    Node *j = p->kids[0];
+    cr_assert_eq(j->kind, NK_Join);
+    cr_assert_eq(j->start, (int32_t)(strstr(sql, "JOIN") - sql));
+    Node *we = p->exprs[2]->kids[0];
+    cr_assert_eq(we->kind, NK_WindowExpression);
+    cr_assert_eq(we->kids[0]->stop, we->stop);
+    sql = "SELECT * FROM t1, LATERAL (SELECT 1) WHERE true";
+    p = P(sql);
+    cr_assert_eq(p->kind, NK_Project);
+    cr_assert_eq(p->stop, (int32_t)strlen(sql) - 1);
+    Node *f = p->kids[0];
+    cr_assert_eq(f->kind, NK_Filter);
+    cr_assert_eq(f->start, 0);
+    cr_assert_eq(f->stop, (int32_t)strlen(sql) - 1);
+    Node *lj = f->kids[0];
+    cr_assert_eq(lj->kind, NK_LateralJoin);
+    cr_assert_eq(lj->start, (int32_t)(strstr(sql, "FROM") - sql));
+    cr_assert_eq(lj->stop, (int32_t)(strstr(sql, " WHERE") - sql) - 1);
+    ErrorInfo *e = E("SELECT IDENTIFIER('c 1') FROM t");
+    cr_assert_eq(e->start, 7);
+    cr_assert_eq(e->stop, 23);
+    e = E("WITH t AS (SELECT 1), t AS (SELECT 2) SELECT 1");
+    cr_assert_eq(e->start, 0);
+    cr_assert_eq(e->stop, 46);
+}
