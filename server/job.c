@@ -102,7 +102,9 @@ void job_finish(Job *j, int status, const char *msg) {
     snprintf(j->status_msg, sizeof j->status_msg, "%s", msg ? msg : "");
     j->done = true;
     pthread_mutex_unlock(&j->mu);
-    if (j->srv) server_notify(j->srv, j);
+    /* The last touch of j by its worker: once the loop takes this
+     * notification it may free the job. */
+    if (j->srv) server_notify_finish(j->srv, j);
 }
 
 size_t job_take(Job *j, uint8_t *buf, size_t cap, bool *eof) {

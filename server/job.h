@@ -62,7 +62,9 @@ typedef struct Job {
     int status;                 /* gRPC status once done */
     char status_msg[512];
     char error_class[128];      /* analysis error class of the result, for metrics */
-    bool notify_pending;        /* queued on the server's notify list */
+    bool notify_pending;        /* queued on the server's notify list (under the server's notify_mu) */
+    bool finish_queued;         /* job_finish's notification is queued (under notify_mu): the worker is gone */
+    bool finish_taken;          /* loop-only: the loop has taken that notification */
     volatile int cancel;        /* set by the loop (client went away, deadline); read by the analyzer */
     int refs;                   /* atomic builtins */
 
@@ -70,7 +72,8 @@ typedef struct Job {
     void *call;                 /* the transport's call; NULL once detached */
     void (*on_output)(struct Job *); /* transport hook: new output or done */
     struct Job *next;           /* pool queue / session wait list / notify list */
-    struct Job *notify_next;
+    struct Job *notify_next;    /* under the server's notify_mu */
+    struct Job *run_next;       /* loop-only: the batch being processed (workers may relink notify_next meanwhile) */
     bool dispatched;
     bool completed;             /* completion bookkeeping done */
     bool loop_owned;            /* produced on the loop (health): job_emit never waits */

@@ -222,8 +222,9 @@ static void job_complete(Server *srv, Job *j) {
     job_unref(j); /* the worker's reference */
 }
 
-void server_notify(Server *srv, Job *j) {
+static void notify(Server *srv, Job *j, bool finish) {
     pthread_mutex_lock(&srv->notify_mu);
+    if (finish) j->finish_queued = true;
     if (!j->notify_pending) {
         j->notify_pending = true;
         j->notify_next = srv->notify_head;
@@ -233,25 +234,31 @@ void server_notify(Server *srv, Job *j) {
     uv_async_send(&srv->notify_async);
 }
 
+void server_notify(Server *srv, Job *j) { notify(srv, j, false); }
+void server_notify_finish(Server *srv, Job *j) { notify(srv, j, true); }
+
 static void on_notify(uv_async_t *a) {
     Server *srv = a->data;
+    /* Take the batch, linking it through run_next in arrival order: once
+     * notify_pending is cleared a worker may queue a job again, rewriting
+     * its notify_next while we still walk this batch. */
+    Job *batch = NULL;
     pthread_mutex_lock(&srv->notify_mu);
-    Job *list = srv->notify_head;
-    srv->notify_head = NULL;
-    for (Job *j = list; j; j = j->notify_next) j->notify_pending = false;
-    pthread_mutex_unlock(&srv->notify_mu);
-    /* Reverse: oldest notification first. */
-    Job *rev = NULL;
-    while (list) {
-        Job *n = list->notify_next;
-        list->notify_next = rev;
-        rev = list;
-        list = n;
+    for (Job *j = srv->notify_head; j; j = j->notify_next) {
+        j->notify_pending = false;
+        if (j->finish_queued) j->finish_taken = true;
+        j->run_next = batch; /* the list is newest first: this reverses it */
+        batch = j;
     }
-    for (Job *j = rev, *n; j; j = n) {
-        n = j->notify_next;
+    srv->notify_head = NULL;
+    pthread_mutex_unlock(&srv->notify_mu);
+    for (Job *j = batch, *n; j; j = n) {
+        n = j->run_next;
         if (j->call && j->on_output) j->on_output(j);
-        if (!j->completed && job_is_done(j)) {
+        /* Complete (and possibly free) only once the worker's final
+         * notification is in hand: seeing `done` earlier is not enough,
+         * the worker may still be about to queue that notification. */
+        if (!j->completed && j->finish_taken) {
             j->completed = true;
             job_complete(srv, j);
         }
@@ -448,7 +455,7 @@ int server_run(const Config *cfg) {
     /* Jobs finished after the loop stopped taking notifications. */
     for (Job *j = srv->notify_head, *n; j; j = n) {
         n = j->notify_next;
-        if (!j->completed && job_is_done(j)) {
+        if (!j->completed && j->finish_queued) {
             j->completed = true;
             job_unref(j);
         }

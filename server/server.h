@@ -71,6 +71,8 @@ int server_run(const Config *cfg);
 
 /* Any thread: queue j on the notify list and wake the loop. */
 void server_notify(Server *srv, Job *j);
+/* Same, for job_finish: after it the worker never touches j again. */
+void server_notify_finish(Server *srv, Job *j);
 
 /* Loop: submits a job (possibly parking it behind its session). Returns a
  * gRPC status: OK, RESOURCE_EXHAUSTED (queue full) or UNAVAILABLE (draining). */

@@ -52,7 +52,7 @@ def burst(d, req, label, n=REQUESTS, clients=16, streams=8):
 
     th = threading.Thread(target=sample)
     th.start()
-    r = subprocess.run(["h2load", "-n", str(n), "-c", str(clients), "-m", str(streams), "-d", data.name,
+    r = subprocess.run(["h2load", "-N", "30s", "-n", str(n), "-c", str(clients), "-m", str(streams), "-d", data.name,
                         "-H", "content-type: application/grpc", "-H", "te: trailers", "--log-file", log.name,
                         "http://127.0.0.1:%d/catalyzer.v1.Analyzer/Analyze" % d.grpc_port],
                        capture_output=True, text=True, timeout=600)
