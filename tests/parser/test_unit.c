@@ -761,5 +761,5 @@ Test(parser_unit, spark_origins) {
     cr_assert_eq(e->stop, 23);
     e = E("WITH t AS (SELECT 1), t AS (SELECT 2) SELECT 1");
     cr_assert_eq(e->start, 0);
-    cr_assert_eq(e->stop, 46);
+    cr_assert_eq(e->stop, 45);
 }
