@@ -371,6 +371,7 @@ Node *lca_lift_aggregate(Analysis *an, Node *agg, bool subqueries) {
         Node *item = agg->exprs[ng + i];
         if (item->kind == NK_Alias) {
             Node *c = extract(&x, item->kids[0]);
+            if (an_failed(an)) return agg;
             proj[i] = node_with_kid(an->arena, item, 0, c);
         } else {
             proj[i] = extract(&x, item);
@@ -428,12 +429,12 @@ static bool check_generator(Analysis *an, const Node *p, uint32_t from) {
 
 /* ---- the rule: a hand-written bottom-up traversal, as Spark's apply0 ---- */
 
-static Node *apply0(Analysis *an, Node *p, bool under_having);
+static Node *apply0(Analysis *an, Node *p, const Node *parent);
 
 static Node *map_children(Analysis *an, Node *p) {
     if (!p->nkids) return p;
     Node **kids = ARENA_ARRAY(an->arena, Node *, p->nkids);
-    for (uint32_t i = 0; i < p->nkids; i++) kids[i] = apply0(an, p->kids[i], p->kind == NK_UnresolvedHaving);
+    for (uint32_t i = 0; i < p->nkids; i++) kids[i] = apply0(an, p->kids[i], p);
     return node_with_kids(an->arena, p, kids, p->nkids);
 }
 
@@ -441,7 +442,24 @@ static bool maybe_lca(const Node *p) {
     return kind_mask_any(p->mask, KIND_MASK(NK_UnresolvedAttribute, NK_LateralColumnAliasReference));
 }
 
-static Node *apply0(Analysis *an, Node *p, bool under_having) {
+/* Whether the operator above an Aggregate still needs the Sort/Filter -
+ * Aggregate shape for ResolveAggregateFunctions: it is unresolved, or uses
+ * aggregates or columns the Aggregate does not output yet (Spark keeps the
+ * shape while a TempResolvedColumn is in the plan). */
+static bool parent_pending(Analysis *an, const Node *parent, const Node *agg) {
+    if (!parent || (parent->kind != NK_Sort && parent->kind != NK_Filter && parent->kind != NK_UnresolvedHaving))
+        return false;
+    if (parent->kind == NK_UnresolvedHaving || !node_resolved(parent)) return true;
+    AttrList out = plan_output(an, agg);
+    for (uint32_t i = 0; i < parent->nexprs; i++)
+        if (expr_has_kind(parent->exprs[i], KIND_MASK(NK_AggregateExpression)) ||
+            !expr_refs_within(parent->exprs[i], out))
+            return true;
+    return false;
+}
+
+static Node *apply0(Analysis *an, Node *p, const Node *parent) {
+    bool under_having = parent && parent->kind == NK_UnresolvedHaving;
     if (an_failed(an) || !maybe_lca(p)) return p;
     p = map_children(an, p);
     if (an_failed(an)) return p;
@@ -470,12 +488,13 @@ static Node *apply0(Analysis *an, Node *p, bool under_having) {
         }
         return p;
     }
+    if (parent_pending(an, parent, p)) return p;
     return lca_lift_aggregate(an, p, false);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
     if (!an->conf->lateral_alias) return plan;
-    return apply0(an, plan, false);
+    return apply0(an, plan, NULL);
 }
 
 const Rule RULE_RESOLVE_LATERAL_COLUMN_ALIAS = {
