@@ -219,7 +219,7 @@ static bool apply_arg_specs(TypeCtx *c) {
     size_t len = strlen(in);
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
-        if (code == '?' || code == 'C' || code == 'L') continue;
+        if (code == '?' || code == 'C' || code == 'L' || c->args[i]->kind == NK_SortOrder) continue;
         const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t) {
             fn_typer_error(c, i, code);

@@ -46,7 +46,7 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("percentile", 2, 3, "??l", percentile, NULL), .defaults = "i1", .flags = FD_TYPED_IMP},
     {AGG("percentile_cont", 1, 2, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
     {AGG("percentile_disc", 1, 2, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
-    {AGG("mode", 1, 2, "??", within_group, NULL), .print = CS_WITHIN_GROUP, .flags = FD_TYPED_IMP},
+    {AGG("mode", 0, 2, "??", within_group, NULL), .print = CS_WITHIN_GROUP, .flags = FD_TYPED_IMP},
     {AGG("count_min_sketch", 4, 4, "?ddi", fixed, "binary"), .flags = FD_TYPED_IMP},
     {AGG("histogram_numeric", 2, 2, "?i", histogram, NULL), .flags = FD_TYPED_IMP},
     {AGG("hll_sketch_agg", 1, 2, "?i", fixed, "binary"), .defaults = "i12", .flags = FD_TYPED_IMP},
