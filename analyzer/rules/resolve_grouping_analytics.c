@@ -377,7 +377,7 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
     Node **alias_attrs = ARENA_ARRAY(a, Node *, n + 1);
     for (uint32_t i = 0; i < n; i++) {
         Node *g = ga->group.v[i];
-        const char *name = g->kind == NK_AttributeReference ? g->u.attr.name : expr_to_string(a, g);
+        const char *name = g->kind == NK_AttributeReference || g->kind == NK_Alias ? g->u.attr.name : expr_to_string(a, g);
         Node *al = make_alias(an, g, name, false);
         if (g->kind == NK_AttributeReference && g->u.attr.qualifier.n) {
             al = node_copy(a, al);
@@ -526,9 +526,154 @@ static bool has_grouping_call(const Node *e) {
     return false;
 }
 
+
+/* ---- grouping__id, GROUP BY aliases inside grouping sets, grouping() above the aggregation ---- */
+
+static bool is_hive_gid(const Node *e) {
+    return e->kind == NK_UnresolvedAttribute && e->u.un.name.n == 1 && !strcasecmp(e->u.un.name.v[0], "grouping__id");
+}
+
+static bool output_has(Analysis *an, AttrList l, const char *name) {
+    for (uint32_t i = 0; i < l.n; i++)
+        if (ident_eq(an, l.v[i]->u.attr.name, name)) return true;
+    return false;
+}
+
+typedef struct HiveGid {
+    Analysis *an;
+    bool named; /* a select item: keep the name grouping__id */
+} HiveGid;
+
+static Node *hive_gid(Node *e, void *ctx) {
+    HiveGid *h = ctx;
+    if (!is_hive_gid(e)) return e;
+    Node *c = call_named(h->an, "grouping_id", false, NULL, 0, e);
+    if (!c) return e;
+    return h->named ? make_alias(h->an, c, "grouping__id", false) : c;
+}
+
+/* Spark's literal function grouping__id: GroupingID(Nil), named grouping__id in a select list. */
+static Node *substitute_hive_gid(Analysis *an, Node *p) {
+    if (!p->nkids || !children_resolved(p) || !kind_mask_has(p->mask, NK_UnresolvedAttribute)) return p;
+    if (p->kind != NK_Aggregate && p->kind != NK_Project && p->kind != NK_Sort && p->kind != NK_Filter &&
+        p->kind != NK_UnresolvedHaving)
+        return p;
+    AttrList in = plan_input(an, p);
+    if (output_has(an, in, "grouping__id")) return p;
+    bool select = p->kind == NK_Aggregate || p->kind == NK_Project;
+    uint32_t from = p->kind == NK_Aggregate ? p->u.aggregate.ngroup : 0;
+    Node **ex = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
+    bool changed = false;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        Node *e = p->exprs[i];
+        if (i >= from) {
+            HiveGid h = {an, false};
+            if (select && (e->kind == NK_UnresolvedAlias) && e->nkids && is_hive_gid(e->kids[0])) {
+                h.named = true;
+                e = node_with_kid(an->arena, e, 0, hive_gid(e->kids[0], &h));
+            } else if (select && is_hive_gid(e)) {
+                h.named = true;
+                e = hive_gid(e, &h);
+            } else {
+                e = expr_transform_up(an->arena, e, KIND_MASK(NK_UnresolvedAttribute), hive_gid, &h);
+            }
+        }
+        ex[i] = e;
+        if (e != p->exprs[i]) changed = true;
+    }
+    return changed ? node_with_exprs(an->arena, p, ex, p->nexprs) : p;
+}
+
+/* ResolveAggAliasInGroupBy inside CUBE/ROLLUP/GROUPING SETS: a name the input
+ * cannot resolve may be a select-list alias. */
+typedef struct GroupAlias {
+    Analysis *an;
+    AttrList in;
+    Node *const *aggs;
+    uint32_t naggs;
+} GroupAlias;
+
+static Node *group_alias(Node *e, void *ctx) {
+    GroupAlias *g = ctx;
+    if (e->kind != NK_UnresolvedAttribute || e->u.un.name.n != 1) return e;
+    if (output_has(g->an, g->in, e->u.un.name.v[0])) return e;
+    for (uint32_t i = 0; i < g->naggs; i++) {
+        Node *a = g->aggs[i];
+        if (a->kind == NK_Alias && ident_eq(g->an, a->u.attr.name, e->u.un.name.v[0])) return a;
+    }
+    return e;
+}
+
+static Node *analytics_aliases(Analysis *an, Node *agg) {
+    if (!an->conf->group_by_aliases) return agg;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    GroupAlias g = {an, plan_input(an, agg), agg->exprs + ng, agg->nexprs - ng};
+    Node **ex = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
+    memcpy(ex, agg->exprs, sizeof(Node *) * agg->nexprs);
+    bool changed = false;
+    for (uint32_t i = 0; i < ng; i++) {
+        if (!is_analytics(ex[i]) || !kind_mask_has(ex[i]->mask, NK_UnresolvedAttribute)) continue;
+        ex[i] = expr_transform_up(an->arena, ex[i], KIND_MASK(NK_UnresolvedAttribute), group_alias, &g);
+        if (ex[i] != agg->exprs[i]) changed = true;
+    }
+    return changed ? node_with_exprs(an->arena, agg, ex, agg->nexprs) : agg;
+}
+
+/* grouping()/grouping_id() in a HAVING or ORDER BY directly above an
+ * aggregation over grouping sets: computed from spark_grouping_id, which the
+ * Aggregate then outputs too (a Project restores the output). */
+static Node *grouping_above(Analysis *an, Node *p) {
+    Node *agg = p->kids[0];
+    if (agg->kind != NK_Aggregate) return p;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    int gi = -1;
+    for (uint32_t i = 0; i < ng; i++)
+        if (agg->exprs[i]->kind == NK_AttributeReference && !strcmp(agg->exprs[i]->u.attr.name, "spark_grouping_id"))
+            gi = (int)i;
+    if (gi < 0) return p;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        const Node *e = p->exprs[i]->kind == NK_SortOrder && p->exprs[i]->nkids ? p->exprs[i]->kids[0] : p->exprs[i];
+        if (!node_resolved(e)) return p;
+    }
+    Node *gid = agg->exprs[gi];
+    ExprSet group = {agg->exprs, (uint32_t)gi};
+    Replace r = {an, &group, gid};
+    Node **ex = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        ex[i] = expr_transform_down(an->arena, p->exprs[i], KIND_MASK(NK_Call), replace_grouping, &r);
+        if (an_failed(an)) return p;
+    }
+    AttrList out = plan_output(an, agg);
+    bool have = false;
+    for (uint32_t i = 0; i < out.n; i++)
+        if (out.v[i]->u.attr.id == gid->u.attr.id) have = true;
+    Node *nagg = agg;
+    if (!have) {
+        Node **all = ARENA_ARRAY(an->arena, Node *, agg->nexprs + 1);
+        memcpy(all, agg->exprs, sizeof(Node *) * agg->nexprs);
+        all[agg->nexprs] = gid;
+        nagg = node_with_exprs(an->arena, agg, all, agg->nexprs + 1);
+    }
+    Node *np = node_copy(an->arena, p);
+    node_set_exprs(an->arena, np, ex, p->nexprs);
+    node_set_kids(an->arena, np, &nagg, 1);
+    np = node_finish(np);
+    return have ? np : make_project(an, np, out.v, out.n);
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
+    p = substitute_hive_gid(an, p);
+    if ((p->kind == NK_Filter || p->kind == NK_Sort) && p->nkids == 1) {
+        bool any = false;
+        for (uint32_t i = 0; i < p->nexprs; i++)
+            if (has_grouping_call(p->exprs[i])) any = true;
+        if (any) {
+            Node *r = grouping_above(an, p);
+            if (r != p || an_failed(an)) return r;
+        }
+    }
     if (p->kind == NK_UnresolvedHaving && p->nkids == 1 && p->kids[0]->kind == NK_Aggregate) {
         Node *agg = p->kids[0];
         Analytics ga;
@@ -540,13 +685,15 @@ static Node *rewrite(Node *p, void *ctx) {
         p = analytics_ordinals(an, p);
         if (an_failed(an)) return p;
         if (!children_resolved(p) || !aggs_resolved(p)) return p;
+        p = analytics_aliases(an, p);
         if (analytics_of(an, p, &ga)) {
             Node *r = construct(an, p, &ga, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup,
                                 p->kids[0]);
             return r ? r : p;
         }
     }
-    if ((p->kind == NK_Aggregate || p->kind == NK_Project) && node_resolved(p)) {
+    if ((p->kind == NK_Aggregate || p->kind == NK_Project || p->kind == NK_Filter || p->kind == NK_Sort) &&
+        node_resolved(p)) {
         for (uint32_t i = 0; i < p->nexprs; i++)
             if (has_grouping_call(p->exprs[i]))
                 return an_fail(an, error_make(an->arena, "UNSUPPORTED_GROUPING_EXPRESSION", p->exprs[i], NULL));
@@ -561,7 +708,7 @@ static Node *apply(Analysis *an, Node *plan) {
 const Rule RULE_RESOLVE_GROUPING_ANALYTICS = {
     .name = "ResolveGroupingAnalytics",
     .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveGroupingAnalytics",
-    .kinds = {NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call},
-    .nkinds = 4,
+    .kinds = {NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call, NK_UnresolvedAttribute},
+    .nkinds = 5,
     .apply = apply,
 };
