@@ -127,6 +127,24 @@ static Node *resolved_set_variable(Analysis *an, const Node *at, Node *const *ta
     return node_finish(r);
 }
 
+/* Spark's ResolveSetVariable: a column whose type is not its variable's is
+ * cast to it (named after the variable) in a Project over the source. */
+static Node *cast_to_variables(Analysis *an, Node *plan, const Variable **vars, uint32_t n) {
+    AttrList out = plan_output(an, plan);
+    if (out.n != n) return plan;
+    bool any = false;
+    Node **ex = ARENA_ARRAY(an->arena, Node *, n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        ex[i] = out.v[i];
+        if (!type_equal(out.v[i]->type, vars[i]->type)) {
+            ex[i] = make_alias(an, make_cast(an, out.v[i], type_copy(an->arena, vars[i]->type)),
+                               arena_strdup(an->arena, vars[i]->name), false);
+            any = true;
+        }
+    }
+    return any ? make_project(an, plan, ex, n) : plan;
+}
+
 /* ---- DECLARE ---- */
 
 static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -139,6 +157,7 @@ static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingCha
     const DataType *type = declared;
     Value v = {.type = declared ? declared : &TYPE_NULL, .is_null = true};
     const char *default_sql = NULL;
+    Node *shown = NULL;
     if (def) {
         if (def->start >= 0 && def->stop >= def->start && an->sql && (size_t)def->stop < an->sql_len)
             default_sql = arena_strndup(an->arena, an->sql + def->start, (size_t)(def->stop - def->start + 1));
@@ -154,6 +173,7 @@ static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingCha
                                           stmt_text, "colName", variable_sql_name(an, name), "defaultValue",
                                           default_sql ? default_sql : "", NULL));
         if (!type) type = e->type ? e->type : &TYPE_NULL;
+        shown = declared ? make_cast(an, e, declared) : e;
         Value raw;
         if (const_eval(an, e, &raw)) {
             if (!const_cast_value(an, &raw, type, def, &v)) return NULL;
@@ -166,7 +186,11 @@ static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingCha
                                       variable_sql_name(an, name), NULL));
     v.type = type;
     state_put_var(st, name, type, &v, default_sql);
-    return stmt;
+    if (!shown) return stmt;
+    /* the analysed form shows the default cast to the declared type */
+    Node *r = node_copy(an->arena, stmt);
+    node_set_exprs(an->arena, r, &shown, 1);
+    return node_finish(r);
 }
 
 /* ---- SET VAR ---- */
@@ -292,6 +316,7 @@ static Node *set_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges
         return an_fail(an, error_make(an->arena, "ASSIGNMENT_ARITY_MISMATCH", stmt, "numTarget",
                                       arena_printf(an->arena, "%u", n), "numExpr", arena_printf(an->arena, "%u", out.n),
                                       NULL));
+    plan = cast_to_variables(an, plan, vars, n);
     if (!assign_row(an, st, vars, n, plan, stmt)) return NULL;
     return resolved_set_variable(an, stmt, stmt->exprs, n, plan);
 }
@@ -547,7 +572,8 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
                     an_fail(an, error_make(an->arena, "ASSIGNMENT_ARITY_MISMATCH", stmt, "numTarget",
                                            arena_printf(an->arena, "%u", ninto), "numExpr",
                                            arena_printf(an->arena, "%u", out.n), NULL));
-                else if (assign_row(an, st, vars, ninto, plan, stmt))
+                else if ((plan = cast_to_variables(an, plan, vars, ninto)) &&
+                         assign_row(an, st, vars, ninto, plan, stmt))
                     r = resolved_set_variable(an, stmt, into, ninto, plan);
             }
         }

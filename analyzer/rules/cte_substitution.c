@@ -1,7 +1,9 @@
 /* CTESubstitution — Spark's CTESubstitution, with the three policies of
  * spark.sql.legacy.ctePrecedencePolicy:
- *   CORRECTED (default): an inner WITH shadows an outer one. Each WITH
- *     becomes a WithCTE holding one CTERelationDef per definition; a table
+ *   CORRECTED (default): an inner WITH shadows an outer one. The
+ *     definitions of a query (nested WITHs in FROM included; a subquery
+ *     expression is a query of its own) become CTERelationDefs in
+ *     dependency order under one WithCTE where its outermost WITH stood; a table
  *     reference naming a CTE in scope (main query, later definitions,
  *     subqueries) becomes SubqueryAlias(name, CTERelationRef id). A
  *     definition does not see itself (no recursion).
@@ -71,7 +73,27 @@ static Node *with_scope(Analysis *an, Node *idplan, const CteScope *scope) {
 
 /* ---- CORRECTED (and EXCEPTION after its check) ---- */
 
-static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope);
+/* The definitions of one query (the main query or one subquery
+ * expression), in dependency order: Spark groups them under a single
+ * WithCTE where the outermost WITH stood. */
+typedef struct DefList {
+    uint32_t n, cap;
+    Node **v;
+} DefList;
+
+static void defs_push(Analysis *an, DefList *d, Node *def) {
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 8;
+        Node **v = ARENA_ARRAY(an->arena, Node *, cap);
+        if (d->n) memcpy(v, d->v, sizeof(Node *) * d->n);
+        d->v = v;
+        d->cap = cap;
+    }
+    d->v[d->n++] = def;
+}
+
+static Node *subst_plan_in(Analysis *an, Node *p, const CteScope *scope, DefList *coll);
+static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope) { return subst_plan_in(an, p, scope, NULL); }
 
 typedef struct ExprCtx {
     Analysis *an;
@@ -102,33 +124,39 @@ static bool duplicate_names(Analysis *an, Node *w) {
     return false;
 }
 
-static Node *subst_with(Analysis *an, Node *w, const CteScope *scope) {
+/* A definition's body first (its own nested definitions come before it),
+ * then the definition, then the main query. The outermost WITH of a query
+ * (coll NULL) places the WithCTE holding them all. */
+static Node *subst_with(Analysis *an, Node *w, const CteScope *scope, DefList *coll) {
     uint32_t ndefs = w->nkids - 1;
     if (duplicate_names(an, w)) return NULL;
-    Node **kids = ARENA_ARRAY(an->arena, Node *, ndefs + 1);
+    DefList own = {0, 0, NULL};
+    DefList *d = coll ? coll : &own;
     const CteScope *s = scope;
     for (uint32_t i = 1; i <= ndefs; i++) {
         Node *alias = w->kids[i];
-        Node *body = subst_plan(an, alias, s);
+        Node *body = subst_plan_in(an, alias, s, d);
         if (!body) return NULL;
         Node *def = node_new(an->arena, NK_CTERelationDef, alias->start, alias->stop);
         def->u.cte.id = ++an->next_cte_id;
         def->u.cte.name = alias->u.alias.name.v[0];
         node_set_kids(an->arena, def, &body, 1);
-        kids[i - 1] = node_finish(def);
+        def = node_finish(def);
+        defs_push(an, d, def);
         s = push(an, s, def->u.cte.name, def->u.cte.id, NULL);
     }
-    Node *main = subst_plan(an, w->kids[0], s);
+    Node *main = subst_plan_in(an, w->kids[0], s, d);
     if (!main) return NULL;
-    kids[ndefs] = main;
+    if (coll) return main;
+    defs_push(an, d, main);
     Node *r = node_new(an->arena, NK_WithCTE, w->start, w->stop);
-    node_set_kids(an->arena, r, kids, ndefs + 1);
+    node_set_kids(an->arena, r, d->v, d->n);
     return node_finish(r);
 }
 
-static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope) {
+static Node *subst_plan_in(Analysis *an, Node *p, const CteScope *scope, DefList *coll) {
     if (an_failed(an)) return NULL;
-    if (p->kind == NK_UnresolvedWith) return subst_with(an, p, scope);
+    if (p->kind == NK_UnresolvedWith) return subst_with(an, p, scope, coll);
     if (p->kind == NK_UnresolvedRelation && p->u.un.name.n == 1) {
         const CteScope *d = cte_scope_lookup(an, scope, p->u.un.name.v[0]);
         return d ? cte_scope_make_ref(an, p, p->u.un.name.v[0], d) : p;
@@ -146,7 +174,7 @@ static Node *subst_plan(Analysis *an, Node *p, const CteScope *scope) {
         Node *stack[8];
         Node **kids = n->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, n->nkids);
         for (uint32_t i = 0; i < n->nkids; i++) {
-            kids[i] = subst_plan(an, n->kids[i], scope);
+            kids[i] = subst_plan_in(an, n->kids[i], scope, coll);
             if (!kids[i]) return NULL;
         }
         n = node_with_kids(an->arena, n, kids, n->nkids);
