@@ -91,7 +91,8 @@ ExprId named_expr_id(const Node *e) {
 Node *to_attribute(Analysis *an, Node *e) {
     switch (e->kind) {
     case NK_AttributeReference: return e;
-    case NK_OuterReference: return to_attribute(an, e->kids[0]); /* a select item outer(a) outputs a */
+    case NK_OuterReference: /* a select item outer(a) outputs a */
+    case NK_LateralColumnAliasReference: return to_attribute(an, e->kids[0]); /* ... and lca(a) too */
     case NK_Alias:
         return attr_new(an, e->u.attr.name, e->kids[0]->type, expr_nullable(e->kids[0]), e->u.attr.id,
                         e->u.attr.qualifier, e->start, e->stop);
