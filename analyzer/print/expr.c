@@ -607,7 +607,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         return;
     }
     case NK_CaseWhen: {
-        uint32_t n = e->nkids, nb = (e->u.casew.has_else ? n - 1 : n) / 2;
+        uint32_t n = e->nkids, nb = (e->u.casew.has_else && n ? n - 1 : n) / 2;
         sb_puts(sb, "CASE");
         for (uint32_t i = 0; i < nb; i++) {
             sb_puts(sb, " WHEN ");
