@@ -55,6 +55,7 @@ static void check_golden(const char *name) {
 }
 
 Test(golden, lateral_column_alias) { check_golden("lca"); }
+Test(golden, lateral_column_alias_cases) { check_golden("lca_cases"); }
 Test(golden, outer_aggregate) { check_golden("outer_aggregate"); }
 Test(golden, alias_in_subquery) { check_golden("alias_in_subquery"); }
 Test(golden, alias_in_subquery_off) { check_golden("alias_in_subquery_off"); }
