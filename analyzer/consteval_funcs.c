@@ -898,15 +898,68 @@ static EvStatus f_e(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
     return EV_OK;
 }
 
-/* rand(seed): a value in [0, 1) that depends only on the seed (Spark draws
- * from XORShiftRandom per partition; only the range matters here). */
+/* rand(seed) as Spark draws it: java.util.Random's nextDouble over
+ * XORShiftRandom(seed + partition 0), whose state is the seed hashed with
+ * Scala's MurmurHash3.bytesHash (so DEFAULT 1 + rand(5) gives Spark's value). */
+static uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+static uint32_t murmur_mix_last(uint32_t h, uint32_t k) {
+    k *= 0xcc9e2d51u;
+    k = rotl32(k, 15);
+    k *= 0x1b873593u;
+    return h ^ k;
+}
+
+static uint32_t murmur_bytes(const uint8_t *d, int n, uint32_t seed) {
+    uint32_t h = seed;
+    int i = 0;
+    for (; n - i >= 4; i += 4) {
+        uint32_t k = (uint32_t)d[i] | (uint32_t)d[i + 1] << 8 | (uint32_t)d[i + 2] << 16 | (uint32_t)d[i + 3] << 24;
+        h = murmur_mix_last(h, k);
+        h = rotl32(h, 13) * 5 + 0xe6546b64u;
+    }
+    uint32_t k = 0;
+    switch (n - i) {
+    case 3: k ^= (uint32_t)d[i + 2] << 16; /* fall through */
+    case 2: k ^= (uint32_t)d[i + 1] << 8; /* fall through */
+    case 1:
+        k ^= d[i];
+        h = murmur_mix_last(h, k);
+        break;
+    default: break;
+    }
+    h ^= (uint32_t)n;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint64_t xorshift_seed(int64_t seed) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)seed >> (56 - 8 * i)); /* big-endian, as ByteBuffer */
+    uint32_t lo = murmur_bytes(b, 8, 0x3c074a61u);
+    uint32_t hi = murmur_bytes(b, 8, lo);
+    return (uint64_t)hi << 32 | lo;
+}
+
+static uint32_t xorshift_next(uint64_t *s, int bits) {
+    uint64_t x = *s;
+    x ^= x << 21;
+    x ^= x >> 35;
+    x ^= x << 4;
+    *s = x;
+    return (uint32_t)(x & ((1ull << bits) - 1));
+}
+
 static EvStatus f_rand(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
     (void)ev;
-    uint64_t x = n && !a[0].is_null ? (uint64_t)a[0].u.i * 0x9E3779B97F4A7C15ull + 1 : 0x2545F4914F6CDD1Dull;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    *o = v_double(c->type, (double)(x >> 11) / 9007199254740992.0);
+    int64_t seed = n && !a[0].is_null ? a[0].u.i : 0;
+    uint64_t st = xorshift_seed(seed);
+    uint64_t hi = xorshift_next(&st, 26), lo = xorshift_next(&st, 27);
+    *o = v_double(c->type, (double)((hi << 27) + lo) * (1.0 / 9007199254740992.0));
     return EV_OK;
 }
 

@@ -70,6 +70,8 @@ Test(consteval, literals_and_arithmetic) {
     EXPECT("5.0 / 2", "2.500000BD");
     EXPECT("2 * 1.5D", "3.0D");
     EXPECT("abs(-3)", "3");
+    /* Spark's XORShiftRandom for a seeded rand() */
+    EXPECT("1 + rand(5)", "1.023906964275029D");
 }
 
 Test(consteval, ansi_arithmetic_errors) {
