@@ -26,6 +26,12 @@
 #include "rules.h"
 #include "variables.h"
 
+/* memcpy that accepts an empty (possibly NULL) source */
+#define MEMCPY(d, s, n) \
+    do { \
+        if ((n) != 0) memcpy((d), (s), (n)); \
+    } while (0)
+
 typedef struct NodeVec {
     Node **v;
     uint32_t n, cap;
@@ -35,7 +41,7 @@ static void vec_push(Arena *a, NodeVec *x, Node *e) {
     if (x->n == x->cap) {
         uint32_t cap = x->cap * 2 + 8;
         Node **v = ARENA_ARRAY(a, Node *, cap);
-        if (x->n) memcpy(v, x->v, sizeof(Node *) * x->n);
+        if (x->n) MEMCPY(v, x->v, sizeof(Node *) * x->n);
         x->v = v;
         x->cap = cap;
     }
@@ -141,7 +147,7 @@ static Node *xform_kids(Extract *x, Node *e) {
 static Node *map_kids(Extract *x, Node *e, uint32_t from, uint32_t to) {
     if (from >= to) return e;
     Node **k = ARENA_ARRAY(x->an->arena, Node *, e->nkids);
-    memcpy(k, e->kids, sizeof(Node *) * e->nkids);
+    MEMCPY(k, e->kids, sizeof(Node *) * e->nkids);
     for (uint32_t i = from; i < to && i < e->nkids; i++) k[i] = extract_expr(x, e->kids[i]);
     return node_with_kids(x->an->arena, e, k, e->nkids);
 }
@@ -156,7 +162,7 @@ static Node *xform(Extract *x, Node *e) {
     case NK_WindowSpecDefinition: {
         uint32_t np = e->u.wspec.npartition, no = e->u.wspec.norder;
         Node **k = ARENA_ARRAY(an->arena, Node *, e->nkids);
-        memcpy(k, e->kids, sizeof(Node *) * e->nkids);
+        MEMCPY(k, e->kids, sizeof(Node *) * e->nkids);
         for (uint32_t i = 0; i < np && i < e->nkids; i++) k[i] = extract_expr(x, e->kids[i]);
         for (uint32_t i = np; i < np + no && i < e->nkids; i++)
             if (k[i]->kind == NK_SortOrder && k[i]->nkids) k[i] = node_with_kid(an->arena, k[i], 0, extract_expr(x, k[i]->kids[0]));
@@ -244,7 +250,7 @@ static Node *add_windows(Analysis *an, Node *const *with_windows, uint32_t n, No
         }
         uint32_t np = spec->u.wspec.npartition, no = spec->u.wspec.norder;
         Node **ex = ARENA_ARRAY(an->arena, Node *, group.n + np + no + 1);
-        memcpy(ex, group.v, sizeof(Node *) * group.n);
+        MEMCPY(ex, group.v, sizeof(Node *) * group.n);
         for (uint32_t k = 0; k < np + no; k++) ex[group.n + k] = spec->kids[k];
         Node *win = node_new(an->arena, NK_Window, last->start, last->stop);
         win->u.window.nwindow = group.n;
@@ -256,8 +262,8 @@ static Node *add_windows(Analysis *an, Node *const *with_windows, uint32_t n, No
     }
     AttrList out = plan_output(an, last);
     Node **proj = ARENA_ARRAY(an->arena, Node *, out.n + n + 1);
-    memcpy(proj, out.v, sizeof(Node *) * out.n);
-    memcpy(proj + out.n, list, sizeof(Node *) * n);
+    MEMCPY(proj, out.v, sizeof(Node *) * out.n);
+    MEMCPY(proj + out.n, list, sizeof(Node *) * n);
     return make_project(an, last, proj, out.n + n);
 }
 
@@ -348,8 +354,8 @@ static Node *sort_over_windowed_aggregate(Analysis *an, Node *sort) {
     for (uint32_t i = 0; i < sort->nexprs && !m.bad; i++) node_walk(exprs[i], 0, sort_missing, &m);
     if (m.bad || !m.added.n) return sort;
     Node **all = ARENA_ARRAY(an->arena, Node *, agg->nexprs + m.added.n);
-    memcpy(all, agg->exprs, sizeof(Node *) * agg->nexprs);
-    memcpy(all + agg->nexprs, m.added.v, sizeof(Node *) * m.added.n);
+    MEMCPY(all, agg->exprs, sizeof(Node *) * agg->nexprs);
+    MEMCPY(all + agg->nexprs, m.added.v, sizeof(Node *) * m.added.n);
     Node *nagg = node_with_exprs(an->arena, agg, all, agg->nexprs + m.added.n);
     Node *ns = node_copy(an->arena, sort);
     node_set_exprs(an->arena, ns, exprs, sort->nexprs);
@@ -396,8 +402,8 @@ static Node *rewrite(Node *p, void *ctx) {
         NodeVec windowed = {0};
         extract(an, p->exprs + ng, p->nexprs - ng, &x, &windowed);
         Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.regular.n + 1);
-        memcpy(all, p->exprs, sizeof(Node *) * ng);
-        memcpy(all + ng, x.regular.v, sizeof(Node *) * x.regular.n);
+        MEMCPY(all, p->exprs, sizeof(Node *) * ng);
+        MEMCPY(all + ng, x.regular.v, sizeof(Node *) * x.regular.n);
         Node *agg = node_new(an->arena, NK_Aggregate, p->start, p->stop);
         agg->u.aggregate.ngroup = ng;
         node_set_exprs(an->arena, agg, all, ng + x.regular.n);

@@ -23,6 +23,12 @@
 #include "print/printer.h"
 #include "rules.h"
 
+/* memcpy that accepts an empty (possibly NULL) source */
+#define MEMCPY(d, s, n) \
+    do { \
+        if ((n) != 0) memcpy((d), (s), (n)); \
+    } while (0)
+
 static bool is_generator(const Node *e) {
     return e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR;
 }
@@ -129,7 +135,7 @@ static Node *make_generate(Analysis *an, Node *g, bool outer, NameParts qual, At
     gen->u.generate.qualifier = qual;
     Node **ex = ARENA_ARRAY(an->arena, Node *, attrs.n + 1);
     ex[0] = g;
-    memcpy(ex + 1, attrs.v, sizeof(Node *) * attrs.n);
+    MEMCPY(ex + 1, attrs.v, sizeof(Node *) * attrs.n);
     node_set_exprs(an->arena, gen, ex, attrs.n + 1);
     node_set_kids(an->arena, gen, &child, 1);
     return node_finish(gen);
@@ -210,7 +216,7 @@ static Node *extract_from_project(Analysis *an, Node *p) {
         uint32_t m = 0;
         for (uint32_t k = 0; k < p->nexprs; k++) {
             if (k == i) {
-                memcpy(list + m, attrs.v, sizeof(Node *) * attrs.n);
+                MEMCPY(list + m, attrs.v, sizeof(Node *) * attrs.n);
                 m += attrs.n;
             } else list[m++] = p->exprs[k];
         }

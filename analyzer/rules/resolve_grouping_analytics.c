@@ -23,6 +23,12 @@
 #include "print/printer.h"
 #include "rules.h"
 
+/* memcpy that accepts an empty (possibly NULL) source */
+#define MEMCPY(d, s, n) \
+    do { \
+        if ((n) != 0) memcpy((d), (s), (n)); \
+    } while (0)
+
 typedef struct ExprSet {
     Node **v;
     uint32_t n;
@@ -49,8 +55,8 @@ static bool leaves_resolved(const Node *e) {
 
 static ExprSet set_concat(Arena *a, ExprSet x, ExprSet y) {
     ExprSet s = {ARENA_ARRAY(a, Node *, x.n + y.n + 1), x.n + y.n};
-    if (x.n) memcpy(s.v, x.v, sizeof(Node *) * x.n);
-    if (y.n) memcpy(s.v + x.n, y.v, sizeof(Node *) * y.n);
+    if (x.n) MEMCPY(s.v, x.v, sizeof(Node *) * x.n);
+    if (y.n) MEMCPY(s.v + x.n, y.v, sizeof(Node *) * y.n);
     return s;
 }
 
@@ -92,7 +98,7 @@ static void push_distinct(Arena *a, ExprSet *s, uint32_t *cap, Node *e) {
     if (s->n == *cap) {
         uint32_t nc = *cap * 2 + 8;
         Node **v = ARENA_ARRAY(a, Node *, nc);
-        if (s->n) memcpy(v, s->v, sizeof(Node *) * s->n);
+        if (s->n) MEMCPY(v, s->v, sizeof(Node *) * s->n);
         s->v = v;
         *cap = nc;
     }
@@ -124,7 +130,7 @@ static Sets element_sets(Arena *a, const Node *e) {
             for (uint32_t j = 0; j < sub.n; j++) {
                 if (out.n == cap) {
                     ExprSet *v = ARENA_ARRAY(a, ExprSet, cap * 2);
-                    memcpy(v, out.v, sizeof(ExprSet) * out.n);
+                    MEMCPY(v, out.v, sizeof(ExprSet) * out.n);
                     out.v = v;
                     cap *= 2;
                 }
@@ -216,7 +222,7 @@ static Node *analytics_ordinals(Analysis *an, Node *agg) {
     uint32_t ng = agg->u.aggregate.ngroup;
     Ordinals o = {an, agg->exprs + ng, agg->nexprs - ng, false};
     Node **g = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
-    memcpy(g, agg->exprs, sizeof(Node *) * agg->nexprs);
+    MEMCPY(g, agg->exprs, sizeof(Node *) * agg->nexprs);
     bool changed = false;
     for (uint32_t i = 0; i < ng; i++) {
         if (!is_analytics(g[i])) continue;
@@ -388,8 +394,8 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
         alias_attrs[i] = to_attribute(an, al);
     }
     Node **pl = ARENA_ARRAY(a, Node *, in.n + n + 1);
-    memcpy(pl, in.v, sizeof(Node *) * in.n);
-    memcpy(pl + in.n, aliases, sizeof(Node *) * n);
+    MEMCPY(pl, in.v, sizeof(Node *) * in.n);
+    MEMCPY(pl + in.n, aliases, sizeof(Node *) * n);
     Node *proj = make_project(an, child, pl, in.n + n);
 
     /* membership of each group-by expression in each selected set */
@@ -421,7 +427,7 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
     Node *gpos = dup ? attr_new(an, "_gen_grouping_pos", &TYPE_INT, false, 0, (NameParts){0, NULL}, -1, -1) : NULL;
     uint32_t width = in.n + n + 1 + (dup ? 1 : 0);
     Node **exprs = ARENA_ARRAY(a, Node *, width + ns + 1);
-    memcpy(exprs, in.v, sizeof(Node *) * in.n);
+    MEMCPY(exprs, in.v, sizeof(Node *) * in.n);
     Node **group_attrs = exprs + in.n;
     for (uint32_t i = 0; i < n; i++)
         group_attrs[i] = attr_new(an, alias_attrs[i]->u.attr.name, alias_attrs[i]->type, expr_nullable(alias_attrs[i]),
@@ -430,7 +436,7 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
     if (dup) exprs[in.n + n + 1] = gpos;
     for (uint32_t s = 0; s < ns; s++) {
         Node **row = ARENA_ARRAY(a, Node *, width + 1);
-        memcpy(row, in.v, sizeof(Node *) * in.n);
+        MEMCPY(row, in.v, sizeof(Node *) * in.n);
         uint64_t m = masks[s];
         for (uint32_t i = 0; i < n; i++) {
             bool member = !(m & ((uint64_t)1 << (n - 1 - i)));
@@ -451,7 +457,7 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
     Replace r = {an, &ga->group, gid};
     uint32_t ngroup = n + 1 + (dup ? 1 : 0);
     Node **all = ARENA_ARRAY(a, Node *, ngroup + naggs + 1);
-    memcpy(all, group_attrs, sizeof(Node *) * ngroup);
+    MEMCPY(all, group_attrs, sizeof(Node *) * ngroup);
     for (uint32_t i = 0; i < naggs; i++) {
         Node *e = expr_transform_down(a, aggs[i], KIND_MASK(NK_Call), replace_grouping, &r);
         if (an_failed(an)) return NULL;
@@ -488,8 +494,8 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
     Arena *a = an->arena;
     uint32_t ng = agg->u.aggregate.ngroup;
     Node **all = ARENA_ARRAY(a, Node *, ga->group.n + agg->nexprs - ng + 1);
-    memcpy(all, ga->group.v, sizeof(Node *) * ga->group.n);
-    memcpy(all + ga->group.n, agg->exprs + ng, sizeof(Node *) * (agg->nexprs - ng));
+    MEMCPY(all, ga->group.v, sizeof(Node *) * ga->group.n);
+    MEMCPY(all + ga->group.n, agg->exprs + ng, sizeof(Node *) * (agg->nexprs - ng));
     Node *plain = node_new(a, NK_Aggregate, agg->start, agg->stop);
     plain->u.aggregate.ngroup = ga->group.n;
     node_set_exprs(a, plain, all, ga->group.n + agg->nexprs - ng);
@@ -609,7 +615,7 @@ static Node *analytics_aliases(Analysis *an, Node *agg) {
     uint32_t ng = agg->u.aggregate.ngroup;
     GroupAlias g = {an, plan_input(an, agg), agg->exprs + ng, agg->nexprs - ng};
     Node **ex = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
-    memcpy(ex, agg->exprs, sizeof(Node *) * agg->nexprs);
+    MEMCPY(ex, agg->exprs, sizeof(Node *) * agg->nexprs);
     bool changed = false;
     for (uint32_t i = 0; i < ng; i++) {
         if (!is_analytics(ex[i]) || !kind_mask_has(ex[i]->mask, NK_UnresolvedAttribute)) continue;
@@ -650,7 +656,7 @@ static Node *grouping_above(Analysis *an, Node *p) {
     Node *nagg = agg;
     if (!have) {
         Node **all = ARENA_ARRAY(an->arena, Node *, agg->nexprs + 1);
-        memcpy(all, agg->exprs, sizeof(Node *) * agg->nexprs);
+        MEMCPY(all, agg->exprs, sizeof(Node *) * agg->nexprs);
         all[agg->nexprs] = gid;
         nagg = node_with_exprs(an->arena, agg, all, agg->nexprs + 1);
     }

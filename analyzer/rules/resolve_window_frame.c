@@ -22,6 +22,12 @@
 #include "print/printer.h"
 #include "rules.h"
 
+/* memcpy that accepts an empty (possibly NULL) source */
+#define MEMCPY(d, s, n) \
+    do { \
+        if ((n) != 0) memcpy((d), (s), (n)); \
+    } while (0)
+
 static Node *boundary(Analysis *an, FrameBoundType t) {
     Node *b = node_new(an->arena, NK_FrameBoundary, -1, -1);
     b->u.bound.type = t;
@@ -326,7 +332,7 @@ static Node *frame_expr(Node *e, void *ctx) {
     if (!check_frame(an, frame)) return e;
 
     Node **kids = ARENA_ARRAY(an->arena, Node *, np + no + 1);
-    memcpy(kids, spec->kids, sizeof(Node *) * (np + no));
+    MEMCPY(kids, spec->kids, sizeof(Node *) * (np + no));
     kids[np + no] = frame;
     Node *ns = node_copy(an->arena, spec);
     ns->flags &= ~(uint32_t)NF_PENDING;
