@@ -200,12 +200,15 @@ static void call_free(H2Call *call) {
         uv_close((uv_handle_t *)call->deadline, timer_closed);
     }
     if (call->method == RPC_HEALTH_WATCH && call->known_method) watch_unlink(srv, call);
-    if (call->job) {
-        if (!call->finished) job_cancel(call->job); /* RST_STREAM or connection loss */
-        call->job->call = NULL;
-        job_unref(call->job);
-    }
     if (!call->recorded) record(call, GRPC_CANCELLED, "cancelled by the client");
+    if (call->job) {
+        Job *j = call->job;
+        j->call = NULL;
+        if (!call->finished) job_cancel(j); /* RST_STREAM or connection loss */
+        /* A loop-owned job (health Watch) has no worker to finish it. */
+        if (j->loop_owned && !job_is_done(j)) job_finish(j, GRPC_CANCELLED, "cancelled");
+        job_unref(j);
+    }
     H2Conn *c = call->conn;
     if (call->cprev)
         call->cprev->cnext = call->cnext;
