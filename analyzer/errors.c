@@ -95,6 +95,8 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES", "42K09",
+     "Cannot resolve <sqlExpr> due to data type mismatch: Input to <functionName> should have been <dataType> followed by a value with same key type, but it's [<leftType>, <rightType>]."},
     {"DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION", "42K09",
      "Cannot resolve <sqlExpr> due to data type mismatch: cannot cast <srcType> to <targetType>. To convert values from <srcType> to <targetType>, you can use the functions <functionNames> instead."},
     {"INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION", "42K0D",

@@ -236,11 +236,24 @@ bool ty_struct(TypeCtx *c) {
     return ty_named_struct(c);
 }
 
+static bool fail_map_key(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                              "functionName", sql_ident(a, c->def->name), "dataType", "\"MAP\"", "leftType",
+                              sql_type_quoted(a, c->args[0]->type), "rightType", sql_type_quoted(a, c->args[1]->type),
+                              NULL));
+    return false;
+}
+
 /* array_max, array_min, get, try_element_at / element_at over arrays; maps give the value */
 bool ty_elem(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_MAP) {
-        if (c->nargs > 1) c->args[1] = fn_mk_cast(c->an, c->args[1], t->elem);
+        if (c->nargs > 1) {
+            const DataType *w = fn_wider_no_string(c->an->arena, t->elem, c->args[1]->type);
+            if (!w || !type_same(w, t->elem)) return fail_map_key(c);
+            c->args[1] = fn_mk_cast(c->an, c->args[1], t->elem);
+        }
         c->result = t->value;
     } else if (t->id == T_ARRAY) {
         if (c->nargs > 1) {
@@ -440,8 +453,10 @@ bool ty_map_entries(TypeCtx *c) {
 bool ty_map_key_op(TypeCtx *c) {
     if (!need_map(c)) return false;
     const DataType *m = c->args[0]->type;
-    const DataType *w = coerce_wider_type(c->an->arena, m->elem, c->args[1]->type);
-    if (w) c->args[1] = fn_mk_cast(c->an, c->args[1], w);
+    const DataType *w = fn_wider_no_string(c->an->arena, m->elem, c->args[1]->type);
+    if (!w) return fail_map_key(c);
+    c->args[0] = fn_mk_cast(c->an, c->args[0], type_map(c->an->arena, w, m->value, m->contains_null));
+    c->args[1] = fn_mk_cast(c->an, c->args[1], w);
     c->result = &TYPE_BOOLEAN;
     return true;
 }
@@ -942,6 +957,13 @@ bool ty_first_last(TypeCtx *c) {
 
 /* mode(x), percentile_cont/disc WITHIN GROUP */
 bool ty_within_group(TypeCtx *c) {
+    if (c->nargs == 0) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName",
+                                  sql_ident(a, c->def->name), "expectedNum", "1", "actualNum", "0", "docroot",
+                                  "https://spark.apache.org/docs/latest", NULL));
+        return false;
+    }
     if (c->def->out) return ty_fixed(c);
     const Node *last = c->args[c->nargs - 1];
     c->result = last->kind == NK_SortOrder && last->nkids ? last->kids[0]->type : c->args[0]->type;

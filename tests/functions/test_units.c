@@ -158,6 +158,8 @@ Test(functions, aggregates) {
     ERROR_IS("abs(DISTINCT 1)", "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX");
     ERROR_IS("upper(x -> x)", "INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION");
     ERROR_IS("sum(*)", "INVALID_USAGE_OF_STAR_OR_REGEX");
+    ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
+    TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
 }
 
