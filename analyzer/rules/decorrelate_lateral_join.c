@@ -24,10 +24,13 @@
  *   :        +- Relation t2[c1#7,c2#8]                  +- Aggregate [c1#7], [count(1) AS count(1)#9, c1#7]
  *   +- Relation t1[c1#1,c2#2]                              +- Relation t2[c1#7,c2#8]
  *
- * Shapes it cannot rewrite (outer references outside Filters, correlation
- * under a join, set operation, limit or window, a non-equality predicate
- * under an Aggregate, an aggregate without GROUP BY below a Project) stay
- * LateralJoins.
+ * An inner join whose subquery computes outer references in its top Project
+ * (`LATERAL (SELECT a + b AS e)`) evaluates that Project above the join.
+ *
+ * Shapes it cannot rewrite (outer references elsewhere outside Filters,
+ * correlation under a join, set operation, limit or window, a non-equality
+ * predicate under an Aggregate, an aggregate without GROUP BY below a
+ * Project) stay LateralJoins.
  */
 #include <string.h>
 #include <strings.h>
@@ -316,10 +319,58 @@ static Node *replace_aggregate(Analysis *an, Node *p, Node *old, Node *repl) {
     return node_with_kid(an->arena, p, 0, replace_aggregate(an, p->kids[0], old, repl));
 }
 
+static Node *make_join(Analysis *an, const Node *at, Node *l, Node *r, JoinType jt, Node *cond) {
+    Node *join = node_new(an->arena, NK_Join, at->start, at->stop);
+    Node *kids[2] = {l, r};
+    node_set_kids(an->arena, join, kids, 2);
+    if (cond) node_set_exprs(an->arena, join, &cond, 1);
+    join->u.join.type = jt == JOIN_CROSS && cond ? JOIN_INNER : jt;
+    return node_finish(join);
+}
+
+/* An inner LATERAL join whose subquery computes outer references in its top
+ * Project (`LATERAL (SELECT a + b AS e FROM ...)`): the Project is evaluated
+ * above a join with the rest, the ON condition after it:
+ *   Filter (b = e) <- Project [a, b, (a + b) AS e] <- Join Inner (pulled predicates) */
+static Node *decorrelate_top_project(Analysis *an, Node *j, Node *proj) {
+    for (const Node *q = proj->kids[0]; q->nkids; q = q->kids[0])
+        if (q->kind == NK_Aggregate && q->u.aggregate.ngroup == 0) return j; /* COUNT bug below a Project */
+    Pull u = {an, NULL, 0, 0, false};
+    Node *np = pull(&u, proj->kids[0]);
+    if (u.failed || an_failed(an) || subtree_has_outer(np)) return j;
+    /* the Project also needs the columns the pulled predicates use: they are
+       in np's output already (pull carried them up) */
+    Node **conds = ARENA_ARRAY(an->arena, Node *, u.n + 1);
+    for (uint32_t i = 0; i < u.n; i++) conds[i] = strip_outer_references(an, u.preds[i]);
+    Node *jc = u.n ? and_all(an, conds, u.n) : NULL;
+    if (u.n && !jc) return j;
+    Node *join = make_join(an, j, j->kids[0], np, JOIN_INNER, jc);
+    AttrList left = plan_output(an, j->kids[0]);
+    Node **top = ARENA_ARRAY(an->arena, Node *, left.n + proj->nexprs + 1);
+    if (left.n) memcpy(top, left.v, sizeof(Node *) * left.n);
+    for (uint32_t i = 0; i < proj->nexprs; i++) top[left.n + i] = strip_outer_references(an, proj->exprs[i]);
+    Node *out = make_project(an, join, top, left.n + proj->nexprs);
+    if (j->nexprs > 1) {
+        Node *f = node_new(an->arena, NK_Filter, j->start, j->stop);
+        node_set_exprs(an->arena, f, &j->exprs[1], 1);
+        node_set_kids(an->arena, f, &out, 1);
+        out = node_finish(f);
+    }
+    return out;
+}
+
 static Node *decorrelate(Analysis *an, Node *j) {
     Node *sub = j->exprs[0];
     Node *plan = sub->u.subq.plan;
     JoinType jt = j->u.join.type;
+    Node *top_project = plan;
+    while (top_project->kind == NK_SubqueryAlias) top_project = top_project->kids[0];
+    if (top_project->kind == NK_Project && (jt == JOIN_INNER || jt == JOIN_CROSS)) {
+        bool outer = false;
+        for (uint32_t i = 0; i < top_project->nexprs; i++)
+            if (has_outer(top_project->exprs[i])) outer = true;
+        if (outer) return decorrelate_top_project(an, j, top_project);
+    }
     Node *scalar_agg = scalar_aggregate(plan);
     /* an aggregate without GROUP BY below a Project: its COUNT bug is not handled */
     if (!scalar_agg && !only_aliases_above_aggregate(plan)) {
@@ -375,12 +426,7 @@ static Node *decorrelate(Analysis *an, Node *j) {
     } else {
         if (right.n) memcpy(top + left.n, right.v, sizeof(Node *) * right.n);
     }
-    Node *join = node_new(an->arena, NK_Join, j->start, j->stop);
-    Node *kids[2] = {j->kids[0], np};
-    node_set_kids(an->arena, join, kids, 2);
-    if (cond) node_set_exprs(an->arena, join, &cond, 1);
-    join->u.join.type = jt == JOIN_CROSS && cond ? JOIN_INNER : jt;
-    join = node_finish(join);
+    Node *join = make_join(an, j, j->kids[0], np, jt, cond);
     return make_project(an, join, top, left.n + right.n);
 }
 

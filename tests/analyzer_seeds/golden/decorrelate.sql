@@ -8,5 +8,10 @@ SELECT * FROM t1, LATERAL (SELECT c, count(*) cnt FROM t2 WHERE t2.c = t1.a GROU
 -- the COUNT bug: a scalar aggregate returns a row for every outer row
 SELECT * FROM t1, LATERAL (SELECT count(*) cnt FROM t2 WHERE c = t1.a);
 SELECT * FROM t1, LATERAL (SELECT count(*) + coalesce(sum(d), 0) AS s, max(d) AS m FROM t2 WHERE c = t1.a);
--- kept as LateralJoin: outer references outside filters
+-- outer references in the top Project: evaluated above the join, ON after it
 SELECT * FROM t1, LATERAL (SELECT a + b AS e);
+SELECT * FROM t1 JOIN LATERAL (SELECT a + b AS e) ON b = e;
+SELECT * FROM t1, LATERAL (SELECT t1.a + t2.d AS x FROM t2 WHERE t2.c = t1.a);
+-- kept as LateralJoin: a LEFT join computing outer references, correlation under a LIMIT
+SELECT * FROM t1 LEFT JOIN LATERAL (SELECT a + b AS e) ON b = e;
+SELECT * FROM t1, LATERAL (SELECT d FROM t2 WHERE c = t1.a ORDER BY d LIMIT 1);
