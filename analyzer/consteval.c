@@ -33,7 +33,14 @@ __int128 pow10_i128(int n) {
 }
 
 __int128 dec_rescale(__int128 v, int from, int to) {
-    if (to >= from) return v * pow10_i128(to - from);
+    if (to >= from) {
+        /* saturates on overflow: the result then fails every precision check */
+        __int128 r;
+        if (to - from > 38 || __builtin_mul_overflow(v, pow10_i128(to - from), &r))
+            return v < 0 ? -(((__int128)1 << 126) - 1) * 2 : (((__int128)1 << 126) - 1) * 2;
+        return r;
+    }
+    if (from - to > 38) return 0; /* below half a unit of the target scale */
     __int128 d = pow10_i128(from - to);
     __int128 q = v / d, r = v % d;
     if (r < 0) r = -r;
@@ -86,8 +93,8 @@ int value_cmp(const Value *a, const Value *b) {
     case T_DECIMAL: {
         int sa = a->type->scale, sb = b->type->scale;
         __int128 x = a->u.dec, y = b->u.dec;
-        if (sa < sb) x *= pow10_i128(sb - sa);
-        else if (sb < sa) y *= pow10_i128(sa - sb);
+        if (sa < sb) x = dec_rescale(x, sa, sb);
+        else if (sb < sa) y = dec_rescale(y, sb, sa);
         return x < y ? -1 : x > y;
     }
     case T_STRING:

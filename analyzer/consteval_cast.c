@@ -389,7 +389,7 @@ static EvStatus to_integral(Eval *ev, const Value *in, const DataType *to, const
 
 static EvStatus dec_result(Eval *ev, const Value *in, __int128 unscaled, int scale, const DataType *to, const Node *at,
                            Value *out) {
-    if (scale > to->scale + 38 || (scale < to->scale && to->scale - scale > 38)) return out_of_range(ev, in, to, at);
+    if (scale < to->scale && to->scale - scale > 38) return out_of_range(ev, in, to, at);
     __int128 r = dec_rescale(unscaled, scale, to->scale);
     if (!dec_fits(r, to->precision)) return out_of_range(ev, in, to, at);
     *out = v_dec(to, r);
@@ -429,8 +429,7 @@ static EvStatus to_decimal(Eval *ev, const Value *in, const DataType *to, const 
         int sc, nd;
         if (!parse_decimal_text(in->u.s.p, in->u.s.len, &u, &sc, &nd)) return invalid_input(ev, in, to, at);
         if (sc < 0) {
-            if (-sc > 38) return out_of_range(ev, in, to, at);
-            u *= pow10_i128(-sc);
+            if (-sc > 38 || __builtin_mul_overflow(u, pow10_i128(-sc), &u)) return out_of_range(ev, in, to, at);
             sc = 0;
         }
         return dec_result(ev, in, u, sc, to, at, out);

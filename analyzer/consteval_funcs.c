@@ -101,13 +101,16 @@ static EvStatus arith(Eval *ev, const Node *call, Value *a, Value *b, char op, V
         case '+':
         case '-': {
             int s = sa > sb ? sa : sb;
-            x *= pow10_i128(s - sa);
-            y *= pow10_i128(s - sb);
-            return dec_out(ev, call, op == '+' ? x + y : x - y, s, out);
+            x = dec_rescale(x, sa, s);
+            y = dec_rescale(y, sb, s);
+            __int128 r;
+            if (op == '+' ? __builtin_add_overflow(x, y, &r) : __builtin_sub_overflow(x, y, &r))
+                return dec_out(ev, call, (__int128)1 << 125, 0, out);
+            return dec_out(ev, call, r, s, out);
         }
         case '*': {
             __int128 r;
-            if (__builtin_mul_overflow(x, y, &r)) return dec_out(ev, call, (__int128)1 << 126, 0, out);
+            if (__builtin_mul_overflow(x, y, &r)) return dec_out(ev, call, (__int128)1 << 125, 0, out);
             return dec_out(ev, call, r, sa + sb, out);
         }
         case '/': {
@@ -118,14 +121,14 @@ static EvStatus arith(Eval *ev, const Node *call, Value *a, Value *b, char op, V
             if (shift > 0) {
                 if (__builtin_mul_overflow(num, pow10_i128(shift), &num)) return EV_NOTCONST;
             } else if (shift < 0) {
-                y *= pow10_i128(-shift);
+                y = dec_rescale(y, 0, -shift);
             }
             return dec_out(ev, call, num / y, target, out);
         }
         default: {
             int s = sa > sb ? sa : sb;
-            x *= pow10_i128(s - sa);
-            y *= pow10_i128(s - sb);
+            x = dec_rescale(x, sa, s);
+            y = dec_rescale(y, sb, s);
             return dec_out(ev, call, x % y, s, out);
         }
         }
@@ -1268,9 +1271,11 @@ EvStatus ev_aggregate(Eval *ev, const Node *ae, Value *out) {
         if (t->id == T_DECIMAL) {
             __int128 s = 0;
             int sc = vals[0].type->id == T_DECIMAL ? vals[0].type->scale : 0;
-            for (uint32_t i = 0; i < m; i++) s += vals[i].type->id == T_DECIMAL ? vals[i].u.dec : vals[i].u.i;
+            for (uint32_t i = 0; i < m; i++)
+                if (__builtin_add_overflow(s, vals[i].type->id == T_DECIMAL ? vals[i].u.dec : vals[i].u.i, &s))
+                    return EV_NOTCONST;
             if (avg) {
-                __int128 num = s * pow10_i128(t->scale - sc + 1);
+                __int128 num = dec_rescale(s, sc, t->scale + 1);
                 *out = v_dec(t, dec_rescale(num / m, t->scale + 1, t->scale));
             } else *out = v_dec(t, dec_rescale(s, sc, t->scale));
             return EV_OK;
