@@ -167,7 +167,9 @@ Test(functions, aggregates) {
  * either types or fails with an error, and what types also prints. */
 Test(functions, registry_sweep_never_crashes) {
     static const char *const ARGS[] = {"1", "'a'", "NULL", "1.5", "array(1)", "map(1, 'a')", "named_struct('x', 1)",
-                                       "DATE '2020-01-01'", "true", "INTERVAL '1' DAY", "X'01'", "2L"};
+                                       "DATE '2020-01-01'", "true", "INTERVAL '1' DAY", "X'01'", "2L",
+                                       "x -> x", "TIMESTAMP '2020-01-01 00:00:00'", "INTERVAL '1' MONTH",
+                                       "array(array(1))", "(k, v) -> k"};
     const int NA = (int)(sizeof ARGS / sizeof ARGS[0]);
     const char *const *names;
     int n = func_builtin_names(&names);
@@ -175,7 +177,7 @@ Test(functions, registry_sweep_never_crashes) {
     static Conf conf = {.ansi = true};
     int typed = 0, failed = 0;
     for (int f = 0; f < n; f++) {
-        for (int k = 0; k <= 3; k++) {
+        for (int k = 0; k <= 4; k++) {
             for (int v = 0; v < NA; v++) {
                 char sql[256];
                 int len = snprintf(sql, sizeof sql, "%s(", names[f]);
@@ -198,4 +200,21 @@ Test(functions, registry_sweep_never_crashes) {
         }
     }
     cr_expect(typed > 1000, "typed %d, failed %d", typed, failed);
+    /* operators between every pair of argument kinds */
+    static const char *const OPS[] = {"+", "-", "*", "/", "%", "div", "=", "<=>", "<", ">=", "and", "or", "&", "|",
+                                      "^", "||", "like", "rlike"};
+    for (size_t o = 0; o < sizeof OPS / sizeof OPS[0]; o++)
+        for (int x = 0; x < NA; x++)
+            for (int y = 0; y < NA; y++) {
+                char sql[256];
+                snprintf(sql, sizeof sql, "(%s) %s (%s)", ARGS[x], OPS[o], ARGS[y]);
+                Arena *a = arena_new(0);
+                Analysis an = {.arena = a, .sql = sql, .sql_len = strlen(sql), .conf = &conf};
+                Node *e = harness_expr(&an, sql);
+                if (!an.error && e && node_resolved(e)) {
+                    cr_assert(expr_auto_name(a, e) != NULL);
+                    cr_assert(expr_to_string(a, e) != NULL);
+                }
+                arena_free(a);
+            }
 }
