@@ -81,6 +81,7 @@ struct FuncDef {
     const char *op;        /* operator text (CS_BINARY, CS_PREFIX, CS_POSTFIX, CS_LIKE) */
     EmptyResult empty;
     int8_t print_nargs;    /* print only the first n arguments (from_json's schema is hidden); 0: all */
+    const char *params;    /* '|'-separated parameter names for named arguments (NULL: positional only) */
     /* user-defined functions */
     const DataType *const *udf_args;
     const DataType *udf_result;

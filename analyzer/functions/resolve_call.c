@@ -272,12 +272,103 @@ Node *fn_call_builtin(Analysis *an, const char *name, Node *const *args, int nar
     return resolve_with(an, (Node *)pos, d, v, n, d->name);
 }
 
+/* ---- named arguments (name => value) ---- */
+
+static int param_index(const char *params, const char *name, int *count) {
+    int idx = 0, found = -1;
+    for (const char *p = params; p && *p;) {
+        const char *e = strchr(p, '|');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (strlen(name) == l && strncasecmp(p, name, l) == 0) found = idx;
+        idx++;
+        if (!e) break;
+        p = e + 1;
+    }
+    *count = idx;
+    return found;
+}
+
+static const char *param_name(Arena *a, const char *params, int i) {
+    const char *p = params;
+    for (int k = 0; k < i && p; k++) {
+        p = strchr(p, '|');
+        if (p) p++;
+    }
+    if (!p) return "";
+    const char *e = strchr(p, '|');
+    return arena_strndup(a, p, e ? (size_t)(e - p) : strlen(p));
+}
+
+/* Puts named arguments in their parameter positions; the gaps get the
+ * defaults later. Returns the argument count, or -1 after an error. */
+static int place_named_args(Analysis *an, const Node *u, const FuncDef *def, Node **args, int nargs, bool *gaps) {
+    Arena *a = an->arena;
+    const char *rn = sql_ident(a, def->name);
+    if (!def->params)
+        return an_fail(an, error_make(a, "NAMED_PARAMETERS_NOT_SUPPORTED", u, "functionName", rn, NULL)), -1;
+    int np;
+    param_index(def->params, "", &np);
+    Node **placed = ARENA_ARRAY(a, Node *, np + 1);
+    int npos = 0;
+    bool seen_named = false;
+    const char *last_named = NULL;
+    for (int i = 0; i < nargs; i++) {
+        Node *x = args[i];
+        if (x->kind != NK_NamedArgument) {
+            if (seen_named)
+                return an_fail(an, error_make(a, "UNEXPECTED_POSITIONAL_ARGUMENT", x, "routineName", rn,
+                                              "parameterName", sql_ident(a, last_named), NULL)), -1;
+            if (npos < np) placed[npos] = x;
+            npos++;
+            continue;
+        }
+        seen_named = true;
+        last_named = x->u.named.name;
+        int cnt, k = param_index(def->params, x->u.named.name, &cnt);
+        if (k < 0) {
+            StrBuf sb;
+            sb_init(&sb, a, 64);
+            for (int j = 0; j < np; j++) sb_printf(&sb, "%s%s", j ? ", " : "", sql_ident(a, param_name(a, def->params, j)));
+            return an_fail(an, error_make(a, "UNRECOGNIZED_PARAMETER_NAME", x, "routineName", rn, "argumentName",
+                                          sql_ident(a, x->u.named.name), "proposal", sb_str(&sb), NULL)), -1;
+        }
+        if (placed[k])
+            return an_fail(an, error_make(a,
+                                          k < npos ? "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED"
+                                                   : "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE",
+                                          x, "routineName", rn, "parameterName", sql_ident(a, x->u.named.name), NULL)), -1;
+        placed[k] = x->nkids ? x->kids[0] : x;
+    }
+    int n = 0;
+    for (int k = 0; k < np; k++)
+        if (placed[k]) n = k + 1;
+    for (int k = 0; k < n; k++) {
+        if (!placed[k] && k < def->min_args)
+            return an_fail(an, error_make(a, "REQUIRED_PARAMETER_NOT_FOUND", u, "routineName", rn, "parameterName",
+                                          sql_ident(a, param_name(a, def->params, k)), "index",
+                                          arena_printf(a, "%d", k), NULL)), -1;
+        args[k] = placed[k];
+        if (!placed[k]) *gaps = true;
+    }
+    return n;
+}
+
 static bool is_star(const Node *n) { return n->kind == NK_UnresolvedStar || n->kind == NK_Star; }
 
 Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     Arena *a = an->arena;
     int nargs = (int)u->u.un.nargs;
     const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;
+    /* name => value arguments go to their parameter positions */
+    bool named = false, gaps = false;
+    for (int i = 0; i < nargs; i++) named = named || u->kids[i]->kind == NK_NamedArgument;
+    Node **named_args = NULL;
+    if (named) {
+        named_args = ARENA_ARRAY(a, Node *, nargs + 8);
+        for (int i = 0; i < nargs; i++) named_args[i] = u->kids[i];
+        nargs = place_named_args(an, u, def, named_args, nargs, &gaps);
+        if (nargs < 0) return NULL;
+    }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
     if (!strcasecmp(def->name, "btrim") && nargs == 2 && an->sql && u->start >= 0 &&
         (size_t)u->start + 5 <= an->sql_len && !strncasecmp(an->sql + u->start, "trim", 4))
@@ -299,7 +390,16 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
                                       sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
     int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
     Node **args = ARENA_ARRAY(a, Node *, cap);
-    for (int i = 0; i < nargs; i++) args[i] = u->kids[i];
+    for (int i = 0; i < nargs; i++) args[i] = named_args ? named_args[i] : u->kids[i];
+    if (gaps) {
+        /* gaps left by named arguments take the defaults of their positions */
+        Node **full = ARENA_ARRAY(a, Node *, cap);
+        int nfull = fill_defaults(an, def, full, 0, u);
+        for (int i = 0; i < nargs; i++)
+            if (!args[i] && i < nfull) args[i] = full[i];
+        for (int i = 0; i < nargs; i++)
+            if (!args[i]) args[i] = node_finish(fn_mk_literal(a, &TYPE_NULL, true));
+    }
     /* count(*) is count(1) */
     if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
         args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);

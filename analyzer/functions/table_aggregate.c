@@ -47,7 +47,7 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("percentile_cont", 1, 2, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
     {AGG("percentile_disc", 1, 2, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
     {AGG("mode", 0, 2, "??", within_group, NULL), .print = CS_WITHIN_GROUP, .flags = FD_TYPED_IMP},
-    {AGG("count_min_sketch", 4, 4, "?ddi", fixed, "binary"), .flags = FD_TYPED_IMP},
+    {AGG("count_min_sketch", 4, 4, "?ddi", fixed, "binary"), .params = "column|epsilon|confidence|seed", .flags = FD_TYPED_IMP},
     {AGG("histogram_numeric", 2, 2, "?i", histogram, NULL), .flags = FD_TYPED_IMP},
     {AGG("hll_sketch_agg", 1, 2, "?i", fixed, "binary"), .defaults = "i12", .flags = FD_TYPED_IMP},
     {AGG("hll_union_agg", 1, 2, "Bb", fixed, "binary"), .defaults = "bfalse", .flags = FD_TYPED_IMP},
@@ -75,10 +75,10 @@ const FuncDef FUNCS_WINDOW[] = {
 };
 
 const FuncDef FUNCS_GENERATOR[] = {
-    {GEN("explode", 1, 1, "?", explode, NULL)},
-    {GEN("explode_outer", 1, 1, "?", explode, NULL)},
-    {GEN("posexplode", 1, 1, "?", posexplode, NULL)},
-    {GEN("posexplode_outer", 1, 1, "?", posexplode, NULL)},
+    {GEN("explode", 1, 1, "?", explode, NULL), .params = "collection"},
+    {GEN("explode_outer", 1, 1, "?", explode, NULL), .params = "collection"},
+    {GEN("posexplode", 1, 1, "?", posexplode, NULL), .params = "collection"},
+    {GEN("posexplode_outer", 1, 1, "?", posexplode, NULL), .params = "collection"},
     {GEN("inline", 1, 1, "?", inline, NULL)},
     {GEN("inline_outer", 1, 1, "?", inline, NULL)},
     {GEN("stack", 1, -1, "?", stack, NULL)},

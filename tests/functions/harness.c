@@ -54,7 +54,7 @@ static Node *rewrite(Node *e, void *ctx) {
         c->type = e->kids[0]->type;
         return node_finish(c);
     }
-    case NK_Cast: case NK_CaseWhen: case NK_In: case NK_UnresolvedExtractValue: case NK_SortOrder:
+    case NK_Cast: case NK_CaseWhen: case NK_In: case NK_UnresolvedExtractValue: case NK_SortOrder: case NK_NamedArgument:
         if (e->type && e->kind != NK_Cast) return e;
         if (!kids_resolved(e)) return e;
         {

@@ -161,6 +161,9 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    NAME_IS("mask('AbCD123', lowerChar => 'q')", "mask(AbCD123, X, q, n, NULL)");
+    ERROR_IS("mask('a', nope => 'q')", "UNRECOGNIZED_PARAMETER_NAME");
+    ERROR_IS("upper(str => 'a')", "NAMED_PARAMETERS_NOT_SUPPORTED");
 }
 
 /* Every built-in called with 0..3 arguments of assorted types: each call
