@@ -537,6 +537,25 @@ static int on_stream_close(nghttp2_session *ng, int32_t sid, uint32_t err, void 
     return 0;
 }
 
+/* Debug aid: what the peer did wrong, and which streams we reset. */
+static int on_invalid_frame(nghttp2_session *ng, const nghttp2_frame *f, int err, void *ud) {
+    (void)ng;
+    H2Conn *c = ud;
+    log_json(c->head.srv->cfg.log_level, LOG_DEBUG, "http2 invalid frame",
+             json_pack("{s:i,s:i,s:s}", "type", f->hd.type, "stream_id", f->hd.stream_id, "error", nghttp2_strerror(err)));
+    return 0;
+}
+
+static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *f, void *ud) {
+    (void)ng;
+    H2Conn *c = ud;
+    if (f->hd.type == NGHTTP2_RST_STREAM || f->hd.type == NGHTTP2_GOAWAY)
+        log_json(c->head.srv->cfg.log_level, LOG_DEBUG, f->hd.type == NGHTTP2_GOAWAY ? "http2 goaway sent" : "http2 reset sent",
+                 json_pack("{s:i,s:i}", "stream_id", f->hd.stream_id, "error_code",
+                           (int)(f->hd.type == NGHTTP2_GOAWAY ? f->goaway.error_code : f->rst_stream.error_code)));
+    return 0;
+}
+
 /* ---------------------------------------------------------------- I/O */
 
 static void on_write(uv_write_t *req, int status) {
@@ -698,6 +717,8 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, on_data_chunk);
     nghttp2_session_callbacks_set_on_frame_recv_callback(cb, on_frame_recv);
     nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
+    nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(cb, on_invalid_frame);
+    nghttp2_session_callbacks_set_on_frame_send_callback(cb, on_frame_send);
     nghttp2_option *opt;
     nghttp2_option_new(&opt);
     /* Hardening: bounded peer-announced concurrency and header sizes; the
