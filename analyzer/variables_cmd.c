@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "consteval.h"
+#include "functions/functions.h"
 #include "output.h"
 #include "parser/parser.h"
 #include "print/printer.h"
@@ -105,7 +106,10 @@ static bool assign_row(Analysis *an, SessionState *st, const Variable **vars, ui
         defaults[i] = vars[i]->default_sql;
         Value v = {.type = types[i], .is_null = true};
         if (nr == 1 && i < ncols) {
-            if (!const_cast_value(an, &rows[i], types[i], at, &v)) return false;
+            if (!const_cast_value(an, &rows[i], types[i], at, &v)) {
+                if (an_failed(an)) return false;
+                v = (Value){.type = types[i], .is_null = true}; /* a cast not evaluated here */
+            }
         }
         vals[i] = v;
     }
@@ -127,6 +131,19 @@ static Node *resolved_set_variable(Analysis *an, const Node *at, Node *const *ta
     return node_finish(r);
 }
 
+/* An ANSI cast of e to t, type-checked as CheckAnalysis would
+ * (DATATYPE_MISMATCH.CAST_*); NULL with the error recorded. */
+static Node *checked_cast(Analysis *an, Node *e, const DataType *t) {
+    Node *c = node_new(an->arena, NK_Cast, e->start, e->stop);
+    c->type = t;
+    c->u.cast.ansi = true;
+    c->flags |= NF_IMPLICIT;
+    node_set_kids(an->arena, c, &e, 1);
+    c = node_finish(c);
+    Node *r = expr_resolve_typed(an, c);
+    return an_failed(an) ? NULL : (r ? r : c);
+}
+
 /* Spark's ResolveSetVariable: a column whose type is not its variable's is
  * cast to it (named after the variable) in a Project over the source. */
 static Node *cast_to_variables(Analysis *an, Node *plan, const Variable **vars, uint32_t n) {
@@ -136,9 +153,10 @@ static Node *cast_to_variables(Analysis *an, Node *plan, const Variable **vars, 
     Node **ex = ARENA_ARRAY(an->arena, Node *, n + 1);
     for (uint32_t i = 0; i < n; i++) {
         ex[i] = out.v[i];
-        if (!type_equal(out.v[i]->type, vars[i]->type)) {
-            ex[i] = make_alias(an, make_cast(an, out.v[i], type_copy(an->arena, vars[i]->type)),
-                               arena_strdup(an->arena, vars[i]->name), false);
+        if (!type_same(out.v[i]->type, vars[i]->type)) {
+            Node *c = checked_cast(an, out.v[i], type_copy(an->arena, vars[i]->type));
+            if (!c) return NULL;
+            ex[i] = make_alias(an, c, arena_strdup(an->arena, vars[i]->name), false);
             any = true;
         }
     }
@@ -173,10 +191,14 @@ static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingCha
                                           stmt_text, "colName", variable_sql_name(an, name), "defaultValue",
                                           default_sql ? default_sql : "", NULL));
         if (!type) type = e->type ? e->type : &TYPE_NULL;
-        shown = declared ? make_cast(an, e, declared) : e;
+        shown = declared ? checked_cast(an, e, declared) : e;
+        if (!shown) return NULL;
         Value raw;
         if (const_eval(an, e, &raw)) {
-            if (!const_cast_value(an, &raw, type, def, &v)) return NULL;
+            if (!const_cast_value(an, &raw, type, def, &v)) {
+                if (an_failed(an)) return NULL;
+                v = (Value){.type = type, .is_null = true};
+            }
         } else if (an_failed(an)) return NULL;
         else v = (Value){.type = type, .is_null = true};
     }
@@ -317,7 +339,7 @@ static Node *set_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges
                                       arena_printf(an->arena, "%u", n), "numExpr", arena_printf(an->arena, "%u", out.n),
                                       NULL));
     plan = cast_to_variables(an, plan, vars, n);
-    if (!assign_row(an, st, vars, n, plan, stmt)) return NULL;
+    if (!plan || !assign_row(an, st, vars, n, plan, stmt)) return NULL;
     return resolved_set_variable(an, stmt, stmt->exprs, n, plan);
 }
 
