@@ -312,6 +312,8 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     r->plan = plan;
     r->is_command = node_kind_is_command(stmt->kind) ||
                     (stmt->kind == NK_UnresolvedIdentifierPlan && node_kind_is_command(stmt->u.idplan.builds));
+    /* EXECUTE IMMEDIATE of a query answers as that query */
+    if (stmt->kind == NK_ExecuteImmediate && !node_kind_is_command(plan->kind)) r->is_command = false;
     if (!r->is_command) {
         AttrList out = plan_output(&an, plan);
         r->schema = schema_string(r->arena, out.v, out.n);
