@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "remote.h"
 
 typedef struct Subcommand {
     const char *name;
@@ -16,11 +17,12 @@ static const Subcommand SUBCOMMANDS[] = {
     {"run", cmd_run, "run [--conf k=v]... [--bare] FILE       analyse each statement in one session; JSON line each"},
     {"bench", cmd_bench, "bench [--schema FILE] [--iterations N] [--json] QUERY.sql...   in-process timing"},
     {"functions", cmd_functions, "functions          list the built-in functions (name, family, kind)"},
+    {"trace", cmd_trace, "trace [--daemon H:P] [--diff] [--all] FILE   per-rule timeline of the last statement's analysis"},
     {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] FILE   print each analysed plan (and rule trace)"},
 };
 
 static int usage(FILE *f) {
-    fprintf(f, "usage: catalyzer <command> [args]\ncommands:\n");
+    fprintf(f, "usage: catalyzer <command> [args]\ncommands (each takes --daemon HOST:PORT to work through catalyzerd):\n");
     for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++) fprintf(f, "  %s\n", SUBCOMMANDS[i].usage);
     return 2;
 }

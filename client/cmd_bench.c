@@ -11,6 +11,7 @@
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "remote.h"
 
 static double now_us(void) {
     struct timespec ts;
@@ -29,6 +30,7 @@ static const char *base_name(const char *p) {
 }
 
 int cmd_bench(int argc, char **argv) {
+    if (cli_daemon_arg(argc, argv)) return cmd_bench_daemon(argc, argv);
     const char *schema = NULL;
     long iterations = 1000;
     bool json = false;

@@ -7,6 +7,7 @@
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "remote.h"
 
 static void print_event(void *ctx, const CzTraceEvent *ev) {
     (void)ctx;
@@ -16,6 +17,7 @@ static void print_event(void *ctx, const CzTraceEvent *ev) {
 }
 
 int cmd_explain(int argc, char **argv) {
+    if (cli_daemon_arg(argc, argv)) return cmd_explain_daemon(argc, argv);
     CzSession *s;
     const char *path;
     int flags;

@@ -5,8 +5,10 @@
 
 #include "commands.h"
 #include "functions/functions.h"
+#include "remote.h"
 
 int cmd_functions(int argc, char **argv) {
+    if (cli_daemon_arg(argc, argv)) return cmd_functions_daemon(argc, argv);
     (void)argv;
     if (argc != 0) {
         fprintf(stderr, "usage: catalyzer functions\n");

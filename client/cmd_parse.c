@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "parser.h"
 #include "printer.h"
+#include "remote.h"
 
 /* Keys set by earlier `SET key = value` statements of the file, for
  * Spark's ${var} substitution (what a session would do). */
@@ -156,6 +157,7 @@ static int parse_jsonl(ParseRun *r, const char *text, size_t len) {
 }
 
 int cmd_parse(int argc, char **argv) {
+    if (cli_daemon_arg(argc, argv)) return cmd_parse_daemon(argc, argv);
     if (argc < 1) {
         fprintf(stderr, "usage: catalyzer parse FILE...\n");
         return 2;

@@ -12,6 +12,7 @@
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "remote.h"
 
 int cli_parse_common(int argc, char **argv, CzSession **session, const char **file, int *flags) {
     bool bare = false;
@@ -65,6 +66,7 @@ int cli_parse_common(int argc, char **argv, CzSession **session, const char **fi
 }
 
 int cmd_run(int argc, char **argv) {
+    if (cli_daemon_arg(argc, argv)) return cmd_run_daemon(argc, argv);
     CzSession *s;
     const char *path;
     int flags;

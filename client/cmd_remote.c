@@ -1,0 +1,247 @@
+/* `catalyzer run|explain|bench|parse|functions --daemon HOST:PORT ...`: the
+ * subcommands' work sent to catalyzerd, printed exactly as in process.
+ *   run      one daemon session per file (the in-process session's tables
+ *            and --conf), each statement one Analyze in order; the JSON
+ *            lines are the daemon's cz_result_json renumbered.
+ *   explain  Analyze with the tree string (and the rule trace with --trace).
+ *   bench    round-trip time of Analyze per query (median/min/max us) and
+ *            the daemon's arena bytes.
+ *   parse, functions  the daemon has no RPC for them: said so, exit 2. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "catalyzer.h"
+#include "input.h"
+#include "remote.h"
+
+int cmd_run_daemon(int argc, char **argv) {
+    RemoteOpts o;
+    if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
+        fprintf(stderr, "usage: catalyzer run --daemon HOST:PORT [--conf key=value]... [--bare] FILE\n");
+        return 2;
+    }
+    Remote r;
+    if (remote_open(&r, &o) != 0) return 2;
+    StatementList l;
+    if (statements_read(o.file, &l) != 0) {
+        remote_close(&r);
+        return 2;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        Catalyzer__V1__AnalyzeResponse *resp = NULL;
+        if (remote_analyze(&r, l.v[i].sql, l.v[i].len, false, 0, false, NULL, NULL, &resp) != CZC_OK) {
+            rc = 1; /* no line for this statement: the daemon did not answer it */
+            continue;
+        }
+        char *line = remote_result_json(resp->result, (int)i);
+        fputs(line, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+        free(line);
+        catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+    }
+    statements_free(&l);
+    remote_close(&r);
+    return rc;
+}
+
+/* The same line as cmd_explain.c's print_event. */
+static void print_event(void *ud, const Catalyzer__V1__TraceEvent *ev) {
+    (void)ud;
+    const char *kinds = ev->changed_kinds && *ev->changed_kinds ? ev->changed_kinds : NULL;
+    printf("  %-14s %-40s iter %-3d %-9s %8.1f us%s%s\n", ev->batch, ev->rule, ev->iteration,
+           ev->effective ? "effective" : "-", (double)ev->duration_nanos / 1000.0, kinds ? "  " : "",
+           kinds ? kinds : "");
+}
+
+int cmd_explain_daemon(int argc, char **argv) {
+    RemoteOpts o;
+    if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
+        fprintf(stderr, "usage: catalyzer explain --daemon HOST:PORT [--conf key=value]... [--bare] [--trace] FILE\n");
+        return 2;
+    }
+    Remote r;
+    if (remote_open(&r, &o) != 0) return 2;
+    StatementList l;
+    if (statements_read(o.file, &l) != 0) {
+        remote_close(&r);
+        return 2;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        if (o.trace) printf("-- statement %zu: trace\n", i);
+        Catalyzer__V1__AnalyzeResponse *resp = NULL;
+        int st = remote_analyze(&r, l.v[i].sql, l.v[i].len, true,
+                                o.trace ? CATALYZER__V1__TRACE_LEVEL__TRACE_LEVEL_ALL : 0, false,
+                                o.trace ? print_event : NULL, NULL, &resp);
+        printf("-- statement %zu\n", i);
+        if (st != CZC_OK) {
+            printf("error: daemon call failed: %s\n", czc_status_name(st));
+            rc = 1;
+            continue;
+        }
+        const Catalyzer__V1__AnalyzeResult *res = resp->result;
+        if (res->ok) printf("%s\n", res->tree_string);
+        else printf("error: %s\n", res->error ? res->error->message : "");
+        catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+    }
+    statements_free(&l);
+    remote_close(&r);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- bench */
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *base_name(const char *p) {
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Runs a file's statements once in the session (schema, set-up). */
+static void run_once(Remote *r, const char *path, const char *what, int *status) {
+    StatementList l;
+    if (statements_read(path, &l) != 0) {
+        *status = 2;
+        return;
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        Catalyzer__V1__AnalyzeResponse *resp = NULL;
+        if (remote_analyze(r, l.v[i].sql, l.v[i].len, false, 0, false, NULL, NULL, &resp) != CZC_OK) continue;
+        if (!resp->result->ok)
+            fprintf(stderr, "catalyzer bench: %s statement %zu: %s\n", what, i,
+                    resp->result->error ? resp->result->error->message : "");
+        catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+    }
+    statements_free(&l);
+}
+
+int cmd_bench_daemon(int argc, char **argv) {
+    RemoteOpts o = {.bare = true, .file = "-"};
+    const char *schema = NULL;
+    long iterations = 1000;
+    bool json = false;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0;
+    if (!files) abort();
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--schema") && i + 1 < argc) schema = argv[++i];
+        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--daemon") && i + 1 < argc) o.daemon = argv[++i];
+        else if (!strncmp(argv[i], "--daemon=", 9)) o.daemon = argv[i] + 9;
+        else if (!strcmp(argv[i], "--conf") && i + 1 < argc) {
+            if (!strchr(argv[i + 1], '=') || o.nconfs >= 256) goto usage;
+            o.confs[o.nconfs++] = argv[++i];
+        } else if (argv[i][0] == '-') goto usage;
+        else files[nfiles++] = argv[i];
+    }
+    if (!nfiles || iterations < 1 || !o.daemon) goto usage;
+    Remote r;
+    if (remote_open(&r, &o) != 0) {
+        free(files);
+        return 2;
+    }
+    int status = 0;
+    if (schema) run_once(&r, schema, "schema", &status);
+    if (status) {
+        remote_close(&r);
+        free(files);
+        return 2;
+    }
+    double *times = malloc(sizeof(double) * (size_t)iterations);
+    if (!times) abort();
+    if (json) printf("{\"iterations\":%ld,\"queries\":[", iterations);
+    else printf("%-28s %10s %10s %10s %12s  %s\n", "query", "median_us", "min_us", "max_us", "arena_bytes", "status");
+    double total_median = 0;
+    int printed = 0;
+    for (int f = 0; f < nfiles; f++) {
+        StatementList l;
+        if (statements_read(files[f], &l) != 0 || l.n == 0) {
+            if (l.n == 0) fprintf(stderr, "catalyzer bench: %s: no statement\n", files[f]);
+            status = 2;
+            continue;
+        }
+        /* the last statement is the query; earlier ones (if any) run once */
+        for (size_t i = 0; i + 1 < l.n; i++) {
+            Catalyzer__V1__AnalyzeResponse *resp = NULL;
+            if (remote_analyze(&r, l.v[i].sql, l.v[i].len, false, 0, false, NULL, NULL, &resp) == CZC_OK)
+                catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+        }
+        Statement q = l.v[l.n - 1];
+        size_t bytes = 0;
+        const char *st = "ok";
+        long it;
+        for (it = 0; it < iterations; it++) {
+            Catalyzer__V1__AnalyzeResponse *resp = NULL;
+            double t0 = now_us();
+            int rs = remote_analyze(&r, q.sql, q.len, false, 0, false, NULL, NULL, &resp);
+            times[it] = now_us() - t0;
+            if (rs != CZC_OK) {
+                st = "rpc-error";
+                break;
+            }
+            if (it == 0) {
+                bytes = (size_t)resp->result->arena_bytes;
+                if (!resp->result->ok) st = "error";
+            }
+            catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+        }
+        if (it == 0) {
+            status = 1;
+            statements_free(&l);
+            continue;
+        }
+        qsort(times, (size_t)it, sizeof(double), cmp_double);
+        double med = times[it / 2];
+        total_median += med;
+        if (json)
+            printf("%s{\"query\":\"%s\",\"median_us\":%.2f,\"min_us\":%.2f,\"max_us\":%.2f,\"arena_bytes\":%zu,\"status\":\"%s\"}",
+                   printed++ ? "," : "", base_name(files[f]), med, times[0], times[it - 1], bytes, st);
+        else
+            printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", base_name(files[f]), med, times[0], times[it - 1], bytes, st);
+        statements_free(&l);
+    }
+    if (json) printf("],\"total_median_us\":%.2f}\n", total_median);
+    else printf("%-28s %10.2f\n", "TOTAL (sum of medians)", total_median);
+    free(times);
+    free(files);
+    remote_close(&r);
+    return status;
+usage:
+    fprintf(stderr, "usage: catalyzer bench [--daemon HOST:PORT] [--schema FILE] [--iterations N] [--conf k=v]... [--json] "
+                    "QUERY.sql...\n");
+    free(files);
+    return 2;
+}
+
+/* ---------------------------------------------------------------- parse, functions */
+
+int cmd_parse_daemon(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "catalyzer parse --daemon: catalyzerd has no parse-only RPC (Analyze always analyses); "
+                    "run `catalyzer parse` in process\n");
+    return 2;
+}
+
+int cmd_functions_daemon(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "catalyzer functions --daemon: catalyzerd has no RPC listing functions; "
+                    "run `catalyzer functions` in process\n");
+    return 2;
+}

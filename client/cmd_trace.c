@@ -1,0 +1,292 @@
+/* `catalyzer trace [--daemon HOST:PORT] [--conf k=v]... [--bare] [--all] [--diff] FILE`
+ * — a readable per-rule timeline of one analysis: the last statement of FILE
+ * (earlier statements run first in the same session, as set-up). One line per
+ * effective rule application: start offset and duration (microseconds), batch,
+ * iteration, rule, the node kinds it replaced; runs of rules without effect are
+ * folded into one line (--all lists them). With --diff, under each effective
+ * rule the plan lines it changed (line diff of consecutive plans; the first
+ * is compared with the parsed plan). In process or through the daemon, the
+ * same output but for the times. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "catalyzer.h"
+#include "input.h"
+#include "parser.h"
+#include "printer.h"
+#include "remote.h"
+
+typedef struct Ev {
+    char *batch, *rule, *kinds, *plan;
+    int iteration;
+    bool effective;
+    uint64_t nanos;
+} Ev;
+
+typedef struct Evs {
+    Ev *v;
+    size_t n, cap;
+} Evs;
+
+static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
+
+static void push(Evs *e, const char *batch, const char *rule, int iter, bool eff, uint64_t ns, const char *kinds,
+                 const char *plan) {
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 256;
+        e->v = realloc(e->v, e->cap * sizeof *e->v);
+        if (!e->v) abort();
+    }
+    e->v[e->n++] = (Ev){strdup(batch ? batch : ""), strdup(rule ? rule : ""), dup_or_null(kinds), dup_or_null(plan),
+                        iter, eff, ns};
+}
+
+static void local_event(void *ud, const CzTraceEvent *ev) {
+    push(ud, ev->batch, ev->rule, ev->iteration, ev->effective, ev->nanos, ev->changed_kinds, ev->plan);
+}
+
+static void remote_event(void *ud, const Catalyzer__V1__TraceEvent *ev) {
+    push(ud, ev->batch, ev->rule, ev->iteration, ev->effective, ev->duration_nanos, ev->changed_kinds, ev->plan_after);
+}
+
+/* ---------------------------------------------------------------- line diff */
+
+typedef struct Lines {
+    char **v;
+    size_t n;
+    char *buf;
+} Lines;
+
+static Lines split_lines(const char *s) {
+    Lines l = {0};
+    l.buf = strdup(s ? s : "");
+    if (!l.buf) abort();
+    size_t cap = 16;
+    l.v = malloc(cap * sizeof *l.v);
+    for (char *p = l.buf; *p;) {
+        if (l.n == cap) l.v = realloc(l.v, (cap *= 2) * sizeof *l.v);
+        l.v[l.n++] = p;
+        char *nl = strchr(p, '\n');
+        if (!nl) break;
+        *nl = 0;
+        p = nl + 1;
+    }
+    return l;
+}
+
+static void free_lines(Lines *l) {
+    free(l->v);
+    free(l->buf);
+}
+
+enum { CONTEXT = 2, LCS_MAX_CELLS = 16 << 20 };
+
+/* Prints the changed lines of a -> b with CONTEXT lines around each change:
+ * common prefix and suffix trimmed, the middle by longest common subsequence
+ * (or as a whole replacement when too large for the table). */
+static void print_diff(const char *before, const char *after) {
+    Lines a = split_lines(before), b = split_lines(after);
+    size_t pre = 0, suf = 0;
+    while (pre < a.n && pre < b.n && !strcmp(a.v[pre], b.v[pre])) pre++;
+    while (suf < a.n - pre && suf < b.n - pre && !strcmp(a.v[a.n - 1 - suf], b.v[b.n - 1 - suf])) suf++;
+    size_t n = a.n - pre - suf, m = b.n - pre - suf;
+    /* ops over the whole: ' ' keep (index into a), '-' a line, '+' b line */
+    size_t cap = a.n + b.n + 1, nops = 0;
+    char *op = malloc(cap);
+    const char **text = malloc(cap * sizeof *text);
+    for (size_t i = 0; i < pre; i++) op[nops] = ' ', text[nops++] = a.v[i];
+    if ((n + 1) * (m + 1) <= LCS_MAX_CELLS) {
+        uint32_t *t = calloc((n + 1) * (m + 1), sizeof *t);
+#define T(i, j) t[(i) * (m + 1) + (j)]
+        for (size_t i = n; i-- > 0;)
+            for (size_t j = m; j-- > 0;)
+                T(i, j) = !strcmp(a.v[pre + i], b.v[pre + j]) ? T(i + 1, j + 1) + 1
+                          : T(i + 1, j) >= T(i, j + 1)         ? T(i + 1, j)
+                                                                : T(i, j + 1);
+        size_t i = 0, j = 0;
+        while (i < n || j < m) {
+            if (i < n && j < m && !strcmp(a.v[pre + i], b.v[pre + j])) {
+                op[nops] = ' ', text[nops++] = a.v[pre + i];
+                i++, j++;
+            } else if (i < n && (j == m || T(i + 1, j) >= T(i, j + 1))) {
+                op[nops] = '-', text[nops++] = a.v[pre + i++]; /* removals first, as diff -u */
+            } else {
+                op[nops] = '+', text[nops++] = b.v[pre + j++];
+            }
+        }
+#undef T
+        free(t);
+    } else {
+        for (size_t i = 0; i < n; i++) op[nops] = '-', text[nops++] = a.v[pre + i];
+        for (size_t j = 0; j < m; j++) op[nops] = '+', text[nops++] = b.v[pre + j];
+    }
+    for (size_t i = a.n - suf; i < a.n; i++) op[nops] = ' ', text[nops++] = a.v[i];
+    /* print changes with context; "..." where lines are skipped */
+    size_t last_printed = (size_t)-1;
+    for (size_t k = 0; k < nops; k++) {
+        bool show = op[k] != ' ';
+        for (size_t d = 1; !show && d <= CONTEXT; d++)
+            show = (k >= d && op[k - d] != ' ') || (k + d < nops && op[k + d] != ' ');
+        if (!show) continue;
+        if (last_printed != k - 1 && (last_printed != (size_t)-1 || k > 0)) printf("        ...\n");
+        printf("      %c %s\n", op[k], text[k]);
+        last_printed = k;
+    }
+    if (last_printed != (size_t)-1 && last_printed + 1 < nops) printf("        ...\n");
+    free(op);
+    free(text);
+    free_lines(&a);
+    free_lines(&b);
+}
+
+/* ---------------------------------------------------------------- timeline */
+
+static void print_fold(size_t count, double us) {
+    if (count) printf("  %10s %9.1f  (%zu rule application%s without effect)\n", "", us, count, count == 1 ? "" : "s");
+}
+
+static void print_timeline(const Evs *e, const RemoteOpts *o, const char *parsed_plan) {
+    printf("%10s %9s  %-16s %4s  %-40s %s\n", "start_us", "dur_us", "batch", "iter", "rule", "changed");
+    double t = 0, fold_us = 0, total = 0;
+    size_t fold = 0, neff = 0;
+    const char *prev_plan = parsed_plan;
+    for (size_t i = 0; i < e->n; i++) {
+        const Ev *v = &e->v[i];
+        double us = (double)v->nanos / 1000.0;
+        total += us;
+        if (!v->effective && !o->all) {
+            fold++;
+            fold_us += us;
+            t += us;
+            continue;
+        }
+        print_fold(fold, fold_us);
+        fold = 0;
+        fold_us = 0;
+        printf("%10.1f %9.1f  %-16s %4d  %-40s %s\n", t, us, v->batch, v->iteration, v->rule,
+               v->effective ? (v->kinds ? v->kinds : "(plan changed)") : "-");
+        t += us;
+        if (v->effective) {
+            neff++;
+            if (o->diff && v->plan) {
+                print_diff(prev_plan ? prev_plan : "", v->plan);
+                prev_plan = v->plan;
+            }
+        }
+    }
+    print_fold(fold, fold_us);
+    printf("%zu rule applications, %zu effective, %.1f us in rules\n", e->n, neff, total);
+}
+
+static void free_evs(Evs *e) {
+    for (size_t i = 0; i < e->n; i++) {
+        free(e->v[i].batch);
+        free(e->v[i].rule);
+        free(e->v[i].kinds);
+        free(e->v[i].plan);
+    }
+    free(e->v);
+}
+
+/* The parsed plan, the "before" of the first effective rule's diff. */
+static char *parsed_plan(const char *sql, size_t len) {
+    Arena *a = arena_new(0);
+    ErrorInfo *err = NULL;
+    ParserOptions po = {0};
+    Node *plan = parse_statement(a, sql, len, &po, &err);
+    char *s = plan ? strdup(plan_tree_string(a, plan)) : NULL;
+    arena_free(a);
+    return s;
+}
+
+static void print_header(const RemoteOpts *o, size_t index, const Statement *q) {
+    int n = 0;
+    while ((size_t)n < q->len && n < 100 && q->sql[n] != '\n') n++;
+    printf("trace of %s statement %zu: %.*s%s\n", o->file, index, n, q->sql, (size_t)n < q->len ? " ..." : "");
+}
+
+static void print_outcome(bool ok, const char *schema, const char *cls, const char *msg) {
+    if (ok) printf("result: ok %s\n", schema && *schema ? schema : "struct<>");
+    else printf("result: error %s: %s\n", cls ? cls : "", msg ? msg : "");
+}
+
+static int trace_local(const RemoteOpts *o, const StatementList *l) {
+    CzSession *s = cz_session_new(!o->bare);
+    for (int i = 0; i < o->nconfs; i++) {
+        char key[512];
+        const char *eq = strchr(o->confs[i], '=');
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o->confs[i]), o->confs[i]);
+        if (!cz_session_set_conf(s, key, eq + 1)) {
+            fprintf(stderr, "catalyzer: invalid value for %s: %s\n", key, eq + 1);
+            cz_session_free(s);
+            return 2;
+        }
+    }
+    for (size_t i = 0; i + 1 < l->n; i++) cz_result_free(cz_run_sql(s, l->v[i].sql, l->v[i].len, NULL));
+    const Statement *q = &l->v[l->n - 1];
+    Evs e = {0};
+    CzRunOptions ro = {.trace = local_event, .trace_ctx = &e, .trace_level = CZ_TRACE_ALL, .trace_plans = o->diff};
+    CzResult *r = cz_run_sql(s, q->sql, q->len, &ro);
+    char *pp = o->diff ? parsed_plan(q->sql, q->len) : NULL;
+    print_header(o, l->n - 1, q);
+    print_timeline(&e, o, pp);
+    const CzError *err = cz_result_error(r);
+    print_outcome(cz_result_status(r) == CZ_OK, cz_result_schema(r), err ? err->error_class : NULL,
+                  err ? err->message : NULL);
+    free(pp);
+    free_evs(&e);
+    cz_result_free(r);
+    cz_session_free(s);
+    return 0;
+}
+
+static int trace_remote(const RemoteOpts *o, const StatementList *l) {
+    Remote r;
+    if (remote_open(&r, o) != 0) return 2;
+    for (size_t i = 0; i + 1 < l->n; i++) {
+        Catalyzer__V1__AnalyzeResponse *resp = NULL;
+        if (remote_analyze(&r, l->v[i].sql, l->v[i].len, false, 0, false, NULL, NULL, &resp) == CZC_OK)
+            catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+    }
+    const Statement *q = &l->v[l->n - 1];
+    Evs e = {0};
+    Catalyzer__V1__AnalyzeResponse *resp = NULL;
+    int st = remote_analyze(&r, q->sql, q->len, false, CATALYZER__V1__TRACE_LEVEL__TRACE_LEVEL_ALL, o->diff,
+                            remote_event, &e, &resp);
+    int rc = 0;
+    if (st == CZC_OK) {
+        char *pp = o->diff ? parsed_plan(q->sql, q->len) : NULL;
+        print_header(o, l->n - 1, q);
+        print_timeline(&e, o, pp);
+        const Catalyzer__V1__AnalyzeResult *res = resp->result;
+        print_outcome(res->ok, res->schema, res->error ? res->error->error_class : NULL,
+                      res->error ? res->error->message : NULL);
+        free(pp);
+        catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+    } else {
+        rc = 1;
+    }
+    free_evs(&e);
+    remote_close(&r);
+    return rc;
+}
+
+int cmd_trace(int argc, char **argv) {
+    RemoteOpts o;
+    if (remote_parse_opts(argc, argv, &o) != 0 || o.trace) {
+        fprintf(stderr, "usage: catalyzer trace [--daemon HOST:PORT] [--conf key=value]... [--bare] [--all] [--diff] FILE\n");
+        return 2;
+    }
+    StatementList l;
+    if (statements_read(o.file, &l) != 0) return 2;
+    if (l.n == 0) {
+        fprintf(stderr, "catalyzer trace: %s has no statement\n", o.file);
+        statements_free(&l);
+        return 2;
+    }
+    int rc = o.daemon ? trace_remote(&o, &l) : trace_local(&o, &l);
+    statements_free(&l);
+    return rc;
+}

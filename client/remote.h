@@ -1,0 +1,52 @@
+/* The CLI over the wire: `--daemon HOST:PORT` on run, explain, bench, parse
+ * and trace sends the work to catalyzerd through the client library
+ * (client/lib) instead of analysing in process, with the same output. */
+#ifndef CZ_CLI_REMOTE_H
+#define CZ_CLI_REMOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "czclient.h"
+
+/* The value of --daemon (or --daemon=...) in argv, NULL if absent. */
+const char *cli_daemon_arg(int argc, char **argv);
+
+/* Options shared by the subcommands: --daemon, --conf k=v, --bare, --trace,
+ * --diff, --all, one FILE. */
+typedef struct RemoteOpts {
+    const char *daemon;
+    const char *confs[256];
+    int nconfs;
+    bool bare, trace, diff, all;
+    const char *file;
+} RemoteOpts;
+int remote_parse_opts(int argc, char **argv, RemoteOpts *o);
+
+/* A daemon session standing for the CLI's in-process session: the same
+ * --conf values and (unless bare) the tables Spark's test harness creates. */
+typedef struct Remote {
+    CzcClient *cl;
+    char session_id[64];
+} Remote;
+/* 0, or 2 with a message on stderr. */
+int remote_open(Remote *r, const RemoteOpts *o);
+void remote_close(Remote *r);
+
+/* Analyze one statement in the session. Returns the gRPC status; on failure
+ * prints it to stderr. */
+int remote_analyze(Remote *r, const char *sql, size_t len, bool want_tree, int trace_level, bool trace_plans,
+                   void (*on_event)(void *ud, const Catalyzer__V1__TraceEvent *ev), void *ud,
+                   Catalyzer__V1__AnalyzeResponse **out);
+
+/* The `catalyzer run` JSON line of a result, as cz_result_json prints it. malloc'd. */
+char *remote_result_json(const Catalyzer__V1__AnalyzeResult *res, int index);
+
+int cmd_run_daemon(int argc, char **argv);
+int cmd_explain_daemon(int argc, char **argv);
+int cmd_bench_daemon(int argc, char **argv);
+int cmd_parse_daemon(int argc, char **argv);
+int cmd_functions_daemon(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+#endif
