@@ -550,7 +550,8 @@ static int on_frame_send(nghttp2_session *ng, const nghttp2_frame *f, void *ud) 
     (void)ng;
     H2Conn *c = ud;
     if (f->hd.type == NGHTTP2_RST_STREAM || f->hd.type == NGHTTP2_GOAWAY)
-        log_json(c->head.srv->cfg.log_level, LOG_DEBUG, f->hd.type == NGHTTP2_GOAWAY ? "http2 goaway sent" : "http2 reset sent",
+        log_json(c->head.srv->cfg.log_level,
+                 f->hd.type == NGHTTP2_GOAWAY && f->goaway.error_code != NGHTTP2_NO_ERROR ? LOG_WARN : LOG_DEBUG, f->hd.type == NGHTTP2_GOAWAY ? "http2 goaway sent" : "http2 reset sent",
                  json_pack("{s:i,s:i}", "stream_id", f->hd.stream_id, "error_code",
                            (int)(f->hd.type == NGHTTP2_GOAWAY ? f->goaway.error_code : f->rst_stream.error_code)));
     return 0;

@@ -281,6 +281,19 @@ def queue_full():
 
 t.check("a full queue answers RESOURCE_EXHAUSTED at once", queue_full)
 
+def memory_budget():
+    d3 = Daemon("--max-memory-bytes", "200000", "--log-level", "warn")
+    c3 = Client(d3.grpc_addr, pb, hpb)
+    r = list(c3.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=heavy_sql(3000)), omit_tree_string=True,
+                                          omit_resolved_plan=True), timeout=60))[-1].result
+    assert not r.ok and "MEMORY" in r.error.error_class, r.error
+    c3.good_call()
+    c3.close()
+    assert d3.stop() == 0
+
+
+t.check("the per-request memory budget (--max-memory-bytes) ends an analysis with a clear error", memory_budget)
+
 t.ok(d.alive(), "daemon alive after the gRPC tests")
 c.close()
 rc = d.stop()
