@@ -344,7 +344,21 @@ static Node *decorrelate_top_project(Analysis *an, Node *j, Node *proj) {
     for (uint32_t i = 0; i < u.n; i++) conds[i] = strip_outer_references(an, u.preds[i]);
     Node *jc = u.n ? and_all(an, conds, u.n) : NULL;
     if (u.n && !jc) return j;
-    Node *join = make_join(an, j, j->kids[0], np, JOIN_INNER, jc);
+    const Node *base = np;
+    while (base->kind == NK_SubqueryAlias) base = base->kids[0];
+    /* an inner join with a single empty row is a filter */
+    Node *join;
+    if (base->kind == NK_OneRowRelation) {
+        join = j->kids[0];
+        if (jc) {
+            Node *f = node_new(an->arena, NK_Filter, j->start, j->stop);
+            node_set_exprs(an->arena, f, &jc, 1);
+            node_set_kids(an->arena, f, &join, 1);
+            join = node_finish(f);
+        }
+    } else {
+        join = make_join(an, j, j->kids[0], np, JOIN_INNER, jc);
+    }
     AttrList left = plan_output(an, j->kids[0]);
     Node **top = ARENA_ARRAY(an->arena, Node *, left.n + proj->nexprs + 1);
     if (left.n) memcpy(top, left.v, sizeof(Node *) * left.n);
