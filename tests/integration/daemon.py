@@ -50,10 +50,16 @@ class Tap:
         self.n = 0
         self.failed = 0
 
-    def ok(self, cond, name, detail=""):
+    def ok(self, cond, name, detail="", todo=None):
+        """todo: a reason the check may fail for now (an analyzer feature not
+        there yet); a failure is then reported as TAP TODO, not a failure."""
         self.n += 1
         if cond:
             print("ok %d - %s" % (self.n, name))
+        elif todo:
+            print("not ok %d - %s # TODO %s" % (self.n, name, todo))
+            for line in str(detail).splitlines()[:10]:
+                print("# " + line)
         else:
             self.failed += 1
             print("not ok %d - %s" % (self.n, name))
@@ -62,14 +68,14 @@ class Tap:
         sys.stdout.flush()
         return cond
 
-    def check(self, name, fn):
+    def check(self, name, fn, todo=None):
         """Runs fn(); a raised exception is a failure with its message."""
         try:
             r = fn()
-            return self.ok(r is None or bool(r), name, "" if r is None or r else "returned %r" % (r,))
+            return self.ok(r is None or bool(r), name, "" if r is None or r else "returned %r" % (r,), todo)
         except Exception as e:  # noqa: BLE001
             import traceback
-            return self.ok(False, name, traceback.format_exc())
+            return self.ok(False, name, traceback.format_exc(), todo)
 
     def done(self):
         print("1..%d" % self.n)
