@@ -130,4 +130,15 @@ t.ok(rc3 == 0 and 0.4 < el < 10, "drain timeout cancels a stuck call; exit 0 (%s
 t.ok("AddressSanitizer" not in d3.log() and "LeakSanitizer" not in d3.log(), "no sanitizer reports after a forced drain",
      d3.log()[-4000:])
 stuck.close()
+
+import subprocess
+from daemon import CATALYZERD
+h = subprocess.run([CATALYZERD, "--help"], capture_output=True, text=True)
+t.ok(h.returncode == 0 and "--max-plan-depth" in h.stdout and "CATALYZERD_MAX_PLAN_DEPTH" in h.stdout,
+     "--help lists every flag with its environment variable")
+bad = subprocess.run([CATALYZERD, "--queue", "lots"], capture_output=True, text=True)
+t.ok(bad.returncode == 2 and "--queue" in bad.stderr, "a bad flag value exits 2 with a message")
+env = subprocess.run([CATALYZERD, "--grpc", "127.0.0.1:0"], capture_output=True, text=True,
+                     env={"CATALYZERD_WORKERS": "x"})
+t.ok(env.returncode == 2 and "CATALYZERD_WORKERS" in env.stderr, "a bad environment value exits 2 with a message")
 t.done()
