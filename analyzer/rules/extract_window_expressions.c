@@ -325,7 +325,7 @@ static WalkResult sort_missing(const Node *n, void *ctx) {
         if (m->out.v[i]->u.attr.id == n->u.attr.id) return WALK_CONTINUE;
     for (uint32_t i = 0; i < m->added.n; i++)
         if (m->added.v[i]->u.attr.id == n->u.attr.id) return WALK_CONTINUE;
-    if (!is_grouping_attr(m->agg, n)) {
+    if (m->agg->kind == NK_Aggregate && !is_grouping_attr(m->agg, n)) {
         m->bad = true;
         return WALK_ABORT;
     }
@@ -333,16 +333,22 @@ static WalkResult sort_missing(const Node *n, void *ctx) {
     return WALK_CONTINUE;
 }
 
-static Node *sort_over_windowed_aggregate(Analysis *an, Node *sort) {
-    Node *agg = sort->kids[0];
-    if (agg->kind != NK_Aggregate || node_resolved(sort) || !children_resolved(agg) || !exprs_resolved(agg)) return sort;
-    uint32_t ng = agg->u.aggregate.ngroup;
-    bool any = false;
-    for (uint32_t i = ng; i < agg->nexprs; i++)
-        if (has_window(agg->exprs[i])) any = true;
-    if (!any) return sort;
-    AttrList out = plan_output(an, agg);
-    AttrList in = plan_output(an, agg->kids[0]);
+static bool list_has_window(Node *const *v, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (has_window(v[i])) return true;
+    return false;
+}
+
+/* Sort over a Project or Aggregate that still holds window expressions. */
+static Node *sort_over_windowed(Analysis *an, Node *sort) {
+    Node *op = sort->kids[0];
+    if (node_resolved(sort) || (op->kind != NK_Aggregate && op->kind != NK_Project) || !children_resolved(op) ||
+        !exprs_resolved(op))
+        return sort;
+    uint32_t ng = op->kind == NK_Aggregate ? op->u.aggregate.ngroup : 0;
+    if (!list_has_window(op->exprs + ng, op->nexprs - ng)) return sort;
+    AttrList out = plan_output(an, op);
+    AttrList in = plan_output(an, op->kids[0]);
     Node **exprs = ARENA_ARRAY(an->arena, Node *, sort->nexprs + 1);
     for (uint32_t i = 0; i < sort->nexprs; i++) {
         Node *e = resolve_expr_refs(an, sort->exprs[i], out, NULL, 0);
@@ -350,31 +356,71 @@ static Node *sort_over_windowed_aggregate(Analysis *an, Node *sort) {
         if (an_failed(an) || !node_resolved(e->kind == NK_SortOrder && e->nkids ? e->kids[0] : e)) return sort;
         exprs[i] = e;
     }
-    SortMissing m = {an, agg, out, {0}, false};
+    SortMissing m = {an, op, out, {0}, false};
     for (uint32_t i = 0; i < sort->nexprs && !m.bad; i++) node_walk(exprs[i], 0, sort_missing, &m);
     if (m.bad || !m.added.n) return sort;
-    Node **all = ARENA_ARRAY(an->arena, Node *, agg->nexprs + m.added.n);
-    MEMCPY(all, agg->exprs, sizeof(Node *) * agg->nexprs);
-    MEMCPY(all + agg->nexprs, m.added.v, sizeof(Node *) * m.added.n);
-    Node *nagg = node_with_exprs(an->arena, agg, all, agg->nexprs + m.added.n);
+    Node **all = ARENA_ARRAY(an->arena, Node *, op->nexprs + m.added.n);
+    MEMCPY(all, op->exprs, sizeof(Node *) * op->nexprs);
+    MEMCPY(all + op->nexprs, m.added.v, sizeof(Node *) * m.added.n);
+    Node *nop = node_with_exprs(an->arena, op, all, op->nexprs + m.added.n);
     Node *ns = node_copy(an->arena, sort);
     node_set_exprs(an->arena, ns, exprs, sort->nexprs);
-    node_set_kids(an->arena, ns, &nagg, 1);
+    node_set_kids(an->arena, ns, &nop, 1);
     ns = node_finish(ns);
     return make_project(an, ns, out.v, out.n);
+}
+
+static Node *windowed_aggregate(Analysis *an, Node *p, Node *having);
+static bool exprs_resolved(const Node *p);
+
+/* HAVING over an aggregation with windows: the windows go above the Filter. */
+static Node *having_over_windowed(Analysis *an, Node *h) {
+    Node *agg = h->kids[0];
+    if (agg->kind != NK_Aggregate || !children_resolved(agg) || !exprs_resolved(agg)) return h;
+    uint32_t ng = agg->u.aggregate.ngroup;
+    if (!list_has_window(agg->exprs + ng, agg->nexprs - ng)) return h;
+    return windowed_aggregate(an, agg, h);
+}
+/* An Aggregate with windows (and the HAVING above it, if any) becomes
+ * Project [output] over Windows over [Filter over] Aggregate [regular items]. */
+static Node *windowed_aggregate(Analysis *an, Node *p, Node *having) {
+    uint32_t ng = p->u.aggregate.ngroup;
+    for (uint32_t i = 0; i < p->nexprs; i++)
+        if (expr_has_kind(p->exprs[i], KIND_MASK(NK_LateralColumnAliasReference))) return having ? having : p;
+    Extract x;
+    NodeVec windowed = {0};
+    extract(an, p->exprs + ng, p->nexprs - ng, &x, &windowed);
+    Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.regular.n + 1);
+    MEMCPY(all, p->exprs, sizeof(Node *) * ng);
+    MEMCPY(all + ng, x.regular.v, sizeof(Node *) * x.regular.n);
+    Node *agg = node_new(an->arena, NK_Aggregate, p->start, p->stop);
+    agg->u.aggregate.ngroup = ng;
+    node_set_exprs(an->arena, agg, all, ng + x.regular.n);
+    node_set_kids(an->arena, agg, p->kids, 1);
+    agg = node_finish(agg);
+    Node *below = agg;
+    if (having) {
+        /* the HAVING condition is resolved against the aggregation without windows */
+        Node *r = RULE_RESOLVE_AGGREGATE_FUNCTIONS.apply(an, node_with_kid(an->arena, having, 0, agg));
+        if (an_failed(an) || !r) return having;
+        if (r->kind == NK_UnresolvedHaving) return node_with_exprs(an->arena, having, r->exprs, r->nexprs);
+        below = r;
+    }
+    Node *with = add_windows(an, windowed.v, windowed.n, below);
+    return final_project(an, p->exprs + ng, p->nexprs - ng, with);
 }
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
     switch (p->kind) {
-    case NK_Sort: return sort_over_windowed_aggregate(an, p);
+    case NK_Sort: return sort_over_windowed(an, p);
     case NK_Filter:
     case NK_UnresolvedHaving:
         if (p->nexprs && has_window(p->exprs[0]))
             return an_fail(an, error_make(an->arena, "_LEGACY_ERROR_TEMP_1034", p->exprs[0], "clauseName",
                                           p->kind == NK_Filter ? "WHERE" : "HAVING", NULL));
-        return p;
+        return p->kind == NK_UnresolvedHaving && p->nkids ? having_over_windowed(an, p) : p;
     case NK_Project: {
         bool any = false;
         for (uint32_t i = 0; i < p->nexprs; i++)
@@ -392,25 +438,8 @@ static Node *rewrite(Node *p, void *ctx) {
     }
     case NK_Aggregate: {
         uint32_t ng = p->u.aggregate.ngroup;
-        bool any = false;
-        for (uint32_t i = ng; i < p->nexprs; i++)
-            if (has_window(p->exprs[i])) any = true;
-        if (!any || !children_resolved(p) || !exprs_resolved(p)) return p;
-        for (uint32_t i = 0; i < p->nexprs; i++)
-            if (expr_has_kind(p->exprs[i], KIND_MASK(NK_LateralColumnAliasReference))) return p;
-        Extract x;
-        NodeVec windowed = {0};
-        extract(an, p->exprs + ng, p->nexprs - ng, &x, &windowed);
-        Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.regular.n + 1);
-        MEMCPY(all, p->exprs, sizeof(Node *) * ng);
-        MEMCPY(all + ng, x.regular.v, sizeof(Node *) * x.regular.n);
-        Node *agg = node_new(an->arena, NK_Aggregate, p->start, p->stop);
-        agg->u.aggregate.ngroup = ng;
-        node_set_exprs(an->arena, agg, all, ng + x.regular.n);
-        node_set_kids(an->arena, agg, p->kids, 1);
-        agg = node_finish(agg);
-        Node *with = add_windows(an, windowed.v, windowed.n, agg);
-        return final_project(an, p->exprs + ng, p->nexprs - ng, with);
+        if (!list_has_window(p->exprs + ng, p->nexprs - ng) || !children_resolved(p) || !exprs_resolved(p)) return p;
+        return windowed_aggregate(an, p, NULL);
     }
     default: return p;
     }

@@ -228,6 +228,66 @@ static Node *extract_from_project(Analysis *an, Node *p) {
     return p;
 }
 
+/* ExtractGenerator's Aggregate case: the generator moves to a Project above
+ * the aggregation; its non-constant inputs are computed by the Aggregate as
+ * _gen_input_0, ... */
+static Node *extract_from_aggregate(Analysis *an, Node *p) {
+    uint32_t ng = p->u.aggregate.ngroup, na = p->nexprs - ng;
+    Node *const *aggs = p->exprs + ng;
+    int gi = -1;
+    for (uint32_t i = 0; i < na; i++) {
+        Node *g = item_generator(aggs[i]);
+        if (g) {
+            if (!node_resolved(g)) return p;
+            gi = (int)i;
+        } else if (!node_resolved(aggs[i])) return p;
+    }
+    if (gi < 0 || !children_resolved(p)) return p;
+    Node *item = aggs[gi];
+    Node *g = item_generator(item);
+    Node **list = ARENA_ARRAY(an->arena, Node *, ng + na + g->nkids + 1);
+    MEMCPY(list, p->exprs, sizeof(Node *) * ng);
+    uint32_t m = ng;
+    Node **proj = ARENA_ARRAY(an->arena, Node *, na + 1);
+    for (uint32_t i = 0; i < na; i++) {
+        if ((int)i != gi) {
+            list[m++] = aggs[i];
+            proj[i] = to_attribute(an, aggs[i]);
+            continue;
+        }
+        Node **kids = ARENA_ARRAY(an->arena, Node *, g->nkids + 1);
+        for (uint32_t k = 0; k < g->nkids; k++) {
+            Node *c = g->kids[k];
+            if (c->kind == NK_Literal) {
+                kids[k] = c;
+                continue;
+            }
+            Node *al = make_alias(an, c, arena_printf(an->arena, "_gen_input_%u", k), false);
+            list[m++] = al;
+            kids[k] = to_attribute(an, al);
+        }
+        Node *ng2 = node_copy(an->arena, g);
+        node_set_kids(an->arena, ng2, kids, g->nkids);
+        ng2 = node_finish(ng2);
+        if (item->kind == NK_Alias && !(item->flags & NF_GENERATED_ALIAS)) {
+            Node *al = node_copy(an->arena, item);
+            node_set_kids(an->arena, al, &ng2, 1);
+            al->type = ng2->type;
+            proj[i] = node_finish(al);
+        } else if (item->kind == NK_MultiAlias) {
+            proj[i] = node_with_kid(an->arena, item, 0, ng2);
+        } else {
+            Node *u = node_new(an->arena, NK_UnresolvedAlias, item->start, item->stop);
+            node_set_kids(an->arena, u, &ng2, 1);
+            proj[i] = node_finish(u);
+        }
+    }
+    Node *agg = node_copy(an->arena, p);
+    node_set_exprs(an->arena, agg, list, m);
+    agg = node_finish(agg);
+    return make_project(an, agg, proj, na);
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
@@ -250,7 +310,7 @@ static Node *rewrite(Node *p, void *ctx) {
                                           generator_list(an, p->exprs + p->u.aggregate.ngroup,
                                                          p->nexprs - p->u.aggregate.ngroup),
                                           NULL));
-        return p;
+        return extract_from_aggregate(an, p);
     }
     default:
         for (uint32_t i = 0; i < p->nexprs; i++)
