@@ -32,7 +32,7 @@ const FuncDef FUNCS_COLLECTION[] = {
     {SCALAR("flatten", 1, 1, "?", flatten, NULL)},
     {SCALAR("shuffle", 1, 2, "Al", arg0, NULL), .flags = FD_NONDET},
     {SCALAR("slice", 3, 3, "Aii", arg0, NULL)},
-    {SCALAR("sort_array", 1, 2, "Ab", sort_array, NULL), .defaults = "btrue"},
+    {SCALAR("sort_array", 1, 2, "Ao", sort_array, NULL), .defaults = "btrue"},
     {SCALAR("sequence", 2, 3, "???", sequence, NULL)},
     {SCALAR("map", 0, -1, "?", map, NULL)},
     {SCALAR("map_concat", 0, -1, "?", map_concat, NULL)},

@@ -263,7 +263,13 @@ bool ty_elem(TypeCtx *c) {
         }
         c->result = t->elem;
     } else {
-        return fn_typer_error(c, 0, c->nargs > 1 ? 'A' : 'A') != NULL;
+        if (strncmp(c->def->name, "get", 3) == 0) return fn_typer_error(c, 0, 'A') != NULL;
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql",
+                                  expr_sql_quoted(a, c->args[0]), "inputType", sql_type_quoted(a, t), "requiredType",
+                                  "(\"ARRAY\" or \"MAP\")", NULL));
+        return false;
     }
     c->nullable = 1;
     return true;

@@ -161,6 +161,10 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    ERROR_IS("sort_array(array('b', 'd'), '1')", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    ERROR_IS("array_insert(array(1, 2, 3), 3, '4')", "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES");
+    TYPE_IS("array_append(array(), 1)", "array<int>");
+    ERROR_IS("get(NULL, 0)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     NAME_IS("mask('AbCD123', lowerChar => 'q')", "mask(AbCD123, X, q, n, NULL)");
     ERROR_IS("mask('a', nope => 'q')", "UNRECOGNIZED_PARAMETER_NAME");
     ERROR_IS("upper(str => 'a')", "NAMED_PARAMETERS_NOT_SUPPORTED");
