@@ -6,9 +6,11 @@
  * raises ARITHMETIC_OVERFLOW, a zero divisor DIVIDE_BY_ZERO. */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "consteval_int.h"
 #include "functions/functions.h"
@@ -1047,6 +1049,456 @@ static EvStatus f_assert_true(Eval *ev, const Node *c, Value *a, uint32_t n, Val
     return EV_OK;
 }
 
+/* ---- more dates and times ---- */
+
+static int64_t now_micros(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static EvStatus f_current_date(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)a, (void)n;
+    int64_t us = now_micros();
+    *o = v_long(c->type, us / 86400000000LL);
+    return EV_OK;
+}
+
+static EvStatus f_current_timestamp(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)a, (void)n;
+    *o = v_long(c->type, now_micros());
+    return EV_OK;
+}
+
+static int64_t day_of(const Value *v) {
+    if (v->type->id == T_DATE) return v->u.i;
+    return v->u.i / 86400000000LL - (v->u.i % 86400000000LL < 0);
+}
+
+static EvStatus f_make_timestamp(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    if (n > 6) return EV_NOTCONST; /* an explicit time zone */
+    int64_t y = a[0].u.i, m = a[1].u.i, d = a[2].u.i, h = a[3].u.i, mi = a[4].u.i;
+    int64_t sec_us;
+    if (a[5].type->id == T_DECIMAL) sec_us = (int64_t)dec_rescale(a[5].u.dec, a[5].type->scale, 6);
+    else if (type_is_integral(a[5].type)) sec_us = a[5].u.i * 1000000;
+    else sec_us = (int64_t)(value_as_double(&a[5]) * 1e6);
+    static const unsigned D[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (m < 1 || m > 12 || d < 1 || d > (int64_t)D[m - 1] || (m == 2 && d == 29 && !leap) || h < 0 || h > 23 ||
+        mi < 0 || mi > 59 || sec_us < 0 || sec_us > 60000000 || y < -290000 || y > 290000)
+        return ev_fail(ev, error_make(A(ev), "DATETIME_FIELD_OUT_OF_BOUNDS", c, "rangeMessage", "Invalid value for a field",
+                                      "ansiConfig", sql_conf(A(ev), "spark.sql.ansi.enabled"), NULL));
+    int64_t days = days_from_civil(y, (unsigned)m, (unsigned)d);
+    *o = v_long(c->type, days * 86400000000LL + (h * 3600 + mi * 60) * 1000000LL + sec_us);
+    return EV_OK;
+}
+
+static EvStatus f_add_months(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(a[0].u.i, &y, &m, &d);
+    int64_t total = y * 12 + (m - 1) + a[1].u.i;
+    int64_t ny = total >= 0 ? total / 12 : (total - 11) / 12;
+    unsigned nm = (unsigned)(total - ny * 12) + 1;
+    static const unsigned D[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    unsigned md = D[nm - 1] + (nm == 2 && ((ny % 4 == 0 && ny % 100 != 0) || ny % 400 == 0));
+    *o = v_long(c->type, days_from_civil(ny, nm, d > md ? md : d));
+    return EV_OK;
+}
+
+static EvStatus f_last_day(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(a[0].u.i, &y, &m, &d);
+    int64_t first_next = m == 12 ? days_from_civil(y + 1, 1, 1) : days_from_civil(y, m + 1, 1);
+    *o = v_long(c->type, first_next - 1);
+    return EV_OK;
+}
+
+static EvStatus f_dayofweek(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    int64_t z = day_of(&a[0]);
+    int64_t w = ((z + 4) % 7 + 7) % 7; /* 1970-01-01 was a Thursday; 0 = Sunday */
+    *o = v_long(c->type, w + 1);
+    return EV_OK;
+}
+
+static EvStatus f_quarter(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(day_of(&a[0]), &y, &m, &d);
+    *o = v_long(c->type, (m - 1) / 3 + 1);
+    return EV_OK;
+}
+
+static EvStatus time_field(const Node *c, Value *a, int64_t unit, int64_t mod, Value *o) {
+    int64_t us = a[0].u.i % 86400000000LL;
+    if (us < 0) us += 86400000000LL;
+    *o = v_long(c->type, us / unit % mod);
+    return EV_OK;
+}
+static EvStatus f_hour(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return time_field(c, a, 3600000000LL, 24, o); }
+static EvStatus f_minute(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return time_field(c, a, 60000000LL, 60, o); }
+static EvStatus f_second(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return time_field(c, a, 1000000LL, 60, o); }
+
+static EvStatus f_unix_date(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    *o = v_long(c->type, a[0].u.i);
+    return EV_OK;
+}
+
+static EvStatus f_timestamp_seconds(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    int64_t us;
+    if (type_is_integral(a[0].type)) {
+        if (__builtin_mul_overflow(a[0].u.i, (int64_t)1000000, &us)) return arith_overflow(ev, c, "long overflow");
+    } else us = (int64_t)(value_as_double(&a[0]) * 1e6);
+    *o = v_long(c->type, us);
+    return EV_OK;
+}
+
+/* ---- more strings ---- */
+
+static EvStatus f_translate(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c, (void)n;
+    StrBuf sb;
+    sb_init(&sb, A(ev), a[0].u.s.len + 1);
+    for (uint32_t i = 0; i < a[0].u.s.len; i++) {
+        char ch = a[0].u.s.p[i];
+        const char *hit = a[1].u.s.len ? memchr(a[1].u.s.p, ch, a[1].u.s.len) : NULL;
+        if (!hit) {
+            sb_putc(&sb, ch);
+            continue;
+        }
+        uint32_t k = (uint32_t)(hit - a[1].u.s.p);
+        if (k < a[2].u.s.len) sb_putc(&sb, a[2].u.s.p[k]);
+    }
+    return str_out(ev, sb.data, sb.len, o);
+}
+
+static EvStatus f_substring_index(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c, (void)n;
+    const Value *s = &a[0], *d = &a[1];
+    int64_t cnt = a[2].u.i;
+    if (!cnt || !d->u.s.len) return str_out(ev, "", 0, o);
+    if (cnt > 0) {
+        uint32_t i = 0;
+        for (int64_t k = 0; i + d->u.s.len <= s->u.s.len; i++)
+            if (!memcmp(s->u.s.p + i, d->u.s.p, d->u.s.len) && ++k == cnt) return str_out(ev, s->u.s.p, i, o);
+        return str_out(ev, s->u.s.p, s->u.s.len, o);
+    }
+    int64_t k = 0;
+    for (int64_t i = (int64_t)s->u.s.len - d->u.s.len; i >= 0; i--)
+        if (!memcmp(s->u.s.p + i, d->u.s.p, d->u.s.len) && ++k == -cnt)
+            return str_out(ev, s->u.s.p + i + d->u.s.len, s->u.s.len - (uint32_t)i - d->u.s.len, o);
+    return str_out(ev, s->u.s.p, s->u.s.len, o);
+}
+
+static EvStatus f_elt(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    int64_t k = a[0].u.i;
+    if (k < 1 || k >= (int64_t)n)
+        return ev_fail(ev, error_make(A(ev), "INVALID_ARRAY_INDEX", c, "indexValue", arena_printf(A(ev), "%lld", (long long)k),
+                                      "arraySize", arena_printf(A(ev), "%u", n - 1), "ansiConfig",
+                                      sql_conf(A(ev), "spark.sql.ansi.enabled"), NULL));
+    *o = a[k];
+    if (o->is_null) o->type = c->type;
+    return EV_OK;
+}
+
+static EvStatus f_hex(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c, (void)n;
+    char buf[64];
+    if (type_is_integral(a[0].type)) {
+        int len = snprintf(buf, sizeof buf, "%llX", (unsigned long long)a[0].u.i);
+        return str_out(ev, buf, (size_t)len, o);
+    }
+    if (!type_is_string(a[0].type) && a[0].type->id != T_BINARY) return EV_NOTCONST;
+    StrBuf sb;
+    sb_init(&sb, A(ev), a[0].u.s.len * 2 + 1);
+    for (uint32_t i = 0; i < a[0].u.s.len; i++) sb_printf(&sb, "%02X", (unsigned char)a[0].u.s.p[i]);
+    return str_out(ev, sb.data, sb.len, o);
+}
+
+static EvStatus f_bin(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c, (void)n;
+    char buf[72];
+    uint64_t v = (uint64_t)a[0].u.i;
+    int len = 0;
+    do {
+        buf[len++] = (char)('0' + (v & 1));
+        v >>= 1;
+    } while (v);
+    for (int i = 0; i < len / 2; i++) {
+        char t = buf[i];
+        buf[i] = buf[len - 1 - i];
+        buf[len - 1 - i] = t;
+    }
+    return str_out(ev, buf, (size_t)len, o);
+}
+
+/* ---- more math ---- */
+
+static EvStatus f_sign(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    double d = value_as_double(&a[0]);
+    *o = v_double(c->type, d > 0 ? 1.0 : d < 0 ? -1.0 : d);
+    return EV_OK;
+}
+
+static EvStatus f_pmod(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    EvStatus st = f_rem(ev, c, a, n, o);
+    if (st || o->is_null) return st;
+    Value r = *o;
+    bool neg = r.type->id == T_DECIMAL ? r.u.dec < 0 : (r.type->id == T_FLOAT || r.type->id == T_DOUBLE) ? r.u.d < 0 : r.u.i < 0;
+    if (!neg) return EV_OK;
+    Value args[2] = {r, a[1]};
+    st = f_add(ev, c, args, 2, o);
+    if (st) return st;
+    args[0] = *o;
+    return f_rem(ev, c, args, 2, o);
+}
+
+static EvStatus f_log10(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    double d = value_as_double(&a[0]);
+    *o = d <= 0 ? v_null(c->type) : v_double(c->type, log10(d));
+    return EV_OK;
+}
+
+static EvStatus f_log2(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    double d = value_as_double(&a[0]);
+    *o = d <= 0 ? v_null(c->type) : v_double(c->type, log2(d));
+    return EV_OK;
+}
+
+static EvStatus f_isnan(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)c, (void)n;
+    *o = v_bool(!a[0].is_null && (a[0].type->id == T_DOUBLE || a[0].type->id == T_FLOAT) && a[0].u.d != a[0].u.d);
+    return EV_OK;
+}
+
+static EvStatus f_nanvl(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    bool nan = !a[0].is_null && a[0].u.d != a[0].u.d;
+    *o = nan ? a[1] : a[0];
+    if (o->is_null) o->type = c->type;
+    return EV_OK;
+}
+
+static EvStatus f_zeroifnull(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    if (!a[0].is_null) {
+        *o = a[0];
+        return EV_OK;
+    }
+    Value zero = v_long(&TYPE_INT, 0);
+    return ev_cast(ev, &zero, c->type, c, o);
+}
+
+static EvStatus f_nullifzero(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    *o = is_zero(&a[0]) ? v_null(c->type) : a[0];
+    return EV_OK;
+}
+
+static EvStatus f_bit_count(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    uint64_t v = a[0].type->id == T_BOOLEAN ? a[0].u.b : (uint64_t)a[0].u.i;
+    if (a[0].type->id == T_INT) v &= 0xFFFFFFFFull;
+    else if (a[0].type->id == T_SHORT) v &= 0xFFFFull;
+    else if (a[0].type->id == T_BYTE) v &= 0xFFull;
+    *o = v_long(c->type, __builtin_popcountll(v));
+    return EV_OK;
+}
+
+static EvStatus f_shift(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    const char *nm = func_name(c->u.call.def);
+    bool is_long = c->type->id == T_LONG;
+    int sh = (int)(a[1].u.i & (is_long ? 63 : 31));
+    int64_t v = a[0].u.i, r;
+    if (!strcmp(nm, "<<") || !strcmp(nm, "shiftleft")) r = is_long ? (int64_t)((uint64_t)v << sh) : (int32_t)((uint32_t)v << sh);
+    else if (!strcmp(nm, ">>>") || !strcmp(nm, "shiftrightunsigned"))
+        r = is_long ? (int64_t)((uint64_t)v >> sh) : (int32_t)((uint32_t)v >> sh);
+    else r = v >> sh;
+    *o = v_long(c->type, r);
+    return EV_OK;
+}
+
+/* try_add and friends: the operation, NULL instead of its error */
+static EvStatus try_arith(Eval *ev, const Node *c, Value *a, char op, Value *o) {
+    ErrorInfo *saved = ev->an->error;
+    EvStatus st = arith(ev, c, &a[0], &a[1], op, o);
+    if (st == EV_ERROR) {
+        ev->an->error = saved;
+        *o = v_null(c->type);
+        return EV_OK;
+    }
+    return st;
+}
+static EvStatus f_try_add(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)n; return try_arith(ev, c, a, '+', o); }
+static EvStatus f_try_subtract(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)n; return try_arith(ev, c, a, '-', o); }
+static EvStatus f_try_multiply(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)n; return try_arith(ev, c, a, '*', o); }
+static EvStatus f_try_divide(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)n; return try_arith(ev, c, a, '/', o); }
+
+/* ---- more collections ---- */
+
+static EvStatus list_out(Eval *ev, const Node *c, const Value *items, uint32_t n, Value *o) {
+    (void)ev;
+    *o = (Value){.type = c->type};
+    o->u.list.items = items;
+    o->u.list.n = n;
+    return EV_OK;
+}
+
+static EvStatus f_array_join(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c;
+    StrBuf sb;
+    sb_init(&sb, A(ev), 32);
+    bool first = true;
+    for (uint32_t i = 0; i < a[0].u.list.n; i++) {
+        const Value *x = &a[0].u.list.items[i];
+        const Value *put = x;
+        if (x->is_null) {
+            if (n < 3 || a[2].is_null) continue;
+            put = &a[2];
+        }
+        if (!first) sb_putn(&sb, a[1].u.s.p, a[1].u.s.len);
+        uint32_t len;
+        const char *t = type_is_string(put->type) ? put->u.s.p : value_to_text(A(ev), put, &len);
+        if (type_is_string(put->type)) len = put->u.s.len;
+        sb_putn(&sb, t, len);
+        first = false;
+    }
+    return str_out(ev, sb.data, sb.len, o);
+}
+
+static EvStatus f_sort_array(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    bool asc = n < 2 || a[1].u.b;
+    uint32_t m = a[0].u.list.n;
+    Value *items = ARENA_ARRAY(A(ev), Value, m + 1);
+    memcpy(items, a[0].u.list.items, sizeof(Value) * m);
+    for (uint32_t i = 1; i < m; i++) {
+        Value x = items[i];
+        uint32_t j = i;
+        while (j > 0) {
+            int cmp = value_cmp(&items[j - 1], &x); /* nulls first ascending */
+            if (!asc) cmp = -cmp;
+            if (cmp <= 0) break;
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = x;
+    }
+    return list_out(ev, c, items, m, o);
+}
+
+static EvStatus f_array_distinct(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    uint32_t m = 0;
+    Value *items = ARENA_ARRAY(A(ev), Value, a[0].u.list.n + 1);
+    for (uint32_t i = 0; i < a[0].u.list.n; i++) {
+        bool dup = false;
+        for (uint32_t k = 0; k < m && !dup; k++) dup = value_same(&items[k], &a[0].u.list.items[i]);
+        if (!dup) items[m++] = a[0].u.list.items[i];
+    }
+    return list_out(ev, c, items, m, o);
+}
+
+static EvStatus array_extreme(const Node *c, Value *a, Value *o, int sign) {
+    *o = v_null(c->type);
+    for (uint32_t i = 0; i < a[0].u.list.n; i++) {
+        const Value *x = &a[0].u.list.items[i];
+        if (!x->is_null && (o->is_null || value_cmp(x, o) * sign > 0)) *o = *x;
+    }
+    return EV_OK;
+}
+static EvStatus f_array_max(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return array_extreme(c, a, o, 1); }
+static EvStatus f_array_min(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return array_extreme(c, a, o, -1); }
+
+static EvStatus f_array_position(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    for (uint32_t i = 0; i < a[0].u.list.n; i++)
+        if (!a[0].u.list.items[i].is_null && value_cmp(&a[0].u.list.items[i], &a[1]) == 0) {
+            *o = v_long(c->type, i + 1);
+            return EV_OK;
+        }
+    *o = v_long(c->type, 0);
+    return EV_OK;
+}
+
+static EvStatus f_array_remove(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    uint32_t m = 0;
+    Value *items = ARENA_ARRAY(A(ev), Value, a[0].u.list.n + 1);
+    for (uint32_t i = 0; i < a[0].u.list.n; i++) {
+        const Value *x = &a[0].u.list.items[i];
+        if (x->is_null || value_cmp(x, &a[1]) != 0) items[m++] = *x;
+    }
+    return list_out(ev, c, items, m, o);
+}
+
+static EvStatus f_array_append(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    if (a[0].is_null) {
+        *o = v_null(c->type);
+        return EV_OK;
+    }
+    uint32_t m = a[0].u.list.n;
+    Value *items = ARENA_ARRAY(A(ev), Value, m + 2);
+    memcpy(items, a[0].u.list.items, sizeof(Value) * m);
+    items[m] = a[1];
+    if (items[m].is_null) items[m].type = c->type->elem;
+    return list_out(ev, c, items, m + 1, o);
+}
+
+static EvStatus f_flatten(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < a[0].u.list.n; i++) {
+        if (a[0].u.list.items[i].is_null) {
+            *o = v_null(c->type);
+            return EV_OK;
+        }
+        total += a[0].u.list.items[i].u.list.n;
+    }
+    Value *items = ARENA_ARRAY(A(ev), Value, total + 1);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < a[0].u.list.n; i++)
+        for (uint32_t j = 0; j < a[0].u.list.items[i].u.list.n; j++) items[k++] = a[0].u.list.items[i].u.list.items[j];
+    return list_out(ev, c, items, total, o);
+}
+
+static EvStatus f_slice(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)n;
+    int64_t m = a[0].u.list.n, start = a[1].u.i, len = a[2].u.i;
+    if (start == 0)
+        return ev_fail(ev, error_make(A(ev), "INVALID_PARAMETER_VALUE.START", c, "parameter", "`start`", "functionName",
+                                      "`slice`", NULL));
+    if (len < 0)
+        return ev_fail(ev, error_make(A(ev), "INVALID_PARAMETER_VALUE.LENGTH", c, "parameter", "`length`", "length",
+                                      arena_printf(A(ev), "%lld", (long long)len), "functionName", "`slice`", NULL));
+    int64_t b = start > 0 ? start - 1 : m + start;
+    if (b < 0 || b >= m) return list_out(ev, c, NULL, 0, o);
+    int64_t e = b + len > m ? m : b + len;
+    return list_out(ev, c, a[0].u.list.items + b, (uint32_t)(e - b), o);
+}
+
+static EvStatus f_sequence(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    if (!type_is_integral(a[0].type) || !type_is_integral(a[1].type)) return EV_NOTCONST;
+    int64_t s0 = a[0].u.i, s1 = a[1].u.i, st = n > 2 ? a[2].u.i : (s1 >= s0 ? 1 : -1);
+    if (st == 0 || (st > 0 && s1 < s0) || (st < 0 && s1 > s0)) return EV_NOTCONST;
+    int64_t cnt = (s1 - s0) / st + 1;
+    if (cnt > EV_MAX_ROWS) return EV_NOTCONST;
+    Value *items = ARENA_ARRAY(A(ev), Value, (size_t)cnt + 1);
+    for (int64_t i = 0; i < cnt; i++) items[i] = v_long(c->type->elem, s0 + i * st);
+    return list_out(ev, c, items, (uint32_t)cnt, o);
+}
+
 /* ---- the table (sorted by name: strcmp order) ---- */
 
 static const EvalFunc FUNCS[] = {
@@ -1059,6 +1511,7 @@ static const EvalFunc FUNCS[] = {
     {"-", f_neg, NULL, 0},
     {"/", f_div, NULL, 0},
     {"<", f_lt, NULL, 0},
+    {"<<", f_shift, NULL, 0},
     {"<=", f_le, NULL, 0},
     {"<=>", f_eq_null_safe, NULL, NULLS_IN},
     {"<>", f_ne, NULL, 0},
@@ -1066,16 +1519,28 @@ static const EvalFunc FUNCS[] = {
     {"==", f_eq, NULL, 0},
     {">", f_gt, NULL, 0},
     {">=", f_ge, NULL, 0},
+    {">>", f_shift, NULL, 0},
+    {">>>", f_shift, NULL, 0},
     {"@dt_add", f_dt_add, NULL, 0},
     {"@dt_sub", f_dt_add, NULL, 0},
     {"@subscript", f_subscript, NULL, 0},
     {"^", f_bitxor, NULL, 0},
     {"abs", f_abs, NULL, 0},
+    {"add_months", f_add_months, NULL, 0},
     {"and", NULL, l_and, 0},
     {"array", f_array, NULL, NULLS_IN},
+    {"array_append", f_array_append, NULL, NULLS_IN},
     {"array_contains", f_array_contains, NULL, 0},
+    {"array_distinct", f_array_distinct, NULL, 0},
+    {"array_join", f_array_join, NULL, NULLS_IN},
+    {"array_max", f_array_max, NULL, 0},
+    {"array_min", f_array_min, NULL, 0},
+    {"array_position", f_array_position, NULL, 0},
+    {"array_remove", f_array_remove, NULL, 0},
     {"ascii", f_ascii, NULL, 0},
     {"assert_true", f_assert_true, NULL, NULLS_IN},
+    {"bin", f_bin, NULL, 0},
+    {"bit_count", f_bit_count, NULL, 0},
     {"bit_length", f_bit_length, NULL, 0},
     {"btrim", f_trim, NULL, 0},
     {"cardinality", f_size, NULL, NULLS_IN},
@@ -1090,27 +1555,38 @@ static const EvalFunc FUNCS[] = {
     {"concat_ws", f_concat_ws, NULL, NULLS_IN},
     {"contains", f_contains, NULL, 0},
     {"current_database", f_current_database, NULL, 0},
+    {"current_date", f_current_date, NULL, 0},
     {"current_schema", f_current_database, NULL, 0},
+    {"current_timestamp", f_current_timestamp, NULL, 0},
     {"current_user", f_current_user, NULL, 0},
     {"date_add", f_date_add, NULL, 0},
+    {"date_from_unix_date", f_unix_date, NULL, 0},
     {"date_sub", f_date_sub, NULL, 0},
     {"dateadd", f_date_add, NULL, 0},
     {"datediff", f_datediff, NULL, 0},
     {"day", f_day, NULL, 0},
     {"dayofmonth", f_day, NULL, 0},
+    {"dayofweek", f_dayofweek, NULL, 0},
     {"div", f_intdiv, NULL, 0},
     {"e", f_e, NULL, 0},
     {"element_at", f_element_at, NULL, 0},
+    {"elt", f_elt, NULL, NULLS_IN},
     {"endswith", f_endswith, NULL, 0},
+    {"equal_null", f_eq_null_safe, NULL, NULLS_IN},
     {"exp", f_exp, NULL, 0},
+    {"flatten", f_flatten, NULL, 0},
     {"floor", f_floor, NULL, 0},
     {"greatest", f_greatest, NULL, NULLS_IN},
+    {"hex", f_hex, NULL, 0},
+    {"hour", f_hour, NULL, 0},
     {"if", NULL, l_if, 0},
     {"ifnull", NULL, l_coalesce, 0},
     {"initcap", f_initcap, NULL, 0},
     {"instr", f_instr, NULL, 0},
+    {"isnan", f_isnan, NULL, NULLS_IN},
     {"isnotnull", f_isnotnull, NULL, NULLS_IN},
     {"isnull", f_isnull, NULL, NULLS_IN},
+    {"last_day", f_last_day, NULL, 0},
     {"lcase", f_lower, NULL, 0},
     {"least", f_least, NULL, NULLS_IN},
     {"left", f_left, NULL, 0},
@@ -1118,29 +1594,40 @@ static const EvalFunc FUNCS[] = {
     {"length", f_length, NULL, 0},
     {"like", f_like, NULL, 0},
     {"ln", f_ln, NULL, 0},
+    {"localtimestamp", f_current_timestamp, NULL, 0},
     {"locate", f_locate, NULL, 0},
+    {"log10", f_log10, NULL, 0},
+    {"log2", f_log2, NULL, 0},
     {"lower", f_lower, NULL, 0},
     {"lpad", f_lpad, NULL, 0},
     {"ltrim", f_ltrim, NULL, 0},
     {"make_date", f_make_date, NULL, 0},
+    {"make_timestamp", f_make_timestamp, NULL, 0},
+    {"make_timestamp_ntz", f_make_timestamp, NULL, 0},
     {"map", f_map, NULL, NULLS_IN},
     {"map_keys", f_map_keys, NULL, 0},
     {"map_values", f_map_values, NULL, 0},
+    {"minute", f_minute, NULL, 0},
+    {"mod", f_rem, NULL, 0},
     {"month", f_month, NULL, 0},
     {"named_struct", f_named_struct, NULL, NULLS_IN},
+    {"nanvl", f_nanvl, NULL, NULLS_IN},
     {"negative", f_neg, NULL, 0},
     {"not", f_not, NULL, 0},
-    {"now", NULL, NULL, 0},
+    {"now", f_current_timestamp, NULL, 0},
     {"nullif", f_nullif, NULL, NULLS_IN},
+    {"nullifzero", f_nullifzero, NULL, 0},
     {"nvl", NULL, l_coalesce, 0},
     {"nvl2", f_nvl2, NULL, NULLS_IN},
     {"octet_length", f_octet_length, NULL, 0},
     {"or", NULL, l_or, 0},
     {"pi", f_pi, NULL, 0},
+    {"pmod", f_pmod, NULL, 0},
     {"position", f_locate, NULL, 0},
     {"positive", f_plus, NULL, 0},
     {"pow", f_pow, NULL, 0},
     {"power", f_pow, NULL, 0},
+    {"quarter", f_quarter, NULL, 0},
     {"rand", f_rand, NULL, NULLS_IN},
     {"random", f_rand, NULL, NULLS_IN},
     {"repeat", f_repeat, NULL, 0},
@@ -1150,7 +1637,16 @@ static const EvalFunc FUNCS[] = {
     {"round", f_round, NULL, 0},
     {"rpad", f_rpad, NULL, 0},
     {"rtrim", f_rtrim, NULL, 0},
+    {"second", f_second, NULL, 0},
+    {"sequence", f_sequence, NULL, 0},
+    {"shiftleft", f_shift, NULL, 0},
+    {"shiftright", f_shift, NULL, 0},
+    {"shiftrightunsigned", f_shift, NULL, 0},
+    {"sign", f_sign, NULL, 0},
+    {"signum", f_sign, NULL, 0},
     {"size", f_size, NULL, NULLS_IN},
+    {"slice", f_slice, NULL, 0},
+    {"sort_array", f_sort_array, NULL, 0},
     {"space", f_space, NULL, 0},
     {"split", f_split, NULL, 0},
     {"sqrt", f_sqrt, NULL, 0},
@@ -1158,13 +1654,22 @@ static const EvalFunc FUNCS[] = {
     {"struct", f_struct, NULL, NULLS_IN},
     {"substr", f_substr, NULL, 0},
     {"substring", f_substr, NULL, 0},
+    {"substring_index", f_substring_index, NULL, 0},
+    {"timestamp_seconds", f_timestamp_seconds, NULL, 0},
     {"to_date", f_to_date, NULL, 0},
+    {"translate", f_translate, NULL, 0},
     {"trim", f_trim, NULL, 0},
+    {"try_add", f_try_add, NULL, 0},
+    {"try_divide", f_try_divide, NULL, 0},
     {"try_element_at", f_try_element_at, NULL, 0},
+    {"try_multiply", f_try_multiply, NULL, 0},
+    {"try_subtract", f_try_subtract, NULL, 0},
     {"typeof", f_typeof, NULL, NULLS_IN},
     {"ucase", f_upper, NULL, 0},
+    {"unix_date", f_unix_date, NULL, 0},
     {"upper", f_upper, NULL, 0},
     {"year", f_year, NULL, 0},
+    {"zeroifnull", f_zeroifnull, NULL, NULLS_IN},
     {"|", f_bitor, NULL, 0},
     {"||", f_concat, NULL, 0},
 };

@@ -148,6 +148,29 @@ Test(consteval, dates) {
     EXPECT("year(DATE '1999-12-31')", "1999");
 }
 
+Test(consteval, more_functions) {
+    EXPECT("translate('abcd', 'bd', 'X')", "'aXc'");
+    EXPECT("substring_index('a.b.c', '.', 2)", "'a.b'");
+    EXPECT("substring_index('a.b.c', '.', -1)", "'c'");
+    EXPECT("elt(2, 'x', 'y')", "'y'");
+    EXPECT("hex(255)", "'FF'");
+    EXPECT("pmod(-7, 3)", "2");
+    EXPECT("shiftleft(7, 2)", "28");
+    EXPECT("try_divide(1, 0)", "CAST(NULL AS DOUBLE)");
+    EXPECT("try_add(2147483647, 1)", "CAST(NULL AS INT)");
+    EXPECT("add_months(DATE '2020-01-31', 1)", "DATE '2020-02-29'");
+    EXPECT("last_day(DATE '2021-02-10')", "DATE '2021-02-28'");
+    EXPECT("dayofweek(DATE '2024-01-07')", "1");
+    EXPECT("make_timestamp_ntz(2020, 1, 2, 3, 4, 5.5)", "TIMESTAMP_NTZ '2020-01-02 03:04:05.5'");
+    EXPECT("array_join(array('a', NULL, 'b'), ',')", "'a,b'");
+    EXPECT("sort_array(array(3, 1, 2), false)", "ARRAY(3, 2, 1)");
+    EXPECT("array_max(array(3, 9, 2))", "9");
+    EXPECT("slice(array(1, 2, 3, 4), 2, 2)", "ARRAY(2, 3)");
+    EXPECT("sequence(1, 3)", "ARRAY(1, 2, 3)");
+    EXPECT("array_position(array(5, 6), 6)", "2L");
+    EXPECT("typeof(current_date())", "'date'");
+}
+
 Test(consteval, collections) {
     EXPECT("array(1, 2, 4)[1]", "2");
     EXPECT("array(1, 2)[5]", "!INVALID_ARRAY_INDEX");
