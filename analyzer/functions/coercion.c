@@ -316,6 +316,7 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'y': return t->id == T_BYTE;
     case 's': case 'F': return type_is_string(t);
     case 'b': case 'o': return t->id == T_BOOLEAN;
+    case 'q': return type_is_integral(t) || t->id == T_BOOLEAN || t->id == T_NULL;
     case 'B': return t->id == T_BINARY;
     case 'D': return t->id == T_DATE;
     case 'T': return t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ;
@@ -363,6 +364,7 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     if (spec_accepts(code, from)) return from;
     /* 'o': a boolean the function checks without implicit casts (ExpectsInputTypes) */
     if (code == 'o') return from->id == T_NULL ? &TYPE_BOOLEAN : NULL;
+    if (code == 'q') return NULL; /* bit_count: integral or boolean, no implicit cast */
     if (code == 'M' && type_is_numeric(from)) return type_decimal_for(a, from);
     if (type_is_string(from) && (code == 's' || code == 'x' || code == 'F')) return NULL;
     if ((from->id == T_FLOAT || from->id == T_DOUBLE || from->id == T_DECIMAL) && code == 'I') return NULL;
@@ -404,6 +406,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'y': return "\"TINYINT\"";
     case 's': case 'F': return "\"STRING\"";
     case 'b': case 'o': return "\"BOOLEAN\"";
+    case 'q': return "(\"INTEGRAL\" or \"BOOLEAN\")";
     case 'B': return "\"BINARY\"";
     case 'D': return "\"DATE\"";
     case 'T': return "\"TIMESTAMP\"";

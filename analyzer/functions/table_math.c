@@ -45,7 +45,7 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("try_divide", 2, 2, "??", div, NULL), .op = "/", .flags = FD_NULLABLE},
     {SCALAR("try_mod", 2, 2, "??", rem, NULL), .op = "%", .flags = FD_NULLABLE},
     {SCALAR("width_bucket", 4, 4, "dddl", fixed, "bigint"), .flags = FD_NULLABLE},
-    {SCALAR("bit_count", 1, 1, "?", fixed, "int")},
+    {SCALAR("bit_count", 1, 1, "q", fixed, "int")},
     {SCALAR("bit_get", 2, 2, "Ii", fixed, "tinyint")},
     {SCALAR("getbit", 2, 2, "Ii", fixed, "tinyint")},
     {SCALAR("shiftleft", 2, 2, "?i", shift, NULL)},
