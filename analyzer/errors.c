@@ -16,6 +16,21 @@ typedef struct ErrorClassDef {
 static const ErrorClassDef CLASSES[] = {
     {"AMBIGUOUS_COLUMN_OR_FIELD", "42702", "Column or field <name> is ambiguous and has <n> matches."},
     {"AMBIGUOUS_LATERAL_COLUMN_ALIAS", "42702", "Lateral column alias <name> is ambiguous and has <n> matches."},
+    /* seed features (rules/resolve_lateral_column_alias.c, subquery_checks.c) */
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED", "0A000", "Unsupported subquery expression: Accessing outer query column is not allowed in this location:\n<treeNode>"},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES", "0A000", "Unsupported subquery expression: Found an aggregate function in a correlated predicate that has both outer and local references, which is not supported: <function>."},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE", "0A000", "Unsupported subquery expression: Expressions referencing the outer query are not supported outside of WHERE/HAVING clauses: <sqlExprs>."},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.LATERAL_JOIN_CONDITION_NON_DETERMINISTIC", "0A000", "Unsupported subquery expression: Lateral join condition cannot be non-deterministic: <condition>."},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY", "0A000", "Unsupported subquery expression: Correlated scalar subqueries must be aggregated to return at most one row."},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES", "0A000", "Unsupported subquery expression: Non-deterministic lateral subqueries are not supported when joining with outer relations that produce more than one row:\n<treeNode>"},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY", "0A000", "Unsupported subquery expression: Correlated scalar subqueries can only be used in filters, aggregations, projections, and UPDATE/MERGE/DELETE commands:\n<treeNode>"},
+    {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY", "0A000", "Unsupported subquery expression: IN/EXISTS predicate subqueries can only be used in filters, joins, aggregations, window functions, projections, and UPDATE/MERGE/DELETE commands:\n<treeNode>"},
+    {"MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_MISSING_FROM_INPUT", "XX000", "Resolved attribute(s) <missingAttributes> missing from <input> in operator <operator>."},
+    {"UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC", "0A000", "The feature is not supported: Referencing a lateral column alias <lca> in the aggregate function <aggFunc>."},
+    {"UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING", "0A000", "The feature is not supported: Referencing lateral column alias <lca> in the aggregate query both with window expressions and with having clause. Please rewrite the aggregate query by removing the having clause or removing lateral alias reference in the SELECT list."},
+    {"UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GENERATOR", "0A000", "The feature is not supported: Referencing a lateral column alias <lca> in generator expression <generatorExpr>."},
+    {"UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY", "0A000", "The feature is not supported: Referencing a lateral column alias via GROUP BY alias/ALL is not supported yet."},
+    {"UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW", "0A000", "The feature is not supported: Referencing a lateral column alias <lca> in window expression <windowExpr>."},
     {"AMBIGUOUS_REFERENCE", "42704", "Reference <name> is ambiguous, could be: <referenceNames>."},
     {"AMBIGUOUS_REFERENCE_TO_FIELDS", "42000", "Ambiguous reference to the field <field>. It appears <count> times in the schema."},
     {"ASSIGNMENT_ARITY_MISMATCH", "42802", "The number of columns or variables assigned or aliased: <numTarget> does not match the number of source expressions: <numExpr>."},
@@ -95,6 +110,8 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"WRONG_NUM_ARGS.WITH_SUGGESTION", "42605",
+     "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>. If you have to call this function with <legacyNum> parameters, set the legacy configuration <legacyConfKey> to <legacyConfValue>."},
     {"NAMED_PARAMETERS_NOT_SUPPORTED", "4274K",
      "Named parameters are not supported for function <functionName>; please retry the query with positional arguments to the function call instead."},
     {"UNEXPECTED_POSITIONAL_ARGUMENT", "4274K",
@@ -176,6 +193,12 @@ static const ErrorClassDef CLASSES[] = {
     {"_LEGACY_ERROR_TEMP_0029", NULL, "Cannot mix year-month and day-time fields: <literal>."},
     {"_LEGACY_ERROR_TEMP_0064", NULL, "<msg>."},
     {"INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "42000", "LATERAL can only be used with subquery and table-valued functions."},
+    {"_LEGACY_ERROR_TEMP_0024", NULL, "Can only have a single from-to unit in the interval literal syntax."},
+    {"_LEGACY_ERROR_TEMP_0026", NULL, "Can only use numbers in the interval value part for multiple unit value pairs interval form, but got invalid value: <value>."},
+    {"_LEGACY_ERROR_TEMP_0027", NULL, "The value of from-to unit must be a string."},
+    {"_LEGACY_ERROR_TEMP_0028", NULL, "Intervals FROM <from> TO <to> are not supported."},
+    {"_LEGACY_ERROR_TEMP_0062", NULL, "<msg>."},
+    {"_LEGACY_ERROR_TEMP_0063", NULL, "<msg>."},
 };
 
 const char *error_sqlstate(const char *cls) {

@@ -382,7 +382,14 @@ Node *parse_statement(Arena *a, const char *sql, size_t len, const ParserOptions
     Node *n = ps_parse_statement_body(&p);
     while (ps_accept_op(&p, OP_SEMI)) {
     }
-    if (!at_eof(&p)) ps_syntax_error(&p, "");
+    if (!at_eof(&p)) {
+        /* one stray token before the end: ANTLR's "extraneous input" */
+        int32_t k = 1;
+        while (tok_op(tk_at(&p, k), OP_SEMI)) k++;
+        if (tk_at(&p, k)->kind == TK_EOF)
+            ps_syntax_error(&p, arena_printf(a, ": extra input '%s'", ps_tok_text(&p, tk(&p))));
+        ps_syntax_error(&p, "");
+    }
     if (p.deferred) {
         *err = p.deferred;
         return NULL;

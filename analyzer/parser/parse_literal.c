@@ -1,8 +1,8 @@
 /* Literals as Spark's AstBuilder builds them: numbers (int → bigint →
  * decimal; L/S/Y/BD/D/F suffixes; exponent → double), strings with Spark's
  * escapes (adjacent literals concatenated), typed literals (DATE, TIMESTAMP,
- * TIMESTAMP_NTZ/LTZ, X'..', INTERVAL '..') and interval literals in all of
- * Spark's forms, with the ANSI interval types Spark 4 gives them.
+ * TIMESTAMP_NTZ/LTZ, X'..', INTERVAL '..'; interval literals are in
+ * parse_interval.c).
  * Timestamps with a time zone are taken as UTC (no session time zone here). */
 #include <ctype.h>
 #include <errno.h>
@@ -102,6 +102,9 @@ const char *ps_parse_string_lit(Parser *p, size_t *len) {
 }
 
 /* ---- numbers ---- */
+
+static Node *lit(Parser *p, const DataType *t, int32_t start);
+Node *ps_literal_node(Parser *p, const DataType *t, int32_t start) { return lit(p, t, start); }
 
 static Node *lit(Parser *p, const DataType *t, int32_t start) {
     Node *n = node_new(p->a, NK_Literal, start, prev_stop(p));
@@ -358,98 +361,6 @@ static bool parse_hex(Parser *p, const char *s, size_t n, const char **out, uint
     return true;
 }
 
-/* ---- intervals ---- */
-
-typedef struct Iv {
-    int64_t months, days, micros;
-} Iv;
-
-enum { U_YEAR, U_MONTH, U_WEEK, U_DAY, U_HOUR, U_MINUTE, U_SECOND, U_MILLI, U_MICRO, U_NONE };
-
-static int unit_of(const char *s, size_t n) {
-    static const char *const names[] = {"year", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond"};
-    if (n > 1 && (s[n - 1] == 's' || s[n - 1] == 'S')) {
-        for (int u = 0; u < U_NONE; u++)
-            if (strlen(names[u]) == n - 1 && strncasecmp(names[u], s, n - 1) == 0) return u;
-    }
-    for (int u = 0; u < U_NONE; u++)
-        if (strlen(names[u]) == n && strncasecmp(names[u], s, n) == 0) return u;
-    return U_NONE;
-}
-
-/* Adds value (text, may be decimal for seconds-ish units) of unit to iv. */
-static bool iv_add(Iv *iv, const char *v, size_t vn, int unit) {
-    char buf[64];
-    if (vn == 0 || vn >= sizeof buf) return false;
-    memcpy(buf, v, vn);
-    buf[vn] = 0;
-    char *end;
-    if (strchr(buf, '.')) {
-        if (unit < U_DAY) return false;
-        double d = strtod(buf, &end);
-        if (*end) return false;
-        static const double mul[] = {0, 0, 7 * 86400e6, 86400e6, 3600e6, 60e6, 1e6, 1e3, 1};
-        iv->micros += (int64_t)(d * mul[unit] + (d < 0 ? -0.5 : 0.5));
-        return true;
-    }
-    errno = 0;
-    long long x = strtoll(buf, &end, 10);
-    if (*end || errno) return false;
-    switch (unit) {
-    case U_YEAR: iv->months += x * 12; break;
-    case U_MONTH: iv->months += x; break;
-    case U_WEEK: iv->days += x * 7; break;
-    case U_DAY: iv->days += x; break;
-    case U_HOUR: iv->micros += x * 3600000000LL; break;
-    case U_MINUTE: iv->micros += x * 60000000LL; break;
-    case U_SECOND: iv->micros += x * 1000000LL; break;
-    case U_MILLI: iv->micros += x * 1000LL; break;
-    case U_MICRO: iv->micros += x; break;
-    default: return false;
-    }
-    return true;
-}
-
-/* Spark's stringToInterval: "[interval] [+|-]N unit [...]". */
-static bool string_to_interval(const char *s, size_t n, Iv *iv, unsigned *units_seen) {
-    const char *e = s + n;
-    memset(iv, 0, sizeof *iv);
-    trim(&s, &e);
-    if (e - s >= 8 && strncasecmp(s, "interval", 8) == 0) s += 8;
-    bool any = false;
-    for (;;) {
-        while (s < e && isspace((unsigned char)*s)) s++;
-        if (s >= e) break;
-        const char *v = s;
-        if (*s == '+' || *s == '-') s++;
-        while (s < e && (isdigit((unsigned char)*s) || *s == '.')) s++;
-        size_t vn = (size_t)(s - v);
-        while (s < e && isspace((unsigned char)*s)) s++;
-        const char *u = s;
-        while (s < e && isalpha((unsigned char)*s)) s++;
-        int unit = unit_of(u, (size_t)(s - u));
-        if (unit == U_NONE) return false;
-        const char *vv = v;
-        if (*vv == '+') vv++, vn--;
-        if (!iv_add(iv, vv, vn, unit)) return false;
-        if (units_seen) *units_seen |= 1u << unit;
-        any = true;
-    }
-    return any;
-}
-
-static Node *iv_literal(Parser *p, const Iv *iv, const DataType *t, int32_t start) {
-    Node *l = lit(p, t, start);
-    if (t->id == T_YM_INTERVAL) l->u.lit.v.u.i = iv->months;
-    else if (t->id == T_DT_INTERVAL) l->u.lit.v.u.iv.micros = iv->days * 86400000000LL + iv->micros;
-    else {
-        l->u.lit.v.u.iv.months = (int32_t)iv->months;
-        l->u.lit.v.u.iv.days = (int32_t)iv->days;
-        l->u.lit.v.u.iv.micros = iv->micros;
-    }
-    return node_finish(l);
-}
-
 Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     const Token *st = tk(p);
     size_t n;
@@ -491,8 +402,8 @@ Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
         break;
     }
     case KW_INTERVAL: {
-        Iv iv;
-        if (string_to_interval(s, n, &iv, NULL)) return iv_literal(p, &iv, &TYPE_CALENDAR_INTERVAL, start);
+        Node *iv = ps_interval_from_string(p, s, n, start);
+        if (iv) return iv;
         vt = "\"INTERVAL\"";
         break;
     }
@@ -502,168 +413,4 @@ Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
                         arena_printf(p->a, "'%s'", s), NULL));
     (void)st;
     return ps_mk_lit_null(p, start, prev_stop(p));
-}
-
-static int ym_field(int u) { return u == U_YEAR ? IF_YEAR : IF_MONTH; }
-static int dt_field(int u) { return u == U_DAY ? IF_DAY : u == U_HOUR ? IF_HOUR : u == U_MINUTE ? IF_MINUTE : IF_SECOND; }
-
-static bool at_interval_unit(const Parser *p, int *u) {
-    const Token *t = tk(p);
-    if (t->kind != TK_WORD) return false;
-    *u = unit_of(p->sql + t->start, (size_t)(t->end - t->start));
-    return *u != U_NONE;
-}
-
-/* '1-2' YEAR TO MONTH / '1 2:3:4.5' DAY TO SECOND etc. */
-static bool unit_to_unit(const char *s, size_t n, int from, int to, Iv *iv) {
-    const char *e = s + n;
-    memset(iv, 0, sizeof *iv);
-    trim(&s, &e);
-    int sign = 1;
-    if (s < e && (*s == '-' || *s == '+')) sign = *s++ == '-' ? -1 : 1;
-    if (to == U_MONTH) {
-        int y = 0, m = 0;
-        if (from == U_YEAR) {
-            if (!read_int(&s, e, 10, &y) || s >= e || *s != '-') return false;
-            s++;
-        }
-        if (!read_int(&s, e, 10, &m) || s != e) return false;
-        iv->months = sign * ((int64_t)y * 12 + m);
-        return true;
-    }
-    int64_t f[4] = {0, 0, 0, 0}; /* day hour minute second */
-    int fi = from == U_DAY ? 0 : from == U_HOUR ? 1 : from == U_MINUTE ? 2 : 3;
-    int ti = to == U_DAY ? 0 : to == U_HOUR ? 1 : to == U_MINUTE ? 2 : 3;
-    int64_t frac = 0;
-    for (int i = fi; i <= ti; i++) {
-        int v;
-        if (!read_int(&s, e, 10, &v)) return false;
-        f[i] = v;
-        if (i == 3 && s < e && *s == '.') {
-            s++;
-            int k = 0;
-            while (s < e && isdigit((unsigned char)*s)) {
-                if (k < 6) frac = frac * 10 + (*s - '0'), k++;
-                s++;
-            }
-            while (k < 6) frac *= 10, k++;
-        }
-        if (i < ti) {
-            char sep = i == 0 ? ' ' : ':';
-            if (s >= e || *s != sep) return false;
-            s++;
-        }
-    }
-    if (s != e) return false;
-    iv->micros = sign * ((((f[0] * 24 + f[1]) * 60 + f[2]) * 60 + f[3]) * 1000000 + frac);
-    return true;
-}
-
-Node *ps_parse_interval(Parser *p, int32_t start) {
-    /* INTERVAL 'str' (no unit) is a typed literal */
-    if (ps_at_string(p)) {
-        int save = p->pos;
-        size_t n;
-        ps_parse_string_lit(p, &n);
-        int u;
-        if (!at_interval_unit(p, &u)) {
-            p->pos = save;
-            return ps_parse_typed_literal(p, KW_INTERVAL, start);
-        }
-        p->pos = save;
-    }
-    /* multi-unit or unit-to-unit */
-    Iv total = {0, 0, 0};
-    unsigned ym = 0, dt = 0, other = 0;
-    int count = 0;
-    for (;;) {
-        bool neg = false;
-        int32_t vstart = cur_start(p);
-        const char *vtext;
-        size_t vn;
-        bool is_str = false;
-        if (is_op(p, OP_MINUS) || is_op(p, OP_PLUS)) {
-            neg = is_op(p, OP_MINUS);
-            advance(p);
-        }
-        if (ps_at_string(p)) {
-            vtext = ps_parse_string_lit(p, &vn);
-            is_str = true;
-        } else if (tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL) {
-            vtext = ps_tok_text(p, tk(p));
-            vn = strlen(vtext);
-            advance(p);
-        } else {
-            if (count) break;
-            ps_syntax_error(p, "");
-        }
-        int u;
-        if (!at_interval_unit(p, &u)) ps_syntax_error(p, "");
-        const Token *ut = tk(p);
-        advance(p);
-        if (is_kw(p, KW_TO) && count == 0) {
-            advance(p);
-            int to;
-            if (!at_interval_unit(p, &to)) ps_syntax_error(p, "");
-            advance(p);
-            Iv iv;
-            bool ok = is_str && ((to == U_MONTH && u == U_YEAR) ||
-                                 (to >= U_HOUR && to <= U_SECOND && u >= U_DAY && u < to && u != U_WEEK));
-            if (ok) ok = unit_to_unit(vtext, vn, u, to, &iv);
-            if (!ok) {
-                ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", vstart, prev_stop(p),
-                                    "input", arena_printf(p->a, "%s", vtext), "from",
-                                    ps_tok_text(p, ut), "to", ps_tok_text(p, &p->t[p->pos - 1]), NULL));
-                return ps_mk_lit_null(p, start, prev_stop(p));
-            }
-            if (neg) iv.months = -iv.months, iv.micros = -iv.micros;
-            if (to == U_MONTH) return iv_literal(p, &iv, type_ym_interval(p->a, ym_field(u), IF_MONTH), start);
-            return iv_literal(p, &iv, type_dt_interval(p->a, dt_field(u), dt_field(to)), start);
-        }
-        /* value unit: parse "value unit" through stringToInterval's rules */
-        Iv one;
-        char *buf = arena_printf(p->a, "%s%.*s %s", neg ? "-" : "", (int)vn, vtext, ps_tok_text(p, ut));
-        if (is_str && vn && (vtext[0] == '-' || vtext[0] == '+') && neg) buf = arena_printf(p->a, "%.*s %s", (int)vn, vtext, ps_tok_text(p, ut));
-        if (!string_to_interval(buf, strlen(buf), &one, NULL)) {
-            ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.INVALID_VALUE", vstart, prev_stop(p), "input",
-                                      arena_printf(p->a, "%.*s", (int)vn, vtext), "value",
-                                      arena_printf(p->a, "%.*s", (int)vn, vtext), NULL));
-            return ps_mk_lit_null(p, start, prev_stop(p));
-        }
-        total.months += one.months;
-        total.days += one.days;
-        total.micros += one.micros;
-        if (u == U_YEAR || u == U_MONTH) ym |= 1u << ym_field(u);
-        else if (u == U_DAY || u == U_HOUR || u == U_MINUTE || u == U_SECOND) dt |= 1u << dt_field(u);
-        else other |= 1u << u;
-        count++;
-        /* continue while another value follows */
-        if (!(ps_at_string(p) || tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL ||
-              ((is_op(p, OP_MINUS) || is_op(p, OP_PLUS)) &&
-               (tk_at(p, 1)->kind == TK_INT || tk_at(p, 1)->kind == TK_DECIMAL || tk_at(p, 1)->kind == TK_STRING))))
-            break;
-        {
-            /* the next value must be followed by a unit, else it is not ours */
-            int off = (is_op(p, OP_MINUS) || is_op(p, OP_PLUS)) ? 2 : 1;
-            const Token *nt = tk_at(p, off);
-            if (nt->kind != TK_WORD || unit_of(p->sql + nt->start, (size_t)(nt->end - nt->start)) == U_NONE) break;
-        }
-    }
-    if (ym && dt) {
-        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0029", start, prev_stop(p), "literal",
-                                  arena_strndup(p->a, p->sql + start, (size_t)(prev_stop(p) - start + 1)), NULL));
-        return ps_mk_lit_null(p, start, prev_stop(p));
-    }
-    if (ym) {
-        int lo = (ym & 1) ? IF_YEAR : IF_MONTH, hi = (ym & 2) ? IF_MONTH : IF_YEAR;
-        return iv_literal(p, &total, type_ym_interval(p->a, lo, hi), start);
-    }
-    if (dt) {
-        int lo = 0, hi = 3;
-        while (!(dt & (1u << lo))) lo++;
-        while (!(dt & (1u << hi))) hi--;
-        return iv_literal(p, &total, type_dt_interval(p->a, lo, hi), start);
-    }
-    (void)other;
-    return iv_literal(p, &total, &TYPE_CALENDAR_INTERVAL, start);
 }

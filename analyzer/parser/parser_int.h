@@ -112,6 +112,9 @@ const char *ps_unescape_string(Parser *p, const Token *t, size_t *len);
 Node *ps_parse_number(Parser *p, bool negative, int32_t start);
 Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start); /* DATE 'x', ... (current token is the string) */
 Node *ps_parse_interval(Parser *p, int32_t start);                    /* after INTERVAL */
+/* INTERVAL 'str' (typed literal); NULL if str is not an interval (caller reports). */
+Node *ps_interval_from_string(Parser *p, const char *s, size_t n, int32_t start);
+Node *ps_literal_node(Parser *p, const DataType *t, int32_t start); /* unfinished Literal ending at prev token */
 
 /* ---- expressions (parse_expr.c) ---- */
 Node *ps_parse_expr(Parser *p);

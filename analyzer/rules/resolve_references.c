@@ -178,15 +178,17 @@ static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, A
     Node **out = ARENA_ARRAY(an->arena, Node *, m + 1);
     for (uint32_t i = 0; i < m; i++) {
         out[i] = resolve_expr_refs(an, exp[i], input, out, i);
-        /* a select item that is a session variable is named as written (Spark aliases it) */
-        if (out[i]->kind == NK_VariableReference && exp[i]->kind == NK_UnresolvedAttribute)
-            out[i] = make_alias(an, out[i], exp[i]->u.un.name.v[exp[i]->u.un.name.n - 1], false);
         /* `s.f AS x`: the field's own alias is not top-level, Spark trims it */
         if (out[i]->kind == NK_Alias && out[i]->nkids == 1 && out[i]->kids[0]->kind == NK_Alias &&
             out[i]->kids[0]->nkids == 1 && out[i]->kids[0]->kids[0]->kind == NK_GetStructField)
             out[i] = node_with_kid(an->arena, out[i], 0, out[i]->kids[0]->kids[0]);
         if (out[i] != exp[i]) *changed = true;
     }
+    /* a select item that is a session variable is named as written (Spark
+       aliases it); only now, so it is no lateral alias for later items */
+    for (uint32_t i = 0; i < m; i++)
+        if (out[i]->kind == NK_VariableReference && exp[i]->kind == NK_UnresolvedAttribute)
+            out[i] = make_alias(an, out[i], exp[i]->u.un.name.v[exp[i]->u.un.name.n - 1], false);
     *nout = m;
     return out;
 }

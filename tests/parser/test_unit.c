@@ -155,9 +155,36 @@ Test(parser_unit, interval_literals) {
     n = X("INTERVAL '1 2:03:04.5' DAY TO SECOND");
     is_lit(n, T_DT_INTERVAL);
     cr_assert_eq(n->u.lit.v.u.iv.micros, ((26LL * 60 + 3) * 60 + 4) * 1000000 + 500000);
+    /* a typed INTERVAL string is typed by the units it names (Spark 4) */
     n = X("INTERVAL '1 day 2 hours'");
-    is_lit(n, T_CALENDAR_INTERVAL);
-    cr_assert_eq(n->u.lit.v.u.iv.days, 1);
+    is_lit(n, T_DT_INTERVAL);
+    cr_assert_eq(n->type->end_field, IF_HOUR);
+    cr_assert_eq(n->u.lit.v.u.iv.micros, 26LL * 3600 * 1000000);
+    n = X("INTERVAL '-1 year 1 month'");
+    is_lit(n, T_YM_INTERVAL);
+    cr_assert_eq(n->u.lit.v.u.i, -11);
+    n = X("INTERVAL 3 week 8 millisecond");
+    is_lit(n, T_DT_INTERVAL);
+    cr_assert_eq(n->type->start_field, IF_DAY);
+    cr_assert_eq(n->type->end_field, IF_SECOND);
+    n = X("INTERVAL 13.123456789 seconds");
+    cr_assert_eq(n->u.lit.v.u.iv.micros, 13123456);
+    n = X("INTERVAL -'-1' year");
+    cr_assert_eq(n->u.lit.v.u.i, 12);
+    n = X("INTERVAL -'178956970-8' YEAR TO MONTH");
+    cr_assert_eq(n->u.lit.v.u.i, INT32_MIN);
+    cr_assert_str_eq(E("SELECT INTERVAL '178956970-8' YEAR TO MONTH")->error_class, "_LEGACY_ERROR_TEMP_0063");
+    cr_assert_str_eq(E("SELECT INTERVAL '15:40' hour to second")->error_class, "_LEGACY_ERROR_TEMP_0063");
+    cr_assert_str_eq(E("SELECT INTERVAL 1 year to month")->error_class, "_LEGACY_ERROR_TEMP_0027");
+    cr_assert_str_eq(E("SELECT INTERVAL '1' year to second")->error_class, "_LEGACY_ERROR_TEMP_0028");
+    cr_assert_str_eq(E("SELECT INTERVAL 1 year '2-1' year to month")->error_class, "_LEGACY_ERROR_TEMP_0024");
+    cr_assert_str_eq(E("SELECT INTERVAL '1 day 2' day")->error_class, "_LEGACY_ERROR_TEMP_0026");
+    cr_assert_str_eq(E("SELECT INTERVAL 10 nanoseconds")->error_class, "_LEGACY_ERROR_TEMP_0062");
+    cr_assert_str_eq(E("SELECT INTERVAL '1'")->error_class, "INVALID_TYPED_LITERAL");
+    ErrorInfo *ee = E("SELECT INTERVAL 1 fake_unit");
+    cr_assert_str_eq(param(ee, "error"), "'fake_unit'");
+    ee = E("SELECT INTERVAL 30 day day day");
+    cr_assert_str_eq(param(ee, "hint"), ": extra input 'day'");
     cr_assert_str_eq(E("SELECT INTERVAL 1 year 2 days")->error_class, "_LEGACY_ERROR_TEMP_0029");
 }
 
