@@ -56,8 +56,14 @@ Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name) {
         AttrList attrs = pass == 0 ? s->attrs : s->aliases;
         if (!attrs.n) continue;
         Node *found = NULL;
+        ErrorInfo *before = an->error;
         ResolveStatus st = resolve_name(an, at, name, attrs, &found);
-        if (st == RS_AMBIGUOUS) return NULL;
+        if (st == RS_AMBIGUOUS) {
+            /* Spark's resolveOuterRef swallows the ambiguity: the name stays
+               unresolved (UNRESOLVED_COLUMN against the subquery's input) */
+            an->error = before;
+            return NULL;
+        }
         if (st == RS_FOUND) {
             if (found->kind == NK_Alias) {
                 /* nested field of an outer column: rebuild over outer(col) */

@@ -202,7 +202,36 @@ static const Node *clean_scalar_query(const Node *p) {
     return p;
 }
 
+/* The outer attributes of a subquery expression must come from the host
+ * operator's input (Spark's MISSING_ATTRIBUTES check, e.g. a HAVING
+ * subquery naming a column that is not grouped). */
+static bool check_outer_attrs_in_input(Analysis *an, const Node *e, const Node *host) {
+    uint32_t first = e->kind == NK_InSubquery ? e->u.subq.nvalues : 0;
+    if (first >= e->nkids) return true;
+    AttrList in = plan_input(an, host);
+    for (uint32_t k = first; k < e->nkids; k++) {
+        const Node *a = e->kids[k];
+        if (a->kind != NK_AttributeReference) continue;
+        bool found = false;
+        for (uint32_t i = 0; i < in.n && !found; i++)
+            if (in.v[i]->u.attr.id == a->u.attr.id) found = true;
+        if (found) continue;
+        StrBuf sb;
+        sb_init(&sb, an->arena, 64);
+        for (uint32_t i = 0; i < in.n; i++) {
+            if (i) sb_puts(&sb, ", ");
+            sb_printf(&sb, "\"%s\"", in.v[i]->u.attr.name);
+        }
+        an_fail(an, error_make(an->arena, "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_MISSING_FROM_INPUT", host,
+                               "missingAttributes", arena_printf(an->arena, "\"%s\"", a->u.attr.name), "input",
+                               sb_str(&sb), "operator", expr_to_string(an->arena, e), NULL));
+        return false;
+    }
+    return true;
+}
+
 bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
+    if (!check_outer_attrs_in_input(an, e, host)) return false;
     switch (e->kind) {
     case NK_ScalarSubquery: {
         uint32_t nouter = e->nkids;
