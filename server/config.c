@@ -37,6 +37,7 @@ static const Opt OPTS[] = {
     {"default-timeout-ms", "CATALYZERD_DEFAULT_TIMEOUT_MS", OPT_U32, OFF(default_timeout_ms), "0", "deadline of calls without grpc-timeout; 0 = none"},
     {"drain-timeout-ms", "CATALYZERD_DRAIN_TIMEOUT_MS", OPT_U32, OFF(drain_timeout_ms), "10000", "on SIGTERM, how long in-flight calls may take"},
     {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
+    {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections idle (no call, no bytes) this long; 0 = never"},
     {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])

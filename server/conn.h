@@ -25,6 +25,7 @@ struct ConnHead {
     uv_tcp_t tcp;
     bool closing;
     bool force_close;   /* drain timeout: close without waiting for writes */
+    uint64_t last_active_ns; /* last byte received (idle timeout) */
 };
 
 void conn_link(Server *srv, ConnHead *c);

@@ -638,6 +638,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         return;
     }
     if (n == 0) return;
+    c->head.last_active_ns = mono_ns();
     ssize_t rc = nghttp2_session_mem_recv(c->ng, (const uint8_t *)buf->base, (size_t)n);
     if (rc < 0) {
         /* Protocol abuse (bad preface, flood, ...): nghttp2 queued a GOAWAY; send it and close. */

@@ -419,6 +419,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         h1_close(&c->head);
         return;
     }
+    if (n > 0) c->head.last_active_ns = mono_ns();
     if (n > 0 && !c->busy) feed(c, buf->base, (size_t)n);
 }
 

@@ -289,6 +289,7 @@ void server_record(Server *srv, RpcMethod m, const char *transport, const char *
 
 void conn_link(Server *srv, ConnHead *c) {
     ConnHead *head = srv->conns;
+    c->last_active_ns = mono_ns();
     c->srv = srv;
     c->prev = NULL;
     c->next = head;
@@ -306,6 +307,21 @@ void conn_unlink(Server *srv, ConnHead *c) {
     srv->nconnections--;
 }
 
+/* Slow or silent clients (half-sent requests, idle keep-alives) cost a
+ * connection slot each: close those without a call in flight. */
+static void idle_sweep(uv_timer_t *t) {
+    Server *srv = t->data;
+    uint64_t now = mono_ns(), limit = (uint64_t)srv->cfg.idle_timeout_seconds * 1000000000ull;
+    for (ConnHead *c = srv->conns, *n; c; c = n) {
+        n = c->next;
+        if (!c->closing && c->ops->idle(c) && now - c->last_active_ns > limit) {
+            log_json(srv->cfg.log_level, LOG_DEBUG, "closing idle connection", NULL);
+            c->ops->drain(c);
+            c->ops->close(c);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- drain */
 
 static void on_handle_closed(uv_handle_t *h) { (void)h; }
@@ -314,6 +330,7 @@ static void finish_drain(Server *srv) {
     uv_timer_stop(&srv->drain_timer);
     uv_close((uv_handle_t *)&srv->drain_timer, on_handle_closed);
     uv_close((uv_handle_t *)&srv->session_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&srv->idle_timer, on_handle_closed);
     uv_close((uv_handle_t *)&srv->sigterm, on_handle_closed);
     uv_close((uv_handle_t *)&srv->sigint, on_handle_closed);
     uv_close((uv_handle_t *)&srv->notify_async, on_handle_closed);
@@ -441,6 +458,14 @@ int server_run(const Config *cfg) {
     uv_timer_start(&srv->session_timer, session_sweep, sweep, sweep);
     uv_timer_init(&loop, &srv->drain_timer);
     srv->drain_timer.data = srv;
+    uv_timer_init(&loop, &srv->idle_timer);
+    srv->idle_timer.data = srv;
+    if (cfg->idle_timeout_seconds) {
+        uint64_t every = cfg->idle_timeout_seconds * 1000ull / 4;
+        if (every < 250) every = 250;
+        if (every > 5000) every = 5000;
+        uv_timer_start(&srv->idle_timer, idle_sweep, every, every);
+    }
 
     /* The first log line names the ports: tools and tests parse it. */
     log_json(LOG_DEBUG, LOG_INFO, "listening",

@@ -45,7 +45,7 @@ typedef struct Server {
     int grpc_port, http_port;
     uv_async_t notify_async;
     uv_signal_t sigterm, sigint;
-    uv_timer_t session_timer, drain_timer;
+    uv_timer_t session_timer, drain_timer, idle_timer;
 
     /* Worker → loop: jobs with new output or finished (under notify_mu). */
     pthread_mutex_t notify_mu;

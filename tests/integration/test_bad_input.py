@@ -317,6 +317,36 @@ def concurrent_garbage():
 
 t.check("bad and good calls interleaved concurrently: good ones all succeed", concurrent_garbage)
 
+def slowloris():
+    d2 = Daemon("--idle-timeout-seconds", "1", "--log-level", "warn")
+    a = socket.create_connection(("127.0.0.1", d2.http_port), timeout=10)
+    a.sendall(b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Le")  # never finished
+    b = socket.create_connection(("127.0.0.1", d2.grpc_port), timeout=10)  # never says anything
+    time.sleep(2.5)
+    a.settimeout(5)
+    b.settimeout(5)
+    ra = a.recv(100)
+    rb = b""
+    try:
+        while True:
+            chunk = b.recv(65536)
+            if not chunk:
+                break
+            rb += chunk
+    except OSError:
+        pass
+    a.close()
+    b.close()
+    c2 = Client(d2.grpc_addr, pb, hpb)
+    c2.good_call()
+    c2.close()
+    assert d2.stop() == 0
+    assert ra == b"", ra
+    return True
+
+
+t.check("idle or half-sent connections are closed after --idle-timeout-seconds; the daemon keeps serving", slowloris)
+
 t.ok(d.alive(), "daemon alive after every bad input")
 c.close()
 rc = d.stop()
