@@ -1,0 +1,624 @@
+/* catalyzer-load: drives catalyzerd with Analyze calls and reports throughput
+ * and latency percentiles. Stable command line:
+ *   catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE]
+ *                  [--connections N] [--concurrency M] [--rate R]
+ *                  [--duration S | --requests N] [--json]
+ * plus --timeout-ms T (per call deadline, default 30000) and --lean (ask for
+ * neither the tree string nor the structured plan).
+ *
+ * N connections x M concurrent streams on one libuv loop. Without --rate each
+ * stream sends its next request when the previous one ends (closed loop).
+ * With --rate R requests are due at fixed intervals of 1/R s whatever the
+ * daemon does (open loop): a request that finds every stream busy waits in a
+ * backlog, and latency counts from the time it was due, not from the time it
+ * could be sent, so a slow daemon cannot hide its latency by slowing the
+ * generator down (coordinated omission).
+ *
+ * The workload is a directory of .sql files: the schema (--schema, or
+ * DIR/schema.sql) runs once per connection in that connection's session
+ * (Execute), then the other files, in natural order, are cycled as queries;
+ * statements before a file's last run once as set-up. */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "czclient.h"
+#include "hist.h"
+
+typedef struct Query {
+    char *name;
+    char *setup; /* statements before the last; NULL if none */
+    char *sql;   /* the last statement */
+} Query;
+
+typedef struct Load Load;
+
+typedef struct Conn {
+    Load *load;
+    CzcConn *cz;
+    int index;
+    char session[64];
+    int inflight;
+    bool ready; /* session set up */
+    size_t next_query;
+} Conn;
+
+typedef struct Pending {
+    Conn *conn;
+    uint64_t intended_ns; /* when it was due (open loop) or sent (closed loop) */
+} Pending;
+
+struct Load {
+    uv_loop_t *loop;
+    const char *daemon, *workload, *schema_path;
+    char *schema_default; /* DIR/schema.sql when --schema is not given */
+    char host[256];
+    int port;
+    int nconn, concurrency;
+    double rate, duration_s;
+    long requests_max;
+    bool json, lean;
+    uint32_t timeout_ms;
+    Query *queries;
+    size_t nqueries;
+    char *schema_sql;
+    Conn *conns;
+    int nready, setup_failed;
+    /* progress */
+    uint64_t start_ns, stop_ns, end_ns;
+    uint64_t issued, completed, ok, analysis_errors;
+    uint64_t errors[CZC_STATUS_COUNT + 1];
+    char first_error[512];
+    bool stopping, finished, interrupted;
+    Hist hist, window;
+    uint64_t last_progress_ns, last_completed;
+    /* open loop */
+    uint64_t due_count;   /* requests due so far */
+    uint64_t *backlog;    /* due times waiting for a free stream (ring) */
+    size_t bl_head, bl_len, bl_cap;
+    size_t rr;            /* round-robin connection cursor */
+    uv_timer_t tick, progress;
+    uv_signal_t sigint;
+};
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- workload */
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 14, n = 0;
+    char *b = malloc(cap + 1);
+    size_t k;
+    while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) b = realloc(b, (cap *= 2) + 1);
+    }
+    fclose(f);
+    if (b) b[n] = 0;
+    return b;
+}
+
+/* Offsets just past each top-level `;` (outside quotes and comments), the
+ * split Spark's SQL scripts need; the last statement need not end in `;`. */
+static size_t last_statement(const char *s, size_t *end_of_setup) {
+    size_t last_semi = 0, prev_semi = 0;
+    bool any = false;
+    for (size_t i = 0; s[i]; i++) {
+        char c = s[i];
+        if (c == '\'' || c == '"' || c == '`') {
+            for (i++; s[i] && s[i] != c; i++)
+                if (s[i] == '\\' && c != '`' && s[i + 1]) i++;
+            if (!s[i]) break;
+        } else if (c == '-' && s[i + 1] == '-') {
+            while (s[i] && s[i] != '\n') i++;
+            if (!s[i]) break;
+        } else if (c == '/' && s[i + 1] == '*') {
+            for (i += 2; s[i] && !(s[i] == '*' && s[i + 1] == '/'); i++) {}
+            if (!s[i]) break;
+            i++;
+        } else if (c == ';') {
+            /* a `;` followed only by blanks/comments ends the last statement */
+            prev_semi = last_semi;
+            last_semi = i + 1;
+            any = true;
+        }
+    }
+    if (!any) {
+        *end_of_setup = 0;
+        return 0;
+    }
+    /* is there a statement after the last `;`? */
+    bool text_after = false;
+    for (size_t i = last_semi; s[i] && !text_after; i++) {
+        if (s[i] == '-' && s[i + 1] == '-') {
+            while (s[i] && s[i] != '\n') i++;
+            if (!s[i]) break;
+        } else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') {
+            text_after = true;
+        }
+    }
+    if (text_after) {
+        *end_of_setup = last_semi;
+        return last_semi;
+    }
+    *end_of_setup = prev_semi;
+    return prev_semi;
+}
+
+static int natural_cmp(const void *a, const void *b) {
+    return strverscmp(((const Query *)a)->name, ((const Query *)b)->name);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int load_workload(Load *L) {
+    char path[4096];
+    if (!L->schema_path) {
+        snprintf(path, sizeof path, "%s/schema.sql", L->workload);
+        if (access(path, R_OK) == 0) L->schema_path = L->schema_default = strdup(path);
+    }
+    if (L->schema_path) {
+        L->schema_sql = slurp(L->schema_path);
+        if (!L->schema_sql) {
+            fprintf(stderr, "catalyzer-load: cannot read %s\n", L->schema_path);
+            return -1;
+        }
+    }
+    DIR *d = opendir(L->workload);
+    if (!d) {
+        fprintf(stderr, "catalyzer-load: cannot open workload directory %s\n", L->workload);
+        return -1;
+    }
+    struct dirent *e;
+    size_t cap = 0;
+    const char *schema_base = L->schema_path ? strrchr(L->schema_path, '/') : NULL;
+    schema_base = schema_base ? schema_base + 1 : L->schema_path;
+    while ((e = readdir(d))) {
+        if (!ends_with(e->d_name, ".sql") || e->d_name[0] == '.') continue;
+        if (!strcmp(e->d_name, "schema.sql") || (schema_base && !strcmp(e->d_name, schema_base))) continue;
+        snprintf(path, sizeof path, "%s/%s", L->workload, e->d_name);
+        char *text = slurp(path);
+        if (!text) continue;
+        size_t setup_end;
+        size_t start = last_statement(text, &setup_end);
+        char *sql = strdup(text + start);
+        /* drop a trailing `;` (and blanks) of the last statement */
+        size_t n = strlen(sql);
+        while (n && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' || sql[n - 1] == '\r' ||
+                     sql[n - 1] == '\t'))
+            sql[--n] = 0;
+        if (L->nqueries == cap) L->queries = realloc(L->queries, (cap = cap ? cap * 2 : 64) * sizeof *L->queries);
+        L->queries[L->nqueries++] =
+            (Query){strdup(e->d_name), setup_end ? strndup(text, setup_end) : NULL, sql};
+        free(text);
+    }
+    closedir(d);
+    if (!L->nqueries) {
+        fprintf(stderr, "catalyzer-load: no .sql query files in %s\n", L->workload);
+        return -1;
+    }
+    qsort(L->queries, L->nqueries, sizeof *L->queries, natural_cmp);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static void send_one(Conn *c, uint64_t intended_ns);
+static void maybe_finish(Load *L);
+
+static void count_error(Load *L, int status, const char *msg) {
+    L->errors[status >= 0 && status < CZC_STATUS_COUNT ? status : CZC_STATUS_COUNT]++;
+    if (!L->first_error[0]) snprintf(L->first_error, sizeof L->first_error, "%s: %s", czc_status_name(status), msg);
+}
+
+static bool want_more(Load *L) {
+    if (L->stopping) return false;
+    if (L->requests_max > 0) return L->issued < (uint64_t)L->requests_max;
+    return true;
+}
+
+static void on_result(void *ud, const Catalyzer__V1__AnalyzeResponse *resp) {
+    Pending *p = ud;
+    if (!resp->result->ok) p->conn->load->analysis_errors++;
+}
+
+/* Picks a connection with a free stream, round robin; NULL if all are busy. */
+static Conn *free_conn(Load *L) {
+    for (int k = 0; k < L->nconn; k++) {
+        Conn *c = &L->conns[(L->rr + (size_t)k) % (size_t)L->nconn];
+        if (c->ready && c->inflight < L->concurrency) {
+            L->rr = (L->rr + (size_t)k + 1) % (size_t)L->nconn;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static void on_done(void *ud, int status, const char *msg) {
+    Pending *p = ud;
+    Conn *c = p->conn;
+    Load *L = c->load;
+    uint64_t t = now_ns();
+    c->inflight--;
+    L->completed++;
+    uint64_t lat = t > p->intended_ns ? t - p->intended_ns : 0;
+    if (status == CZC_OK) {
+        L->ok++;
+        hist_record(&L->hist, lat);
+        hist_record(&L->window, lat);
+    } else if (!L->interrupted) {
+        count_error(L, status, msg);
+    }
+    free(p);
+    if (L->rate > 0) {
+        /* open loop: a freed stream takes the oldest overdue request */
+        if (L->bl_len) {
+            uint64_t due = L->backlog[L->bl_head];
+            L->bl_head = (L->bl_head + 1) % L->bl_cap;
+            L->bl_len--;
+            send_one(c, due);
+        }
+    } else if (want_more(L)) {
+        send_one(c, t);
+    }
+    maybe_finish(L);
+}
+
+static void send_one(Conn *c, uint64_t intended_ns) {
+    Load *L = c->load;
+    const Query *q = &L->queries[c->next_query++ % L->nqueries];
+    Catalyzer__V1__SqlQuery sq = CATALYZER__V1__SQL_QUERY__INIT;
+    sq.query = q->sql;
+    Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    rq.session_id = c->session;
+    rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
+    rq.sql = &sq;
+    rq.omit_tree_string = L->lean;
+    rq.omit_resolved_plan = L->lean;
+    Pending *p = malloc(sizeof *p);
+    if (!p) abort();
+    *p = (Pending){c, intended_ns};
+    c->inflight++;
+    L->issued++;
+    CzcCallOptions o = {L->timeout_ms};
+    CzcAnalyzeHandler h = {NULL, on_result, on_done, p};
+    czc_analyze(c->cz, &rq, &o, &h);
+}
+
+static void backlog_push(Load *L, uint64_t due) {
+    if (L->bl_len == L->bl_cap) {
+        size_t ncap = L->bl_cap ? L->bl_cap * 2 : 1024;
+        uint64_t *nb = malloc(ncap * sizeof *nb);
+        if (!nb) abort();
+        for (size_t i = 0; i < L->bl_len; i++) nb[i] = L->backlog[(L->bl_head + i) % L->bl_cap];
+        free(L->backlog);
+        L->backlog = nb;
+        L->bl_head = 0;
+        L->bl_cap = ncap;
+    }
+    L->backlog[(L->bl_head + L->bl_len++) % L->bl_cap] = due;
+}
+
+/* Open loop: every request due by now is sent, or queued if all streams are busy. */
+static void on_tick(uv_timer_t *t) {
+    Load *L = t->data;
+    uint64_t now = now_ns();
+    double interval = 1e9 / L->rate;
+    while (!L->stopping && (L->requests_max <= 0 || L->due_count < (uint64_t)L->requests_max)) {
+        uint64_t due = L->start_ns + (uint64_t)((double)L->due_count * interval);
+        if (due > now) break;
+        if (L->duration_s > 0 && due >= L->stop_ns) break;
+        L->due_count++;
+        Conn *c = L->bl_len ? NULL : free_conn(L);
+        if (c) send_one(c, due);
+        else backlog_push(L, due);
+    }
+    if (L->duration_s > 0 && now >= L->stop_ns && !L->stopping) {
+        L->stopping = true;
+        maybe_finish(L);
+    }
+}
+
+/* ---------------------------------------------------------------- run control */
+
+static void print_progress(Load *L, bool final) {
+    uint64_t t = now_ns();
+    double el = (double)(t - L->start_ns) / 1e9, dt = (double)(t - L->last_progress_ns) / 1e9;
+    double rps = dt > 0 ? (double)(L->completed - L->last_completed) / dt : 0;
+    uint64_t nerr = 0;
+    for (int i = 0; i <= CZC_STATUS_COUNT; i++) nerr += L->errors[i];
+    fprintf(stderr, "%s[%5.1fs] %llu done, %8.0f req/s, p50 %.3f ms, p99 %.3f ms, %llu errors%s%s",
+            isatty(2) ? "\r" : "", el, (unsigned long long)L->completed, rps, hist_quantile(&L->window, 0.5) / 1e6,
+            hist_quantile(&L->window, 0.99) / 1e6, (unsigned long long)nerr,
+            L->rate > 0 ? (L->bl_len ? ", backlog" : "") : "", isatty(2) && !final ? "   " : "\n");
+    hist_reset(&L->window);
+    L->last_progress_ns = t;
+    L->last_completed = L->completed;
+}
+
+static void on_progress(uv_timer_t *t) { print_progress(t->data, false); }
+
+/* Closed loop: the duration is over; calls in flight finish and count. */
+static void on_stop(uv_timer_t *t) {
+    Load *L = t->data;
+    L->stopping = true;
+    maybe_finish(L);
+}
+
+static void finish(Load *L) {
+    if (L->finished) return;
+    L->finished = true;
+    L->end_ns = now_ns();
+    uv_timer_stop(&L->tick);
+    uv_timer_stop(&L->progress);
+    uv_signal_stop(&L->sigint);
+}
+
+static void maybe_finish(Load *L) {
+    if (L->finished || L->nready < L->nconn) return;
+    if (L->requests_max > 0 && L->completed >= (uint64_t)L->requests_max) L->stopping = true;
+    if (L->duration_s > 0 && now_ns() >= L->stop_ns) L->stopping = true;
+    if (!L->stopping) return;
+    for (int i = 0; i < L->nconn; i++)
+        if (L->conns[i].inflight) return;
+    if (L->bl_len && !L->interrupted) {
+        /* overdue requests still count: send them (they end the run once answered) */
+        Conn *c;
+        while (L->bl_len && (c = free_conn(L))) {
+            uint64_t due = L->backlog[L->bl_head];
+            L->bl_head = (L->bl_head + 1) % L->bl_cap;
+            L->bl_len--;
+            send_one(c, due);
+        }
+        return;
+    }
+    finish(L);
+}
+
+static void on_sigint(uv_signal_t *s, int sig) {
+    (void)sig;
+    Load *L = s->data;
+    L->stopping = true;
+    L->interrupted = true;
+    L->bl_len = 0; /* calls in flight end on their own */
+    maybe_finish(L);
+}
+
+static void start_measuring(Load *L) {
+    L->start_ns = L->last_progress_ns = now_ns();
+    L->stop_ns = L->duration_s > 0 ? L->start_ns + (uint64_t)(L->duration_s * 1e9) : UINT64_MAX;
+    uv_timer_start(&L->progress, on_progress, 1000, 1000);
+    if (L->rate > 0) {
+        uv_timer_start(&L->tick, on_tick, 0, 1);
+    } else {
+        if (L->duration_s > 0) uv_timer_start(&L->tick, on_stop, (uint64_t)(L->duration_s * 1000), 0);
+        for (int i = 0; i < L->nconn; i++)
+            for (int k = 0; k < L->concurrency && want_more(L); k++) send_one(&L->conns[i], L->start_ns);
+    }
+}
+
+/* Session set-up: the schema, then each query file's set-up statements. */
+typedef struct Setup {
+    Conn *c;
+    size_t step; /* 0: schema; 1..nqueries: query set-up */
+} Setup;
+
+static void setup_next(Setup *s);
+
+static void on_setup_response(void *ud, const Catalyzer__V1__ExecuteResponse *resp) {
+    Setup *s = ud;
+    for (size_t i = 0; i < resp->n_results; i++)
+        if (!resp->results[i]->ok && s->c->index == 0)
+            fprintf(stderr, "catalyzer-load: set-up statement failed: %s\n",
+                    resp->results[i]->error ? resp->results[i]->error->message : "");
+}
+
+static void on_setup_done(void *ud, int status, const char *msg) {
+    Setup *s = ud;
+    Load *L = s->c->load;
+    if (status != CZC_OK) {
+        if (!L->setup_failed++)
+            fprintf(stderr, "catalyzer-load: session set-up on %s failed: %s: %s\n", L->daemon, czc_status_name(status),
+                    msg);
+        free(s);
+        L->stopping = true;
+        if (++L->nready == L->nconn) finish(L);
+        return;
+    }
+    s->step++;
+    setup_next(s);
+}
+
+static void setup_next(Setup *s) {
+    Conn *c = s->c;
+    Load *L = c->load;
+    const char *sql = NULL;
+    while (!sql && s->step <= L->nqueries) {
+        sql = s->step == 0 ? L->schema_sql : L->queries[s->step - 1].setup;
+        if (!sql) s->step++;
+    }
+    if (!sql) {
+        free(s);
+        c->ready = true;
+        if (++L->nready == L->nconn && !L->setup_failed) start_measuring(L);
+        return;
+    }
+    Catalyzer__V1__ExecuteRequest rq = CATALYZER__V1__EXECUTE_REQUEST__INIT;
+    rq.session_id = c->session;
+    rq.sql = (char *)sql;
+    CzcCallOptions o = {60000};
+    czc_execute(c->cz, &rq, &o, on_setup_response, on_setup_done, s);
+}
+
+/* ---------------------------------------------------------------- report */
+
+static void report(Load *L) {
+    double el = (double)(L->end_ns - L->start_ns) / 1e9;
+    uint64_t nerr = 0;
+    for (int i = 0; i <= CZC_STATUS_COUNT; i++) nerr += L->errors[i];
+    double rps = el > 0 ? (double)L->ok / el : 0;
+    static const double QS[] = {0.5, 0.9, 0.99, 0.999};
+    static const char *const QN[] = {"p50", "p90", "p99", "p99.9"};
+    const char *mode = L->rate > 0 ? "open" : "closed";
+    if (L->json) {
+        printf("{\"daemon\":\"%s\",\"workload\":\"%s\",\"queries\":%zu,\"connections\":%d,\"concurrency\":%d,"
+               "\"mode\":\"%s\",\"rate\":%.1f,\"lean\":%s,\"elapsed_s\":%.3f,\"requests\":%llu,\"ok\":%llu,"
+               "\"analysis_errors\":%llu,\"errors\":{",
+               L->daemon, L->workload, L->nqueries, L->nconn, L->concurrency, mode, L->rate, L->lean ? "true" : "false",
+               el, (unsigned long long)L->completed, (unsigned long long)L->ok,
+               (unsigned long long)L->analysis_errors);
+        int k = 0;
+        for (int i = 0; i <= CZC_STATUS_COUNT; i++)
+            if (L->errors[i])
+                printf("%s\"%s\":%llu", k++ ? "," : "", i < CZC_STATUS_COUNT ? czc_status_name(i) : "OTHER",
+                       (unsigned long long)L->errors[i]);
+        printf("},\"throughput_rps\":%.1f,\"latency_us\":{", rps);
+        for (int i = 0; i < 4; i++) printf("\"%s\":%.1f,", QN[i], hist_quantile(&L->hist, QS[i]) / 1e3);
+        printf("\"max\":%.1f,\"mean\":%.1f,\"min\":%.1f}}\n", (double)L->hist.max / 1e3, hist_mean(&L->hist) / 1e3,
+               L->hist.total ? (double)L->hist.min / 1e3 : 0.0);
+        return;
+    }
+    printf("catalyzer-load: %s, workload %s (%zu queries%s%s), %d connection%s x %d stream%s, %s loop",
+           L->daemon, L->workload, L->nqueries, L->schema_path ? ", schema " : "", L->schema_path ? L->schema_path : "",
+           L->nconn, L->nconn == 1 ? "" : "s", L->concurrency, L->concurrency == 1 ? "" : "s", mode);
+    if (L->rate > 0) printf(" at %.0f req/s", L->rate);
+    printf("%s\n", L->lean ? ", lean responses" : "");
+    printf("requests:   %llu ok, %llu failed in %.2f s: %.1f req/s", (unsigned long long)L->ok,
+           (unsigned long long)nerr, el, rps);
+    if (L->analysis_errors) printf(" (%llu answered with an analysis error)", (unsigned long long)L->analysis_errors);
+    printf("\n");
+    if (nerr) {
+        printf("errors:    ");
+        for (int i = 0; i <= CZC_STATUS_COUNT; i++)
+            if (L->errors[i])
+                printf(" %s %llu", i < CZC_STATUS_COUNT ? czc_status_name(i) : "OTHER", (unsigned long long)L->errors[i]);
+        printf("   (first: %s)\n", L->first_error);
+    }
+    printf("latency ms: ");
+    for (int i = 0; i < 4; i++) printf("%s %.3f  ", QN[i], hist_quantile(&L->hist, QS[i]) / 1e6);
+    printf("max %.3f  mean %.3f\n", (double)L->hist.max / 1e6, hist_mean(&L->hist) / 1e6);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE] [--connections N] [--concurrency M]\n"
+            "                      [--rate R] [--duration S | --requests N] [--json] [--timeout-ms T] [--lean]\n");
+    return 2;
+}
+
+static bool num(const char *s, double lo, double *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !(v >= lo) || isinf(v)) return false;
+    *out = v;
+    return true;
+}
+
+int main(int argc, char **argv) {
+    Load L = {.nconn = 1, .concurrency = 1, .timeout_ms = 30000};
+    double v;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) L.json = true;
+        else if (!strcmp(a, "--lean")) L.lean = true;
+        else if (!val) return usage();
+        else if (!strcmp(a, "--daemon")) L.daemon = val, i++;
+        else if (!strcmp(a, "--workload")) L.workload = val, i++;
+        else if (!strcmp(a, "--schema")) L.schema_path = val, i++;
+        else if (!strcmp(a, "--connections") && num(val, 1, &v)) L.nconn = (int)v, i++;
+        else if (!strcmp(a, "--concurrency") && num(val, 1, &v)) L.concurrency = (int)v, i++;
+        else if (!strcmp(a, "--rate") && num(val, 0.001, &v)) L.rate = v, i++;
+        else if (!strcmp(a, "--duration") && num(val, 0.001, &v)) L.duration_s = v, i++;
+        else if (!strcmp(a, "--requests") && num(val, 1, &v)) L.requests_max = (long)v, i++;
+        else if (!strcmp(a, "--timeout-ms") && num(val, 0, &v)) L.timeout_ms = (uint32_t)v, i++;
+        else return usage();
+    }
+    if (!L.daemon || !L.workload || (L.duration_s > 0 && L.requests_max > 0)) return usage();
+    if (!L.duration_s && !L.requests_max) L.duration_s = 10;
+    if (!czc_parse_hostport(L.daemon, L.host, sizeof L.host, &L.port)) {
+        fprintf(stderr, "catalyzer-load: --daemon expects HOST:PORT, got %s\n", L.daemon);
+        return 2;
+    }
+    if (load_workload(&L) != 0) return 2;
+    signal(SIGPIPE, SIG_IGN);
+    L.loop = uv_default_loop();
+    hist_init(&L.hist);
+    hist_init(&L.window);
+    uv_timer_init(L.loop, &L.tick);
+    uv_timer_init(L.loop, &L.progress);
+    L.tick.data = L.progress.data = &L;
+    uv_signal_init(L.loop, &L.sigint);
+    L.sigint.data = &L;
+    uv_signal_start(&L.sigint, on_sigint, SIGINT);
+    L.conns = calloc((size_t)L.nconn, sizeof *L.conns);
+    if (!L.conns) abort();
+    for (int i = 0; i < L.nconn; i++) {
+        Conn *c = &L.conns[i];
+        c->load = &L;
+        c->index = i;
+        c->cz = czc_conn_new(L.loop, L.host, L.port);
+        c->next_query = (size_t)i; /* connections start at different queries */
+        snprintf(c->session, sizeof c->session, "load-%d-%d", (int)getpid(), i);
+        Setup *s = calloc(1, sizeof *s);
+        if (!s) abort();
+        s->c = c;
+        setup_next(s);
+    }
+    while (!L.finished && uv_run(L.loop, UV_RUN_ONCE)) {}
+    if (!L.end_ns) L.end_ns = now_ns();
+    int rc = L.setup_failed ? 2 : 0;
+    if (!L.setup_failed) {
+        if (!L.json || isatty(2)) print_progress(&L, true);
+        report(&L);
+        if (!L.ok) rc = 1;
+    }
+    for (int i = 0; i < L.nconn; i++) {
+        /* drop the sessions (best effort), then close */
+        Catalyzer__V1__DropSessionRequest rq = CATALYZER__V1__DROP_SESSION_REQUEST__INIT;
+        rq.session_id = L.conns[i].session;
+        CzcCallOptions o = {2000};
+        czc_call_start(L.conns[i].cz, "/catalyzer.v1.Analyzer/DropSession", &rq.base,
+                       &catalyzer__v1__drop_session_response__descriptor, &o, NULL, NULL, NULL);
+    }
+    for (;;) {
+        size_t active = 0;
+        for (int i = 0; i < L.nconn; i++) active += czc_conn_active(L.conns[i].cz);
+        if (!active) break;
+        uv_run(L.loop, UV_RUN_ONCE);
+    }
+    for (int i = 0; i < L.nconn; i++) czc_conn_free(L.conns[i].cz);
+    uv_close((uv_handle_t *)&L.tick, NULL);
+    uv_close((uv_handle_t *)&L.progress, NULL);
+    uv_close((uv_handle_t *)&L.sigint, NULL);
+    uv_run(L.loop, UV_RUN_DEFAULT);
+    uv_loop_close(L.loop);
+    hist_free(&L.hist);
+    hist_free(&L.window);
+    for (size_t i = 0; i < L.nqueries; i++) {
+        free(L.queries[i].name);
+        free(L.queries[i].setup);
+        free(L.queries[i].sql);
+    }
+    free(L.queries);
+    free(L.schema_sql);
+    free(L.schema_default);
+    free(L.backlog);
+    free(L.conns);
+    return rc;
+}

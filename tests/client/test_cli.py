@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""`catalyzer run --daemon` prints byte-identical output to in-process
+`catalyzer run`: on a file of varied statements written here, and (when
+CATALYZER_SHARED has it) on the whole spark-visible.jsonl corpus grouped by
+file with each file's --conf values, as the conformance judge runs it. Also
+explain/bench/trace over the wire."""
+import collections
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+from czdaemon import CLI, SHARED, Daemon, Tap
+
+VARIED = """
+SELECT 1 AS a, 'x' AS b;
+SELECT key, value FROM testdata WHERE key > 1;
+SELECT nosuch FROM testdata;
+CREATE TEMPORARY VIEW v AS SELECT key + 1 AS k FROM testdata;
+SELECT k, count(*) FROM v GROUP BY k;
+DECLARE VARIABLE x INT DEFAULT 5;
+SELECT x + 1;
+SET VAR x = 7;
+SELECT * FROM nosuchtable;
+SELECT 1 +;
+SELECT 'caf\u00e9' AS "q\\"uote", 2.5D, CAST(NULL AS DECIMAL(10,2));
+WITH c AS (SELECT a FROM VALUES (1), (2) AS t(a)) SELECT a, a + 1 AS b, b * 2 FROM c;
+SELECT count(*) OVER (PARTITION BY key ORDER BY value) FROM testdata;
+SELECT * FROM testdata t1 JOIN testdata t2 USING (key);
+SELECT arraycol[0], mapcol[1] FROM arraydata, mapdata;
+SET spark.sql.caseSensitive=true;
+SELECT KEY FROM testdata;
+SELECT (SELECT max(a) FROM aggtest WHERE a > t.key) FROM testdata t
+"""
+
+
+def run(args):
+    return subprocess.run([CLI] + args, capture_output=True, timeout=600)
+
+
+t = Tap()
+d = Daemon()
+try:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "varied.sql")
+        with open(path, "w") as f:
+            f.write(VARIED)
+        local, remote = run(["run", path]), run(["run", "--daemon", d.addr, path])
+        t.ok(local.returncode == 0 and remote.returncode == 0, "run exits 0 both ways",
+             local.stderr.decode() + remote.stderr.decode())
+        t.ok(local.stdout.count(b"\n") == 18, "in process: 18 lines", local.stdout.decode())
+        t.ok(local.stdout == remote.stdout, "run --daemon: byte-identical output on varied statements",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode(), remote.stdout.decode()))
+        local, remote = run(["run", "--bare", "--conf", "spark.sql.caseSensitive=true", path]), \
+            run(["run", "--bare", "--conf", "spark.sql.caseSensitive=true", "--daemon", d.addr, path])
+        t.ok(local.stdout == remote.stdout, "run --daemon --bare --conf: byte-identical",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode(), remote.stdout.decode()))
+        bad = run(["run", "--daemon", "127.0.0.1:1", path])
+        t.ok(bad.returncode == 2 and b"UNAVAILABLE" in bad.stderr, "run --daemon to a closed port: exit 2, UNAVAILABLE",
+             bad.stderr.decode())
+
+        local, remote = run(["explain", path]), run(["explain", "--daemon", d.addr, path])
+        t.ok(local.stdout == remote.stdout, "explain --daemon: identical plans",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode()[:3000], remote.stdout.decode()[:3000]))
+
+        def strip_times(out):
+            # the timing columns (decimals) differ; everything else must agree
+            return [" ".join(re.sub(r"\d+\.\d+", "", line).split()) for line in out.decode().splitlines()]
+
+        q = os.path.join(tmp, "q.sql")
+        with open(q, "w") as f:
+            f.write("CREATE TEMPORARY VIEW t AS SELECT * FROM VALUES (1, 2), (3, 4) AS t(a, b);\n"
+                    "SELECT a, sum(b) AS s FROM t WHERE a > 0 GROUP BY a HAVING s > 1 ORDER BY a")
+        local, remote = run(["trace", "--diff", q]), run(["trace", "--diff", "--daemon", d.addr, q])
+        t.ok(local.returncode == 0 and remote.returncode == 0 and b"ResolveReferences" in local.stdout
+             and b"      + " in local.stdout, "trace --diff: timeline with plan changes",
+             local.stdout.decode()[:2000] + local.stderr.decode())
+        t.ok(strip_times(local.stdout) == strip_times(remote.stdout), "trace --daemon: same timeline but the times",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode()[:3000], remote.stdout.decode()[:3000]))
+
+        b = run(["bench", "--daemon", d.addr, "--iterations", "20", "--json", q])
+        ok = b.returncode == 0
+        try:
+            j = json.loads(b.stdout)
+            ok = ok and j["queries"][0]["status"] == "ok" and j["queries"][0]["arena_bytes"] > 0
+        except ValueError:
+            ok = False
+        t.ok(ok, "bench --daemon: round-trip timing", b.stdout.decode() + b.stderr.decode())
+
+        corpus = os.path.join(SHARED, "conformance", "spark-visible.jsonl") if SHARED else ""
+        if not corpus or not os.path.exists(corpus):
+            t.skip("run --daemon on the visible corpus", "CATALYZER_SHARED/conformance/spark-visible.jsonl absent")
+        else:
+            files = collections.OrderedDict()
+            with open(corpus, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        r = json.loads(line)
+                        files.setdefault(r["file"], []).append(r)
+            diffs, total = [], 0
+            for name, recs in files.items():
+                confs = []
+                for kv in (recs[0].get("file_config") or {}).get("set", []):
+                    confs += ["--conf", "%s=%s" % (kv[0], kv[1])]
+                p = os.path.join(tmp, "corpus.jsonl")
+                with open(p, "w", encoding="utf-8") as f:
+                    for r in recs:
+                        f.write(json.dumps({"sql": r["sql"]}) + "\n")
+                local = run(["run"] + confs + [p])
+                remote = run(["run", "--daemon", d.addr] + confs + [p])
+                total += len(recs)
+                if local.stdout != remote.stdout or local.returncode != remote.returncode:
+                    la, ra = local.stdout.splitlines(), remote.stdout.splitlines()
+                    first = next((i for i in range(max(len(la), len(ra)))
+                                  if i >= len(la) or i >= len(ra) or la[i] != ra[i]), -1)
+                    diffs.append("%s: rc %d/%d, lines %d/%d, first difference at line %d:\n  local:  %s\n  daemon: %s"
+                                 % (name, local.returncode, remote.returncode, len(la), len(ra), first,
+                                    la[first][:300] if 0 <= first < len(la) else "-",
+                                    ra[first][:300] if 0 <= first < len(ra) else "-"))
+            t.ok(not diffs, "run --daemon on the visible corpus: %d statements in %d files byte-identical"
+                 % (total, len(files)), "\n".join(diffs))
+finally:
+    rc = d.stop()
+t.ok(rc == 0, "daemon stopped cleanly", rc)
+t.done()
