@@ -6,7 +6,7 @@
 #define DBL_AGG2(nm) {AGG(nm, 2, 2, "dd", fixed, "double"), .flags = FD_NULLABLE}
 
 const FuncDef FUNCS_AGGREGATE[] = {
-    {AGG("count", 1, -1, "?", count, NULL), .empty = EMPTY_ZERO, .flags = FD_NOT_NULL},
+    {AGG("count", 0, -1, "?", count, NULL), .empty = EMPTY_ZERO, .flags = FD_NOT_NULL},
     {AGG("count_if", 1, 1, "b", count, NULL), .empty = EMPTY_ZERO, .flags = FD_NOT_NULL},
     {AGG("regr_count", 2, 2, "nn", count, NULL), .empty = EMPTY_ZERO, .flags = FD_NOT_NULL},
     {AGG("approx_count_distinct", 1, 2, "?d", count, NULL), .empty = EMPTY_ZERO, .flags = FD_TYPED_IMP | FD_NOT_NULL},

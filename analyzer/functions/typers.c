@@ -790,6 +790,13 @@ bool ty_collect(TypeCtx *c) {
 /* percentile_approx(col, p[, acc]) / percentile(col, p[, freq]): element or array */
 bool ty_percentile_approx(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
+    /* the percentage(s): double or array<double> */
+    const DataType *p = c->args[1]->type;
+    if (p->id == T_ARRAY) {
+        if (p->elem->id != T_DOUBLE) c->args[1] = fn_mk_cast(c->an, c->args[1], type_array(c->an->arena, &TYPE_DOUBLE, p->contains_null));
+    } else if (type_is_numeric(p) || p->id == T_NULL || type_is_string(p)) {
+        c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
+    }
     if (type_is_string(t) || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], t = &TYPE_DOUBLE);
     bool arr = c->args[1]->type->id == T_ARRAY;
     c->result = arr ? type_array(c->an->arena, t, false) : t;
@@ -813,7 +820,23 @@ bool ty_histogram(TypeCtx *c) {
     return true;
 }
 
+static bool conf_true(const Analysis *an, const char *key) {
+    const Conf *cf = an->conf;
+    for (int i = 0; cf && i < cf->nentries; i++)
+        if (cf->keys[i] && strcasecmp(cf->keys[i], key) == 0) return cf->values[i] && strcasecmp(cf->values[i], "true") == 0;
+    return false;
+}
+
 bool ty_count(TypeCtx *c) {
+    if (c->nargs == 0 && !strcasecmp(c->def->name, "count") &&
+        !conf_true(c->an, "spark.sql.legacy.allowParameterlessCount")) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITH_SUGGESTION", c->orig, "functionName", sql_ident(a, "count"),
+                                  "expectedNum", " >= 1", "actualNum", "0", "legacyNum", "0", "legacyConfKey",
+                                  "\"spark.sql.legacy.allowParameterlessCount\"", "legacyConfValue", "\"true\"",
+                                  NULL));
+        return false;
+    }
     c->result = &TYPE_LONG;
     c->nullable = 0;
     return true;

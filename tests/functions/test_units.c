@@ -161,6 +161,7 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    ERROR_IS("count()", "WRONG_NUM_ARGS.WITH_SUGGESTION");
     ERROR_IS("bit_count('a')", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     TYPE_IS("bit_count(NULL)", "int");
     ERROR_IS("sort_array(array('b', 'd'), '1')", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
