@@ -30,6 +30,7 @@ typedef struct Http1Conn {
     size_t hdr_field_len;
     bool in_ct;              /* the last header callback was a value */
     char ctype[64];
+    bool expect_continue;    /* Expect: 100-continue (curl sends it for bodies over 1 KiB) */
     char *body;
     size_t body_len, body_cap;
     bool too_large;
@@ -288,6 +289,7 @@ static int on_message_begin(http_parser *p) {
     c->url[0] = '\0';
     c->url_too_long = false;
     c->ctype[0] = '\0';
+    c->expect_continue = false;
     c->body_len = 0;
     c->too_large = false;
     c->hdr_field_len = 0;
@@ -323,6 +325,8 @@ static int on_header_field(http_parser *p, const char *at, size_t len) {
 
 static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
+    if (strcasecmp(c->hdr_field, "expect") == 0 && len >= 12 && strncasecmp(at, "100-continue", 12) == 0)
+        c->expect_continue = true;
     if (strcasecmp(c->hdr_field, "content-type") == 0) {
         size_t cur = strlen(c->ctype);
         size_t room = sizeof c->ctype - 1 - cur;
@@ -331,6 +335,23 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
         c->ctype[cur + k] = '\0';
     }
     c->in_ct = true; /* "last callback was a value" */
+    return 0;
+}
+
+static void continue_written(uv_write_t *req, int status) {
+    (void)status;
+    free(req);
+}
+
+/* Answers Expect: 100-continue at once instead of letting the client wait. */
+static int on_headers_complete(http_parser *p) {
+    Http1Conn *c = p->data;
+    if (c->expect_continue && !c->head.closing) {
+        static const char CONT[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        uv_write_t *req = malloc(sizeof *req);
+        uv_buf_t b = uv_buf_init((char *)CONT, sizeof CONT - 1);
+        if (req && uv_write(req, (uv_stream_t *)&c->head.tcp, &b, 1, continue_written) != 0) free(req);
+    }
     return 0;
 }
 
@@ -368,6 +389,7 @@ static const http_parser_settings SETTINGS = {
     .on_url = on_url,
     .on_header_field = on_header_field,
     .on_header_value = on_header_value,
+    .on_headers_complete = on_headers_complete,
     .on_body = on_body,
     .on_message_complete = on_message_complete,
 };
