@@ -218,6 +218,11 @@ Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
     }
     if (scale < 0) scale = 0;
     if (prec < scale) prec = scale;
+    if (prec > 38) {
+        ps_defer_error(p, ps_perr(p, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION", start, prev_stop(p), "precision",
+                                  arena_printf(p->a, "%d", prec), "maxPrecision", "38", NULL));
+        prec = scale = 38;
+    }
     Node *l = lit(p, type_decimal(p->a, prec, scale), start);
     l->u.lit.v.u.dec = u;
     return node_finish(l);
