@@ -274,6 +274,31 @@ static Node *coerce_frame(Analysis *an, Node *frame, const Node *spec) {
     return changed ? node_with_kids(an->arena, frame, k, 2) : frame;
 }
 
+/* NTile / NthValue checkInputDataTypes: a constant, positive bucket count or offset. */
+static bool check_arguments(Analysis *an, const Node *f) {
+    if (f->kind != NK_Call || !f->u.call.def || func_kind(f->u.call.def) != FK_WINDOW) return true;
+    const char *n = func_name(f->u.call.def);
+    bool ntile = !strcasecmp(n, "ntile"), nth = !strcasecmp(n, "nth_value");
+    if ((!ntile && !nth) || f->nkids < (ntile ? 1u : 2u)) return true;
+    const Node *arg = f->kids[ntile ? 0 : 1];
+    const char *input = ntile ? "`buckets`" : "`offset`";
+    if (!is_foldable(arg)) {
+        an_fail(an, error_make(an->arena, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", f, "sqlExpr",
+                               expr_sql_quoted(an->arena, f), "inputName", input, "inputType",
+                               sql_type_quoted(an->arena, arg->type), "inputExpr", expr_sql_quoted(an->arena, arg), NULL));
+        return false;
+    }
+    double v;
+    if (const_value(arg, &v) && v <= 0) {
+        an_fail(an, error_make(an->arena, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", f, "sqlExpr",
+                               expr_sql_quoted(an->arena, f), "exprName", input, "valueRange",
+                               ntile ? "(0, 2147483647]" : "(0, 9223372036854775807]", "currentValue",
+                               arena_printf(an->arena, ntile ? "%lld" : "%lldL", (long long)v), NULL));
+        return false;
+    }
+    return true;
+}
+
 static Node *frame_expr(Node *e, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || e->kind != NK_WindowExpression || e->nkids < 2) return e;
@@ -302,6 +327,7 @@ static Node *frame_expr(Node *e, void *ctx) {
     if (k != WF_NONE && no == 0)
         return an_fail(an, error_make(an->arena, "_LEGACY_ERROR_TEMP_1037", f, "wf", expr_to_string(an->arena, f), NULL));
 
+    if (!check_arguments(an, f)) return e;
     Node *req = required_frame(an, f, k);
     if (k == WF_LAG && f->nkids > 1 && req->kids[0]->kind == NK_Literal) {
         /* Spark's Lag holds the negated, folded offset: lag(v#1, -1, null) */
