@@ -1044,12 +1044,18 @@ bool ty_cast_alias(TypeCtx *c) {
     return true;
 }
 
-/* zeroifnull(x) = coalesce(x, 0); nullifzero(x) = nullif(x, 0): the type of x widened with int */
+/* zeroifnull(x) = coalesce(x, 0): x widened with int; nullifzero(x) =
+ * nullif(x, 0): the type of x (x and 0 must be comparable) */
 bool ty_zero_null(TypeCtx *c) {
     const DataType *t = coerce_wider_type(c->an->arena, c->args[0]->type, &TYPE_INT);
-    if (!t || !type_is_numeric(t)) return fn_typer_error(c, 0, 'n') != NULL;
-    c->result = t;
-    c->nullable = strcasecmp(c->def->name, "nullifzero") == 0 ? 1 : fn_expr_nullable(c->args[0]) && 0;
+    if (!t) return fn_fail_binary_diff(c, c->args[0]->type, &TYPE_INT) != NULL;
+    if (strcasecmp(c->def->name, "nullifzero") == 0) {
+        c->result = c->args[0]->type;
+        c->nullable = 1;
+    } else {
+        c->result = t;
+        c->nullable = 0;
+    }
     return true;
 }
 

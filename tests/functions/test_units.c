@@ -161,6 +161,9 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    TYPE_IS("nullifzero('abc')", "string");
+    TYPE_IS("zeroifnull('abc')", "bigint");
+    TYPE_IS("nullifzero(CAST(0 AS TINYINT))", "tinyint");
     ERROR_IS("count()", "WRONG_NUM_ARGS.WITH_SUGGESTION");
     ERROR_IS("bit_count('a')", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     TYPE_IS("bit_count(NULL)", "int");
