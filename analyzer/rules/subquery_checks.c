@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
 #include "subquery_checks.h"
@@ -230,8 +231,96 @@ static bool check_outer_attrs_in_input(Analysis *an, const Node *e, const Node *
     return true;
 }
 
+/* Inner columns equated to an outer reference by a correlated equality
+ * (Spark's getCorrelatedEquivalentInnerColumns, simplified to Filters). */
+static void correlated_inner_cols(const Node *p, AttrList *out, uint32_t cap) {
+    if (p->kind == NK_Filter) {
+        const Node *stack[64];
+        int sp = 0;
+        stack[sp++] = p->exprs[0];
+        while (sp) {
+            const Node *c = stack[--sp];
+            if (c->kind == NK_Call && c->nkids == 2 && c->u.call.def) {
+                const char *fn = func_name(c->u.call.def);
+                if (!strcmp(fn, "and") && sp < 62) {
+                    stack[sp++] = c->kids[0];
+                    stack[sp++] = c->kids[1];
+                    continue;
+                }
+                if (!strcmp(fn, "=") || !strcmp(fn, "<=>") || !strcmp(fn, "==")) {
+                    for (int side = 0; side < 2; side++) {
+                        const Node *l = c->kids[side], *r = c->kids[1 - side];
+                        while (l->kind == NK_Cast) l = l->kids[0];
+                        if (l->kind == NK_AttributeReference && contains_outer(r) && out->n < cap)
+                            out->v[out->n++] = (Node *)l;
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < p->nkids; i++) correlated_inner_cols(p->kids[i], out, cap);
+}
+
+static bool has_aggregate_fn(const Node *agg) {
+    for (uint32_t i = 0; i < agg->nexprs; i++)
+        if (expr_has_kind(agg->exprs[i], KIND_MASK(NK_AggregateExpression))) return true;
+    return false;
+}
+
+/* GROUP BY columns of a correlated scalar subquery must be correlated. */
+static bool check_scalar_aggregate(Analysis *an, const Node *e, const Node *plan, const Node *agg) {
+    if (!has_aggregate_fn(agg)) {
+        an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY",
+                               e, NULL));
+        return false;
+    }
+    AttrList eq = {0, ARENA_ARRAY(an->arena, Node *, 64)};
+    correlated_inner_cols(plan, &eq, 64);
+    StrBuf bad;
+    sb_init(&bad, an->arena, 32);
+    for (uint32_t g = 0; g < agg->u.aggregate.ngroup; g++) {
+        AttrList refs = {0, ARENA_ARRAY(an->arena, Node *, 32)};
+        const Node *stack[64];
+        int sp = 0;
+        stack[sp++] = agg->exprs[g];
+        while (sp) {
+            const Node *n = stack[--sp];
+            if (n->kind == NK_OuterReference) continue;
+            if (n->kind == NK_AttributeReference) {
+                if (refs.n < 32) refs.v[refs.n++] = (Node *)n;
+                continue;
+            }
+            for (uint32_t k = 0; k < n->nkids && sp < 64; k++) stack[sp++] = n->kids[k];
+        }
+        for (uint32_t r = 0; r < refs.n; r++) {
+            bool ok = false;
+            for (uint32_t k = 0; k < eq.n && !ok; k++) ok = eq.v[k]->u.attr.id == refs.v[r]->u.attr.id;
+            if (ok) continue;
+            if (bad.len) sb_putc(&bad, ',');
+            sb_puts(&bad, refs.v[r]->u.attr.name);
+        }
+    }
+    if (!bad.len) return true;
+    an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY", e,
+                           "value", sb_str(&bad), NULL));
+    return false;
+}
+
+static bool lambda_has_subquery(const Node *e) {
+    if (e->kind == NK_LambdaFunction)
+        return expr_has_kind(e, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_InSubquery, NK_ListQuery));
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (lambda_has_subquery(e->kids[i])) return true;
+    return false;
+}
+
 bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
     if (!check_outer_attrs_in_input(an, e, host)) return false;
+    for (uint32_t i = 0; i < host->nexprs; i++)
+        if (kind_mask_has(host->exprs[i]->mask, NK_LambdaFunction) && lambda_has_subquery(host->exprs[i])) {
+            an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.HIGHER_ORDER_FUNCTION", e, NULL));
+            return false;
+        }
     switch (e->kind) {
     case NK_ScalarSubquery: {
         uint32_t nouter = e->nkids;
@@ -243,6 +332,7 @@ bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
             const Node *q = clean_scalar_query(plan);
             if (q->kind == NK_Filter && q->kids[0]->kind == NK_Aggregate) q = q->kids[0];
             int64_t qm = max_rows(q);
+            if (q->kind == NK_Aggregate && !check_scalar_aggregate(an, e, plan, q)) return false;
             if (q->kind != NK_Aggregate && !(qm >= 0 && qm <= 1)) {
                 an_fail(an, error_make(an->arena,
                                        "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY",
