@@ -239,11 +239,22 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
 
 static bool numeric_or_interval(const DataType *t) { return type_is_numeric(t) || type_is_interval(t); }
 
+/* try_add & co. keep their own name (InheritAnalysisRules): a datetime
+ * rewrite only gives them their type */
+static bool keep_try_name(TypeCtx *c) {
+    if (c->replacement && strncmp(c->def->name, "try_", 4) == 0) {
+        c->result = c->replacement->type;
+        c->replacement = NULL;
+        c->nullable = 1;
+    }
+    return true;
+}
+
 /* + - * and try_add/try_subtract/try_multiply */
 bool ty_arith(TypeCtx *c) {
     bool handled;
     if (!datetime_arith(c, &handled)) return false;
-    if (handled) return true;
+    if (handled) return keep_try_name(c);
     binop_promote(c, true);
     if (!same_or_fail(c)) return false;
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
@@ -266,7 +277,7 @@ bool ty_arith(TypeCtx *c) {
 bool ty_div(TypeCtx *c) {
     bool handled;
     if (!datetime_arith(c, &handled)) return false;
-    if (handled) return true;
+    if (handled) return keep_try_name(c);
     binop_promote(c, true);
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (l->id == T_DECIMAL && r->id == T_DECIMAL) {
