@@ -53,7 +53,7 @@ static bool is_grouping_expr(AggExt *x, const Node *e) {
 /* Rewrites e so it only uses the Aggregate's outputs. */
 static Node *extract(AggExt *x, Node *e) {
     Analysis *an = x->an;
-    if (e->kind == NK_AggregateExpression) return add_output(x, e, expr_auto_name(an->arena, e));
+    if (e->kind == NK_AggregateExpression) return add_output(x, e, expr_to_string(an->arena, e));
     if (e->kind == NK_AttributeReference) {
         /* an output of the aggregate already? */
         for (uint32_t i = 0; i < x->n; i++)
@@ -62,7 +62,7 @@ static Node *extract(AggExt *x, Node *e) {
         return e; /* CheckAnalysis reports it */
     }
     if (e->nkids && is_grouping_expr(x, e) && !kind_mask_has(e->mask, NK_AggregateExpression))
-        return add_output(x, e, expr_auto_name(an->arena, e));
+        return add_output(x, e, expr_to_string(an->arena, e));
     if (!e->nkids) return e;
     Node *stack[8];
     Node **kids = e->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, e->nkids);
