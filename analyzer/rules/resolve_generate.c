@@ -288,9 +288,32 @@ static Node *extract_from_aggregate(Analysis *an, Node *p) {
     return make_project(an, agg, proj, na);
 }
 
+/* `expr AS (a, b)` names the columns of a generator only (Spark's ResolveAliases). */
+static bool check_multi_alias(Analysis *an, Node *const *items, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        const Node *it = items[i];
+        if (it->kind != NK_MultiAlias || !it->nkids || !node_resolved(it->kids[0]) || is_generator(it->kids[0]))
+            continue;
+        StrBuf sb;
+        sb_init(&sb, an->arena, 32);
+        for (uint32_t k = 0; k < it->u.cols.ncols; k++) {
+            if (k) sb_puts(&sb, ", ");
+            sb_puts(&sb, it->u.cols.cols[k]);
+        }
+        an_fail(an, error_make(an->arena, "MULTI_ALIAS_WITHOUT_GENERATOR", it, "names", sb_str(&sb), "expr",
+                               expr_sql_quoted(an->arena, it->kids[0]), NULL));
+        return false;
+    }
+    return true;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
+    if ((p->kind == NK_Project && !check_multi_alias(an, p->exprs, p->nexprs)) ||
+        (p->kind == NK_Aggregate &&
+         !check_multi_alias(an, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup)))
+        return p;
     switch (p->kind) {
     case NK_UnresolvedGenerate: return resolve_lateral_view(an, p);
     case NK_Project: return extract_from_project(an, p);
@@ -326,13 +349,14 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate), rewrite, an);
+    KindMask kinds = KIND_MASK(NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate, NK_MultiAlias);
+    return plan_transform_up(an->arena, plan, kinds, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_GENERATE = {
     .name = "ResolveGenerate",
     .spark_rule = "org.apache.spark.sql.catalyst.analysis.Analyzer$ResolveGenerate",
-    .kinds = {NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate},
-    .nkinds = 3,
+    .kinds = {NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate, NK_MultiAlias},
+    .nkinds = 4,
     .apply = apply,
 };
