@@ -14,6 +14,7 @@
 #include "functions/functions.h"
 #include "session.h"
 #include "var_substitution.h"
+#include "rules/variables.h"
 
 /* Nesting limit of the parser and of nested analyses: deep enough for
  * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
@@ -288,6 +289,12 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
             an.tracer = &r->tracer;
         }
     }
+    /* parameter markers: bound to the client's values, or UNBOUND_SQL_PARAMETER */
+    stmt = bind_run_parameters(&an, stmt, opts);
+    if (!stmt) {
+        set_error(r, an.error, sql, len);
+        return;
+    }
     PendingChanges pending = {0};
     Node *plan = analyze_statement(&an, s, stmt, &pending);
     if (!plan) {
@@ -320,7 +327,8 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     } else {
         r->schema = "struct<>";
     }
-    if (opts && opts->want_tree) r->tree = plan_tree_string(r->arena, plan);
+    /* with the statement's text, commands print their arguments as written */
+    if (opts && opts->want_tree) r->tree = plan_tree_string_sql(r->arena, plan, sql, len);
 }
 
 static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
