@@ -376,6 +376,7 @@ typedef struct Params {
     uint32_t n;
     const char **names;  /* NULL entries: positional */
     Node **values;
+    uint32_t pos_base;   /* positional marker k binds values[pos_base + k] */
     bool named, positional; /* markers seen in the statement */
     const Node *unbound;
 } Params;
@@ -393,7 +394,7 @@ static Node *bind_expr(Params *pa, Node *e) {
         } else {
             pa->positional = true;
             int32_t k = e->u.pos.index;
-            if (k >= 0 && (uint32_t)k < pa->n) v = pa->values[k];
+            if (k >= 0 && pa->pos_base + (uint32_t)k < pa->n) v = pa->values[pa->pos_base + (uint32_t)k];
         }
         if (!v) {
             pa->unbound = e;
@@ -558,9 +559,10 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
                                       upper_text(an->arena, sql, tlen), NULL));
 
     /* bind the parameter markers */
-    inner = bind_plan(&pa, inner);
+    Node *bound = bind_plan(&pa, inner);
     if (pa.named && pa.positional)
         return an_fail(an, error_make(an->arena, "INVALID_QUERY_MIXED_QUERY_PARAMETERS", stmt, NULL));
+    inner = bound;
     if (pa.named && nnamed < nusing) {
         for (uint32_t i = 0; i < nusing; i++)
             if (!pa.names[i])
@@ -570,7 +572,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
     if (pa.unbound) {
         const char *pname = pa.unbound->kind == NK_NamedParameter
                                 ? pa.unbound->u.named.name
-                                : arena_printf(an->arena, "_%d", pa.unbound->u.pos.index + 1);
+                                : arena_printf(an->arena, "_%d", pa.unbound->start);
         return an_fail(an, error_make(an->arena, "UNBOUND_SQL_PARAMETER", stmt, "name", pname, NULL));
     }
 
@@ -611,6 +613,41 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         an->error->stop = stmt->stop;
     }
     return r;
+}
+
+/* A statement's parameter markers bound to values (named or positional),
+ * or Spark's error when they cannot be: UNBOUND_SQL_PARAMETER,
+ * INVALID_QUERY_MIXED_QUERY_PARAMETERS. NULL on error (recorded). */
+static Node *bind_markers(Analysis *an, Node *stmt, Params *pa) {
+    Node *r = bind_plan(pa, stmt);
+    if (pa->named && pa->positional)
+        return an_fail(an, error_make(an->arena, "INVALID_QUERY_MIXED_QUERY_PARAMETERS", stmt, NULL));
+    if (pa->unbound) {
+        const char *pname = pa->unbound->kind == NK_NamedParameter
+                                ? pa->unbound->u.named.name
+                                : arena_printf(an->arena, "_%d", pa->unbound->start); /* Spark: `_` + the marker's offset */
+        return an_fail(an, error_make(an->arena, "UNBOUND_SQL_PARAMETER", pa->unbound, "name", pname, NULL));
+    }
+    return r;
+}
+
+Node *bind_run_parameters(Analysis *an, Node *stmt, const CzRunOptions *o) {
+    if (!kind_mask_any(stmt->mask, KIND_MASK(NK_NamedParameter, NK_PosParameter))) return stmt;
+    uint32_t nn = o ? (uint32_t)o->nnamed_params : 0, np = o ? (uint32_t)o->npos_params : 0;
+    Params pa = {.an = an, .n = nn + np};
+    pa.names = ARENA_ARRAY(an->arena, const char *, pa.n + 1);
+    pa.values = ARENA_ARRAY(an->arena, Node *, pa.n + 1);
+    ParserOptions po = parser_options(an);
+    for (uint32_t i = 0; i < pa.n; i++) {
+        const char *text = i < nn ? o->param_values_sql[i] : o->pos_params_sql[i - nn];
+        ErrorInfo *err = NULL;
+        Node *v = parse_expression(an->arena, text, strlen(text), &po, &err);
+        if (!v) return an_fail(an, err ? err : error_make(an->arena, "PARSE_SYNTAX_ERROR", NULL, NULL));
+        pa.names[i] = i < nn ? o->param_names[i] : NULL;
+        pa.values[i] = v;
+    }
+    pa.pos_base = nn; /* positional values follow the named ones */
+    return bind_markers(an, stmt, &pa);
 }
 
 Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {

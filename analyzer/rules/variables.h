@@ -38,4 +38,11 @@ const Node *plan_find_variable(const Node *plan);
  * (NOT_A_CONSTANT_STRING.*, the parser's error). */
 bool identifier_name_parts(Analysis *an, const Node *expr, NameParts *out);
 
+/* Binds the parameter markers (`:name`, `?`) of a parsed statement to the
+ * values a client sent with it (CzRunOptions: SQL literal texts); markers
+ * left unbound are UNBOUND_SQL_PARAMETER. Returns the statement (itself
+ * when it has no markers) or NULL with the error recorded. */
+struct CzRunOptions;
+Node *bind_run_parameters(Analysis *an, Node *stmt, const struct CzRunOptions *opts);
+
 #endif

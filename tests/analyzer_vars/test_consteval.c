@@ -241,3 +241,30 @@ Test(consteval, direct_casts) {
 
 bool consteval_table_sorted(void);
 Test(consteval, function_table_sorted) { cr_expect(consteval_table_sorted()); }
+
+/* Parameter markers bound from the run options (named and positional). */
+Test(consteval, run_parameters) {
+    const char *names[] = {"a", "b"};
+    const char *vals[] = {"40", "'x'"};
+    CzRunOptions o = {.nnamed_params = 2, .param_names = names, .param_values_sql = vals};
+    const char *sql = "SELECT :a + 2 AS n, :b AS s";
+    CzResult *r = cz_run_sql(S, sql, strlen(sql), &o);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    cr_expect_str_eq(cz_result_schema(r), "struct<n:int,s:string>");
+    cz_result_free(r);
+    const char *pos[] = {"1", "2.5"};
+    CzRunOptions p = {.npos_params = 2, .pos_params_sql = pos};
+    sql = "SELECT ? AS x, ? AS y";
+    r = cz_run_sql(S, sql, strlen(sql), &p);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    cr_expect_str_eq(cz_result_schema(r), "struct<x:int,y:decimal(2,1)>");
+    cz_result_free(r);
+    sql = "SELECT :missing";
+    r = cz_run_sql(S, sql, strlen(sql), NULL);
+    cr_expect_str_eq(cz_result_error(r)->error_class, "UNBOUND_SQL_PARAMETER");
+    cz_result_free(r);
+    sql = "SELECT :a, ?";
+    r = cz_run_sql(S, sql, strlen(sql), &o);
+    cr_expect_str_eq(cz_result_error(r)->error_class, "INVALID_QUERY_MIXED_QUERY_PARAMETERS");
+    cz_result_free(r);
+}
