@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""catalyzer-load against a real daemon: a small workload written here (schema,
+queries, a query file with a set-up statement), closed and open loop, text and
+--json; then TPC-H for a few seconds when CATALYZER_SHARED has it."""
+import json
+import os
+import subprocess
+import tempfile
+
+from czdaemon import LOAD, SHARED, Daemon, Tap
+
+
+def load(*args, timeout=120):
+    p = subprocess.run([LOAD] + list(args), capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def sane(j):
+    lat = j["latency_us"]
+    order = [lat["min"], lat["p50"], lat["p90"], lat["p99"], lat["p99.9"], lat["max"]]
+    return all(a <= b for a, b in zip(order, order[1:])) and lat["p50"] > 0
+
+
+t = Tap()
+d = Daemon("--log-level", "warn")
+try:
+    with tempfile.TemporaryDirectory() as w:
+        files = {
+            "schema.sql": "-- the tables\nCREATE TABLE t (a INT, b STRING);\nCREATE TABLE u (a INT, c DOUBLE);\n",
+            "q1.sql": "SELECT a, b FROM t WHERE a > 1;\n",
+            "q2.sql": "SELECT b, count(*) AS n FROM t GROUP BY b",
+            "q10.sql": "SELECT t.a, sum(u.c) FROM t JOIN u USING (a) GROUP BY t.a",
+            "q3.sql": "CREATE TEMPORARY VIEW v AS SELECT a + 1 AS a1 FROM t;\n-- the query\nSELECT a1 FROM v;\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(w, name), "w") as f:
+                f.write(text)
+
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--connections", "2", "--concurrency", "4",
+                            "--requests", "600", "--json")
+        try:
+            j = json.loads(out)
+        except ValueError:
+            j = {}
+        t.ok(rc == 0 and j.get("ok") == 600 and j.get("errors") == {} and j.get("analysis_errors") == 0
+             and j.get("queries") == 4 and j.get("mode") == "closed",
+             "closed loop, 2 connections x 4 streams, 600 requests: all ok, no analysis error", out + err)
+        t.ok(j and sane(j), "percentiles ordered min <= p50 <= p90 <= p99 <= p99.9 <= max", out)
+
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--concurrency", "2", "--rate", "300",
+                            "--duration", "2", "--json")
+        j = json.loads(out) if rc == 0 else {}
+        t.ok(rc == 0 and j.get("mode") == "open" and 500 <= j.get("ok", 0) <= 660 and j.get("errors") == {},
+             "open loop at 300 req/s for 2 s: about 600 requests", out + err)
+
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--duration", "1")
+        t.ok(rc == 0 and "latency ms: p50" in out and "p99.9" in out and "req/s" in out, "text report", out + err)
+        t.ok("done" in err and "req/s" in err, "progress line on stderr", err)
+
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--requests", "50", "--lean", "--timeout-ms", "1",
+                            "--json")
+        t.ok(rc in (0, 1) and json.loads(out)["requests"] == 50, "1 ms deadlines: every request accounted for",
+             out + err)
+
+        rc, out, err = load("--daemon", "127.0.0.1:1", "--workload", w, "--requests", "10")
+        t.ok(rc == 2 and "UNAVAILABLE" in err, "closed port: set-up fails, exit 2", out + err)
+        rc, out, err = load("--daemon", d.addr, "--workload", "/nonexistent")
+        t.ok(rc == 2, "missing workload: exit 2", err)
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--duration", "1", "--requests", "5")
+        t.ok(rc == 2 and "usage" in err, "--duration and --requests exclude each other", err)
+
+    tpch = os.path.join(SHARED, "workloads", "tpch") if SHARED else ""
+    if not tpch or not os.path.isdir(tpch):
+        t.skip("TPC-H through the daemon", "CATALYZER_SHARED/workloads/tpch absent")
+    else:
+        for conc in (1, 2, 8):
+            rc, out, err = load("--daemon", d.addr, "--workload", tpch, "--concurrency", str(conc), "--duration", "3",
+                                "--json")
+            j = json.loads(out) if out.strip() else {}
+            t.ok(rc == 0 and j.get("ok", 0) > 0 and j.get("errors") == {} and sane(j) and j.get("queries") == 22,
+                 "TPC-H, concurrency %d, 3 s: percentiles reported" % conc, out + err)
+            if j:
+                lat = j["latency_us"]
+                t.note("TPC-H c=%d: %.0f req/s, p50 %.0f us, p90 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.0f us"
+                       % (conc, j["throughput_rps"], lat["p50"], lat["p90"], lat["p99"], lat["p99.9"], lat["max"]))
+finally:
+    rc = d.stop()
+t.ok(rc == 0, "daemon stopped cleanly", rc)
+t.done()
