@@ -369,6 +369,7 @@ static bool row_same(const Value *a, const Value *b, uint32_t n) {
 }
 
 static EvStatus distinct_rows(Eval *ev, const Rows *in, Rows *out) {
+    if (in->n > EV_MAX_QUADRATIC) return EV_NOTCONST;
     EvStatus st = rows_alloc(ev, out, in->n, in->ncols);
     if (st) return st;
     out->n = 0;
@@ -385,6 +386,7 @@ static EvStatus aggregate_rows(Eval *ev, const Node *p, const Rows *child, Rows 
     Analysis *an = ev->an;
     AttrList in = plan_output(an, p->kids[0]);
     uint32_t ng = p->u.aggregate.ngroup, na = p->nexprs - ng;
+    if (ng && child->n > EV_MAX_QUADRATIC) return EV_NOTCONST; /* grouping is quadratic here */
     /* group keys */
     uint32_t *group_of = ARENA_ARRAY(an->arena, uint32_t, child->n + 1);
     uint32_t ngroups = 0;
@@ -500,6 +502,7 @@ static EvStatus join_rows(Eval *ev, const Node *p, const Rows *l, const Rows *r,
 
 static EvStatus sort_rows(Eval *ev, const Node *p, const Rows *in, Rows *out) {
     Analysis *an = ev->an;
+    if (in->n > EV_MAX_QUADRATIC) return EV_NOTCONST;
     AttrList attrs = plan_output(an, p->kids[0]);
     uint32_t nk = p->nexprs;
     Value *keys = ARENA_ARRAY(an->arena, Value, (size_t)in->n * nk + 1);
@@ -683,6 +686,10 @@ EvStatus ev_plan(Eval *ev, const Node *p, Rows *out) {
     case NK_Intersect:
     case NK_Except: {
         if ((st = ev_plan(ev, p->kids[0], &a)) || (st = ev_plan(ev, p->kids[1], &b))) break;
+        if (b.n > EV_MAX_QUADRATIC) {
+            st = EV_NOTCONST;
+            break;
+        }
         Rows d;
         if ((st = distinct_rows(ev, &a, &d)) || (st = rows_alloc(ev, out, d.n, d.ncols))) break;
         out->n = 0;

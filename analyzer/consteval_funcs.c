@@ -1722,6 +1722,7 @@ EvStatus ev_aggregate(Eval *ev, const Node *ae, Value *out) {
     if (call->kind != NK_Call || !call->u.call.def) return EV_NOTCONST;
     const char *name = func_name(call->u.call.def);
     bool distinct = (ae->flags & NF_DISTINCT) != 0;
+    if (distinct && ev->group_nrows > EV_MAX_QUADRATIC) return EV_NOTCONST;
     const Node *filter = (ae->flags & NF_HAS_FILTER) && ae->nkids > 1 ? ae->kids[1] : NULL;
     const EvalEnv *saved = ev->env;
     uint32_t nrows = ev->group_nrows, ncols = ev->group_env->attrs.n;

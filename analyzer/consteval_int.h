@@ -47,7 +47,10 @@ typedef struct Rows {
     Value *v;
 } Rows;
 
-enum { EV_MAX_ROWS = 100000, EV_MAX_DEPTH = 64 };
+/* Bounds that keep evaluation cheap: rows of any relation, rows an
+ * operator with quadratic cost here (grouping, DISTINCT, sorting, set
+ * operations) accepts, subquery nesting. Beyond them: not constant. */
+enum { EV_MAX_ROWS = 100000, EV_MAX_QUADRATIC = 4096, EV_MAX_DEPTH = 64 };
 
 EvStatus ev_expr(Eval *ev, const Node *e, Value *out);
 EvStatus ev_plan(Eval *ev, const Node *plan, Rows *out);
