@@ -409,7 +409,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'q': return "(\"INTEGRAL\" or \"BOOLEAN\")";
     case 'B': return "\"BINARY\"";
     case 'D': return "\"DATE\"";
-    case 'T': return "\"TIMESTAMP\"";
+    case 'T': return "\"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\"";
     case 'Z': return "\"TIMESTAMP\"";
     case 'X': return "\"TIMESTAMP_NTZ\"";
     case 'M': return "\"DECIMAL\"";

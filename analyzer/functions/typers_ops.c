@@ -118,9 +118,29 @@ static Node *days_of(TypeCtx *c, Node *iv, bool negate) {
     return d;
 }
 
-static bool cast_result(TypeCtx *c, Node *e, const DataType *t) {
-    if (!e) return false;
-    c->replacement = fn_mk_cast(c->an, e, t);
+/* TimeAdd(start, interval) as Spark builds it for `x + interval` when x is
+ * not a date: a string start is cast to timestamp (and the result back to
+ * the start's type), anything else but a timestamp is a type error. */
+static bool time_add(TypeCtx *c, Node *start, Node *iv, const char *row) {
+    Analysis *an = c->an;
+    Arena *a = an->arena;
+    const DataType *st = start->type;
+    Node *s = start;
+    if (type_is_string(st) || st->id == T_NULL) s = fn_mk_cast(an, start, &TYPE_TIMESTAMP);
+    else if (!is_ts(st)) {
+        Node *args[2] = {start, iv};
+        const FuncDef *d = func_lookup_arity(row, 2);
+        Node *tmp = fn_mk_call(an, d, d->name, args, 2, &TYPE_NULL, c->orig);
+        an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr", expr_sql_quoted(a, tmp),
+                               "paramIndex", "first", "inputSql", expr_sql_quoted(a, start), "inputType",
+                               sql_type_quoted(a, st), "requiredType", "\"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\"",
+                               NULL));
+        return false;
+    }
+    Node *args[2] = {s, iv};
+    const FuncDef *d = func_lookup_arity(row, 2);
+    Node *r = fn_mk_call(an, d, d->name, args, 2, s->type, c->orig);
+    c->replacement = st->id == T_NULL ? r : fn_mk_cast(an, r, st);
     return true;
 }
 
@@ -156,18 +176,8 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
             return true;
         }
         if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_add", l, r, &TYPE_DATE);
-        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) {
-            if (!l_ts && !type_is_string(lt) && L != T_NULL) break;
-            Node *args[2] = {l, r};
-            const FuncDef *d = func_lookup_arity("@dt_add", 2);
-            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, l_ts ? lt : &TYPE_TIMESTAMP, c->orig), lt);
-        }
-        if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) {
-            if (!r_ts && !type_is_string(rt) && R != T_NULL) break;
-            Node *args[2] = {r, l};
-            const FuncDef *d = func_lookup_arity("@dt_add", 2);
-            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, r_ts ? rt : &TYPE_TIMESTAMP, c->orig), rt);
-        }
+        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) return time_add(c, l, r, "@dt_add");
+        if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) return time_add(c, r, l, "@dt_add");
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_add", l, r, NULL);
         if (R == T_DATE && !type_is_string(lt)) return replace_with(c, "date_add", r, l, NULL);
         break;
@@ -189,12 +199,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
             return true;
         }
         if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_sub", l, r, &TYPE_DATE);
-        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) {
-            if (!l_ts && !type_is_string(lt) && L != T_NULL) break;
-            Node *args[2] = {l, r};
-            const FuncDef *d = func_lookup_arity("@dt_sub", 2);
-            return cast_result(c, fn_mk_call(an, d, d->name, args, 2, l_ts ? lt : &TYPE_TIMESTAMP, c->orig), lt);
-        }
+        if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) return time_add(c, l, r, "@dt_sub");
         if (l_ts || r_ts) {
             /* SubtractTimestamps: the other side is cast to this side's type */
             if (!l_ts) c->args[0] = fn_mk_cast(an, l, rt);

@@ -161,6 +161,9 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    ERROR_IS("try_add(INTERVAL 2 YEAR, INTERVAL 2 SECOND)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    TYPE_IS("'2020-01-01' + INTERVAL '1' HOUR", "string");
+    NAME_IS("TIMESTAMP_NTZ '2021-01-01 00:00:00' + INTERVAL 2 SECOND", "TIMESTAMP_NTZ '2021-01-01 00:00:00' + INTERVAL '02' SECOND");
     NAME_IS("try_add(DATE '2021-01-01', 1)", "try_add(DATE '2021-01-01', 1)");
     TYPE_IS("try_add(DATE '2021-01-01', 1)", "date");
     TYPE_IS("try_subtract(TIMESTAMP '2021-01-01 00:00:00', INTERVAL '1' DAY)", "timestamp");
