@@ -314,7 +314,7 @@ EvStatus ev_expr(Eval *ev, const Node *e, Value *out) {
 /* ---- plans ---- */
 
 static EvStatus rows_alloc(Eval *ev, Rows *r, uint32_t n, uint32_t ncols) {
-    if (n > EV_MAX_ROWS) return EV_NOTCONST;
+    if (n > EV_MAX_ROWS || (uint64_t)n * ncols > 10 * (uint64_t)EV_MAX_ROWS) return EV_NOTCONST;
     r->n = n;
     r->ncols = ncols;
     r->v = ARENA_ARRAY(ev->an->arena, Value, (size_t)n * ncols + 1);
