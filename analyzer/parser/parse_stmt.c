@@ -114,6 +114,22 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     s->u.ddl.temporary = temp;
     s->u.ddl.is_view = true;
     s->u.ddl.if_not_exists = ine;
+    /* CREATE TEMPORARY VIEW v [(col type, ...)] USING fmt [OPTIONS (...)]: a data source view */
+    {
+        int save = p->pos;
+        if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        bool using = is_kw(p, KW_USING);
+        p->pos = save;
+        if (using) {
+            skip_rest(p);
+            Node *c = node_new(p->a, NK_Command, start, prev_stop(p));
+            c->u.ddl.text = "CREATE TEMPORARY VIEW USING";
+            c->u.ddl.temporary = temp;
+            c->u.ddl.global = global;
+            c->u.ddl.or_replace = or_replace;
+            return stmt_finish(p, c, &t);
+        }
+    }
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         PtrVec names = {0}, comments = {0};

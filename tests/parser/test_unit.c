@@ -790,3 +790,12 @@ Test(parser_unit, spark_origins) {
     cr_assert_eq(e->start, 0);
     cr_assert_eq(e->stop, 45);
 }
+
+Test(parser_unit, data_source_temp_view) {
+    Node *p = P("CREATE OR REPLACE TEMPORARY VIEW t (a INT, b STRING) USING csv OPTIONS (path '/x', header 'true')");
+    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_str_eq(p->u.ddl.text, "CREATE TEMPORARY VIEW USING");
+    cr_assert_str_eq(p->u.ddl.name.v[0], "t");
+    p = P("CREATE TEMPORARY VIEW t USING parquet OPTIONS (path '/x')");
+    cr_assert_eq(p->kind, NK_Command);
+}
