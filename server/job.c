@@ -71,7 +71,7 @@ bool job_emit(Job *j, const void *data, size_t len) {
     pthread_mutex_unlock(&j->mu);
     if (j->srv) server_notify(j->srv, j);
     /* Backpressure: wait for the loop to send (flow control) before producing more. */
-    if (j->loop_owned) return true;
+    if (j->loop_owned || j->fmt == JOB_JSON) return true; /* JSON: one body, sent whole when done */
     pthread_mutex_lock(&j->mu);
     while (j->out_bytes > j->out_cap && !__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) {
         struct timespec ts;

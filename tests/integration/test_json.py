@@ -153,6 +153,17 @@ def keepalive():
 
 t.check("two requests on one keep-alive connection", keepalive)
 
+def big_response():
+    q = "SELECT " + ", ".join("%d + %d AS c%d" % (i, i, i) for i in range(3000))
+    body = json.dumps({"sql": q, "traceLevel": "TRACE_LEVEL_ALL", "tracePlans": True})
+    r = subprocess.run(["curl", "-s", "-m", "60", "-H", "Content-Type: application/json", "--data-binary", "@-",
+                        base + "/v1/analyze"], input=body.encode(), capture_output=True, timeout=90)
+    j = json.loads(r.stdout)
+    assert len(r.stdout) > (1 << 20) and j["result"]["ok"] and len(j["traceEvents"]) > 0, len(r.stdout)
+
+
+t.check("a response body larger than the stream buffer (1 MiB) is delivered whole", big_response)
+
 t.ok(d.alive(), "daemon alive after the JSON tests")
 rc = d.stop()
 t.ok(rc == 0, "SIGTERM: exit 0")
