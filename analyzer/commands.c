@@ -25,6 +25,12 @@ SessionState *pending_state(CzSession *s, PendingChanges *p) {
 
 static Node *ok(Node *stmt) { return stmt; }
 
+/* The statement as it prints after analysis: with its query analysed. */
+static Node *with_query(Analysis *an, Node *stmt, Node *query) {
+    if (!query || !stmt->nkids || stmt->kids[0] == query) return stmt;
+    return node_with_kid(an->arena, stmt, 0, query);
+}
+
 /* ns and table of a (multi-part) name as the catalog sees it. */
 static bool split_table_name(Analysis *an, const Node *at, NameParts n, const char **ns, const char **tbl) {
     *tbl = n.v[n.n - 1];
@@ -70,7 +76,7 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
         TempView v = {.name = name, .sql = stmt->u.ddl.text, .ncols = (int)stmt->u.ddl.ncols,
                       .cols = stmt->u.ddl.col_names};
         state_put_view(st, &v);
-        return ok(stmt);
+        return with_query(an, stmt, query);
     }
     const char *ns, *tbl;
     if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
@@ -102,7 +108,7 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
         t->view_cols = ARENA_ARRAY(c->arena, const char *, stmt->u.ddl.ncols);
         for (uint32_t i = 0; i < stmt->u.ddl.ncols; i++) t->view_cols[i] = arena_strdup(c->arena, stmt->u.ddl.col_names[i]);
     }
-    return ok(stmt);
+    return with_query(an, stmt, query);
 }
 
 static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -119,8 +125,9 @@ static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges
     }
     ColumnDef *cols;
     uint32_t ncols;
+    Node *query = NULL;
     if (stmt->nkids) {
-        Node *query = analyze_query(an, stmt->kids[0]);
+        query = analyze_query(an, stmt->kids[0]);
         if (!query) return NULL;
         AttrList out = plan_output(an, query);
         ncols = out.n;
@@ -133,7 +140,7 @@ static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges
     }
     TableDef *t = catalog_put_table(c, ns, tbl, (int)ncols, cols);
     if (stmt->u.ddl.provider) t->provider = arena_strdup(c->arena, stmt->u.ddl.provider);
-    return ok(stmt);
+    return with_query(an, stmt, query);
 }
 
 static Node *drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
