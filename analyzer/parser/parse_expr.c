@@ -1038,6 +1038,18 @@ static Node *parse_primary_inner(Parser *p) {
             break;
         }
     }
+    /* CURRENT_DATE / CURRENT_TIMESTAMP / CURRENT_USER / SESSION_USER without
+     * parentheses: the functions (Spark resolves them so unless a column has
+     * the name; `user` stays a name, it is a common column name) */
+    if (t->kind == TK_WORD && !next_is_lparen(p) && !is_op_at(p, 1, OP_DOT) &&
+        (t->kw == KW_CURRENT_DATE || t->kw == KW_CURRENT_TIMESTAMP || t->kw == KW_CURRENT_USER ||
+         word_eq(p, t, "SESSION_USER"))) {
+        char *fname = (char *)ps_tok_text(p, t);
+        for (char *c = fname; *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+        advance(p);
+        return ps_mk_fnv(p, fname, false, start, prev_stop(p), 0, NULL);
+    }
     /* TIMESTAMPADD(unit, n, ts) / TIMESTAMPDIFF(unit, a, b) and their aliases take a unit keyword */
     if (t->kind == TK_WORD && next_is_lparen(p) && is_datetime_unit(p, tk_at(p, 2)) && is_op_at(p, 3, OP_COMMA) &&
         is_unit_function(p, t)) {

@@ -252,7 +252,8 @@ Test(parser_unit, names_and_extraction) {
     n = X("t.*");
     cr_assert_eq(n->kind, NK_UnresolvedStar);
     cr_assert_str_eq(n->u.un.name.v[0], "t");
-    is_attr(X("current_date"), "current_date");
+    is_fn(X("CURRENT_DATE"), "current_date", false, 0);
+    is_attr(X("user"), "user");
     is_fn(X("current_date()"), "current_date", false, 0);
 }
 
