@@ -299,6 +299,47 @@ static bool check_arguments(Analysis *an, const Node *f) {
     return true;
 }
 
+/* RowOrdering.isOrderable: what a PARTITION BY can hash-and-sort on. */
+static bool orderable(const DataType *t) {
+    switch (t->id) {
+    case T_MAP:
+    case T_VARIANT:
+    case T_CALENDAR_INTERVAL: return false;
+    case T_ARRAY: return orderable(t->elem);
+    case T_STRUCT:
+        for (int i = 0; i < t->nfields; i++)
+            if (!orderable(t->fields[i].type)) return false;
+        return true;
+    default: return true;
+    }
+}
+
+/* CheckAnalysis on window expressions and Window operators. */
+static bool check_window(Analysis *an, const Node *f, const Node *spec, const Node *frame) {
+    uint32_t np = spec->u.wspec.npartition, no = spec->u.wspec.norder;
+    if (f->kind == NK_AggregateExpression && f->nkids && f->kids[0]->kind == NK_Call && f->kids[0]->u.call.def) {
+        const char *n = func_name(f->kids[0]->u.call.def);
+        bool whole = frame->u.frame.type == FRAME_ROWS && is_bound(frame->kids[0], BOUND_UNBOUNDED_PRECEDING) &&
+                     is_bound(frame->kids[1], BOUND_UNBOUNDED_FOLLOWING);
+        if ((!strcasecmp(n, "percentile_cont") || !strcasecmp(n, "percentile_disc") || !strcasecmp(n, "median")) &&
+            (no || !whole)) {
+            an_fail(an, error_make(an->arena, "INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC", f, "aggFunc",
+                                   expr_sql_quoted(an->arena, f->kids[0]), NULL));
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < np; i++) {
+        const Node *p = spec->kids[i];
+        if (p->type && !orderable(p->type)) {
+            an_fail(an, error_make(an->arena, "EXPRESSION_TYPE_IS_NOT_ORDERABLE", p, "expr",
+                                   expr_sql_quoted(an->arena, p), "exprType", sql_type_quoted(an->arena, p->type),
+                                   NULL));
+            return false;
+        }
+    }
+    return true;
+}
+
 static Node *frame_expr(Node *e, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || e->kind != NK_WindowExpression || e->nkids < 2) return e;
@@ -366,7 +407,7 @@ static Node *frame_expr(Node *e, void *ctx) {
     ns->type = &TYPE_NULL;
     node_set_kids(an->arena, ns, kids, np + no + 1);
     ns = node_finish(ns);
-    if (!check_spec(an, ns, frame)) return e;
+    if (!check_spec(an, ns, frame) || !check_window(an, f, ns, frame)) return e;
 
     Node *we = node_copy(an->arena, e);
     Node *wk[2] = {f, ns};
