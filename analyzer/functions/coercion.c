@@ -323,6 +323,7 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'Z': return t->id == T_TIMESTAMP;
     case 'X': return t->id == T_TIMESTAMP_NTZ;
     case 'M': return t->id == T_DECIMAL;
+    case 'G': return t->id == T_DECIMAL && t->precision == 18 && t->scale == 6;
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
     case 'A': return t->id == T_ARRAY;
@@ -351,6 +352,7 @@ static const DataType *spec_concrete(Arena *a, char code) {
     case 'T': case 'Z': return &TYPE_TIMESTAMP;
     case 'X': return &TYPE_TIMESTAMP_NTZ;
     case 'M': return type_decimal(a, 38, 18);
+    case 'G': return type_decimal(a, 18, 6);
     case 'A': return type_array(a, &TYPE_NULL, true);
     case 'v': return &TYPE_VARIANT;
     case 'W': return type_dt_interval(a, IF_DAY, IF_SECOND);
@@ -413,6 +415,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'Z': return "\"TIMESTAMP\"";
     case 'X': return "\"TIMESTAMP_NTZ\"";
     case 'M': return "\"DECIMAL\"";
+    case 'G': return "\"DECIMAL(18,6)\"";
     case 'I': return "\"INTEGRAL\"";
     case 'x': return "(\"STRING\" or \"BINARY\")";
     case 'A': return "\"ARRAY\"";

@@ -181,6 +181,13 @@ static Node *default_arg(Analysis *an, const char *tok, size_t len, const Node *
         return node_finish(n);
     }
     case 'n': return node_finish(fn_mk_literal(a, &TYPE_NULL, true));
+    case 'm': { /* a decimal zero with the scale written: m0.000000 → decimal(18,6) */
+        const char *dot = strchr(s, '.');
+        int scale = dot ? (int)strlen(dot + 1) : 0;
+        Node *n = fn_mk_literal(a, type_decimal(a, 18, scale), false);
+        n->u.lit.v.u.dec = 0;
+        return node_finish(n);
+    }
     case '@': return fn_call_builtin(an, s, NULL, 0, pos);
     default: return node_finish(fn_mk_literal(a, &TYPE_NULL, true));
     }

@@ -283,6 +283,10 @@ bool ty_div(TypeCtx *c) {
     bool handled;
     if (!datetime_arith(c, &handled)) return false;
     if (handled) return keep_try_name(c);
+    /* Divide takes double or decimal: a string operand is cast to double */
+    for (int i = 0; i < 2; i++)
+        if (type_is_string(c->args[i]->type) && !type_is_string(c->args[1 - i]->type))
+            c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_DOUBLE);
     binop_promote(c, true);
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (l->id == T_DECIMAL && r->id == T_DECIMAL) {

@@ -161,6 +161,10 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    NAME_IS("make_interval(1)", "make_interval(1, 0, 0, 0, 0, 0, 0.000000)");
+    NAME_IS("make_dt_interval(1, 2, 3, 7.008009)", "make_dt_interval(1, 2, 3, 7.008009)");
+    NAME_IS("'2' * INTERVAL 2 SECOND", "(INTERVAL '02' SECOND * 2)");
+    ERROR_IS("'2' / INTERVAL 2 SECOND", "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES");
     ERROR_IS("try_add(INTERVAL 2 YEAR, INTERVAL 2 SECOND)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     TYPE_IS("'2020-01-01' + INTERVAL '1' HOUR", "string");
     NAME_IS("TIMESTAMP_NTZ '2021-01-01 00:00:00' + INTERVAL 2 SECOND", "TIMESTAMP_NTZ '2021-01-01 00:00:00' + INTERVAL '02' SECOND");
