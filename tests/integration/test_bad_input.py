@@ -197,6 +197,25 @@ def groups():
     return expect_code(lambda: list(c.analyze(b"\x0b\x0c", timeout=10)), grpc.StatusCode.INVALID_ARGUMENT)
 
 
+@case("a catalog with an unknown column type → INVALID_ARGUMENT")
+def bad_catalog():
+    cat = pb.Catalog(tables=[pb.Table(name="t", columns=[pb.Column(name="x", type="intt")])])
+    return expect_code(lambda: list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1"), catalog=cat),
+                                              timeout=10)), grpc.StatusCode.INVALID_ARGUMENT, "t")
+
+
+@case("a bad configuration value → INVALID_ARGUMENT")
+def bad_conf():
+    req = pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1"))
+    req.conf["spark.sql.ansi.enabled"] = "maybe"
+    return expect_code(lambda: list(c.analyze(req, timeout=10)), grpc.StatusCode.INVALID_ARGUMENT, "spark.sql.ansi.enabled")
+
+
+@case("an empty Execute script → INVALID_ARGUMENT")
+def empty_script():
+    return expect_code(lambda: c.execute(pb.ExecuteRequest(sql="  ;  "), timeout=10), grpc.StatusCode.INVALID_ARGUMENT)
+
+
 @case("HTTP/2: DATA on stream 0 → GOAWAY")
 def data_stream0():
     h = RawH2(d.grpc_port)
