@@ -70,8 +70,28 @@ static Node *extract(AggExt *x, Node *e) {
     return node_with_kids(an->arena, e, kids, e->nkids);
 }
 
+typedef struct OutputRefs {
+    Analysis *an;
+    AttrList attrs;
+} OutputRefs;
+
+/* Names against the aggregation's output only: no outer references or
+ * variables yet (Spark resolves by the plan's output, then its child, and
+ * only then outer references). */
+static Node *resolve_output_ref(Node *e, void *ctx) {
+    OutputRefs *o = ctx;
+    if (an_failed(o->an) || e->kind != NK_UnresolvedAttribute) return e;
+    Node *found = NULL;
+    ErrorInfo *before = o->an->error;
+    ResolveStatus st = resolve_name(o->an, e, e->u.un.name, o->attrs, &found);
+    /* ambiguous in the output (`avg(b) AS a, a`): Spark goes on to the input */
+    if (st == RS_AMBIGUOUS) o->an->error = before;
+    return st == RS_FOUND ? found : e;
+}
+
 static Node *resolve_against(Analysis *an, Node *e, AttrList first, AttrList second) {
-    e = resolve_expr_refs(an, e, first, NULL, 0);
+    OutputRefs o = {an, first};
+    e = expr_transform_up(an->arena, e, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
     if (!an_failed(an) && kind_mask_has(e->mask, NK_UnresolvedAttribute)) e = resolve_expr_refs(an, e, second, NULL, 0);
     return e;
 }

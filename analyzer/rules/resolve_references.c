@@ -264,7 +264,7 @@ static Node *apply_node(Node *p, void *ctx) {
     case NK_UnresolvedHaving:
     case NK_Sort:
         /* the aggregate and missing-reference rules resolve these against more than the input */
-        if (p->kids[0]->kind == NK_Aggregate && p->kind == NK_UnresolvedHaving) return p;
+        if (p->kids[0]->kind == NK_Aggregate) return p; /* HAVING and ORDER BY over an aggregation: ResolveAggregateFunctions */
         /* fall through */
     default: {
         Node **out = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
