@@ -177,6 +177,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         }
         if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_add", l, r, &TYPE_DATE);
         if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) return time_add(c, l, r, "@dt_add");
+        if (L == T_CALENDAR_INTERVAL && R == T_DATE) return replace_with(c, "@dt_add", r, l, &TYPE_DATE);
         if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) return time_add(c, r, l, "@dt_add");
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_add", l, r, NULL);
         if (R == T_DATE && !type_is_string(lt)) return replace_with(c, "date_add", r, l, NULL);
