@@ -41,6 +41,7 @@ struct CzcCall {
     int grpc_status;        /* -1 until seen */
     char grpc_message[256];
     bool got_headers, got_data, retried, done;
+    int busy;               /* inside a callback of this call: freeing waits */
     CzcCall *next, *prev;
 };
 
@@ -122,6 +123,15 @@ static void call_unlink(CzcCall *call) {
     c->ncalls--;
 }
 
+/* Drops a callback's hold; the last one frees a finished call (a callback
+ * may cancel its own call). */
+static void call_release(CzcCall *call) {
+    if (--call->busy > 0 || !call->done) return;
+    free(call->req);
+    free(call->buf);
+    free(call);
+}
+
 /* Ends the call: exactly one on_done, then the call is freed. */
 static void call_finish(CzcCall *call, int status, const char *msg) {
     if (call->done) return;
@@ -134,10 +144,9 @@ static void call_finish(CzcCall *call, int status, const char *msg) {
     if (call->sock && call->sock->ng && call->stream_id > 0)
         nghttp2_session_set_stream_user_data(call->sock->ng, call->stream_id, NULL);
     call_unlink(call);
+    call->busy++;
     if (call->on_done) call->on_done(call->ud, status, msg ? msg : "");
-    free(call->req);
-    free(call->buf);
-    free(call);
+    call_release(call);
 }
 
 /* Stops the stream on the wire (if it is there) and ends the call. */
@@ -162,7 +171,14 @@ static void on_deadline(uv_timer_t *t) {
 }
 
 /* Frames whole messages out of the call's buffer and hands them over. */
+static void call_deliver_held(CzcCall *call);
 static void call_deliver(CzcCall *call) {
+    call->busy++;
+    call_deliver_held(call);
+    call_release(call);
+}
+
+static void call_deliver_held(CzcCall *call) {
     size_t off = 0;
     while (!call->done && call->buf_len - off >= 5) {
         const uint8_t *p = call->buf + off;
