@@ -31,6 +31,7 @@ typedef struct Http1Conn {
     bool in_ct;              /* the last header callback was a value */
     char ctype[64];
     bool expect_continue;    /* Expect: 100-continue (curl sends it for bodies over 1 KiB) */
+    int64_t timeout_ns;      /* grpc-timeout header, as on the gRPC port; 0 none */
     char *body;
     size_t body_len, body_cap;
     bool too_large;
@@ -228,6 +229,7 @@ static void handle(Http1Conn *c) {
         return respond(c, 415, "application/json", m, strlen(m));
     }
     if (srv->draining) return respond_error(c, GRPC_UNAVAILABLE, "server shutting down");
+    if (c->timeout_ns < 0) return respond_error(c, GRPC_INVALID_ARGUMENT, "malformed grpc-timeout");
     json_error_t jerr;
     json_t *body = json_loadb(c->body ? c->body : "", c->body_len, JSON_REJECT_DUPLICATES, &jerr);
     char err[512];
@@ -254,7 +256,10 @@ static void handle(Http1Conn *c) {
     Job *j = job_new(srv, c->method, JOB_JSON);
     snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
     j->req_msg = msg;
-    if (srv->cfg.default_timeout_ms) j->deadline_ns = c->start_ns + (uint64_t)srv->cfg.default_timeout_ms * 1000000;
+    if (c->timeout_ns > 0)
+        j->deadline_ns = c->start_ns + (uint64_t)c->timeout_ns;
+    else if (srv->cfg.default_timeout_ms)
+        j->deadline_ns = c->start_ns + (uint64_t)srv->cfg.default_timeout_ms * 1000000;
     const ProtobufCFieldDescriptor *sf = protobuf_c_message_descriptor_get_field_by_name(desc, "session_id");
     const char *sid = sf ? *(char **)((char *)msg + sf->offset) : NULL;
     if (sid && *sid) {
@@ -290,6 +295,7 @@ static int on_message_begin(http_parser *p) {
     c->url_too_long = false;
     c->ctype[0] = '\0';
     c->expect_continue = false;
+    c->timeout_ns = 0;
     c->body_len = 0;
     c->too_large = false;
     c->hdr_field_len = 0;
@@ -327,6 +333,10 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
     if (strcasecmp(c->hdr_field, "expect") == 0 && len >= 12 && strncasecmp(at, "100-continue", 12) == 0)
         c->expect_continue = true;
+    if (strcasecmp(c->hdr_field, "grpc-timeout") == 0) {
+        int64_t ns;
+        c->timeout_ns = grpc_parse_timeout(at, len, &ns) ? (ns > 0 ? ns : 1) : -1;
+    }
     if (strcasecmp(c->hdr_field, "content-type") == 0) {
         size_t cur = strlen(c->ctype);
         size_t room = sizeof c->ctype - 1 - cur;

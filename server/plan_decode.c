@@ -564,6 +564,22 @@ static Node *rel(Dec *d, const Rel *r, uint32_t depth) {
         }
         break;
     }
+    case CATALYZER__V1__RELATION__REL_TYPE_SQL: {
+        const char *q = r->sql->query;
+        ParserOptions po = {0};
+        po.max_depth = d->lim->max_depth;
+        ErrorInfo *err = NULL;
+        n = parse_statement(d->a, q, strlen(q), &po, &err);
+        if (!n) return dfail(d, "cannot parse SQL relation: %s", err && err->message ? err->message : q);
+        if (!node_kind_is_plan(n->kind) || node_kind_is_command(n->kind))
+            return dfail(d, "SQL relation is not a query: %s", q);
+        if (r->common && r->common->plan_id_present_case == CATALYZER__V1__RELATION_COMMON__PLAN_ID_PRESENT_PLAN_ID) {
+            n = node_copy(d->a, n);
+            n->plan_id = (int32_t)r->common->plan_id;
+            return node_finish(n);
+        }
+        return n; /* finished by the parser */
+    }
     default: return dfail(d, "relation without a type%s", "");
     }
     if (r->common && r->common->plan_id_present_case == CATALYZER__V1__RELATION_COMMON__PLAN_ID_PRESENT_PLAN_ID)

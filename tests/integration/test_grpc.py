@@ -90,6 +90,19 @@ def decoded_plan():
 t.check("Analyze of a decoded unresolved plan (Spark Connect style)", decoded_plan)
 
 
+def sql_relation_and_expression_string():
+    E = pb.Expression
+    rel = pb.Relation(filter=pb.Filter(
+        input=pb.Relation(sql=pb.Sql(query="SELECT 1 AS a, 'x' AS b")),
+        condition=E(expression_string=E.ExpressionString(expression="a > 0 AND b = 'x'"))))
+    r = list(c.analyze(pb.AnalyzeRequest(plan=rel), timeout=30))[-1].result
+    assert r.ok and r.schema == "struct<a:int,b:string>", r
+    assert r.plan.kind == "Filter"
+
+
+t.check("plans mixing Relation.sql and ExpressionString", sql_relation_and_expression_string)
+
+
 def bad_plan():
     try:
         list(c.analyze(pb.AnalyzeRequest(plan=pb.Relation()), timeout=30))

@@ -164,6 +164,20 @@ def big_response():
 
 t.check("a response body larger than the stream buffer (1 MiB) is delivered whole", big_response)
 
+
+def json_deadline():
+    q = "SELECT " + ", ".join("%d + %d AS c%d" % (i, i, i) for i in range(6000))
+    body = json.dumps({"sql": q, "traceLevel": "TRACE_LEVEL_ALL", "tracePlans": True})
+    r = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", "grpc-timeout: 2m", "-H",
+                        "Content-Type: application/json", "--data-binary", "@-", base + "/v1/analyze"],
+                       input=body.encode(), capture_output=True, timeout=90)
+    text, code = r.stdout.decode().rsplit("\n", 1)
+    assert code == "504" and json.loads(text)["status"] == "DEADLINE_EXCEEDED", (code, text[:200])
+    return good()
+
+
+t.check("grpc-timeout on the JSON endpoint → 504 DEADLINE_EXCEEDED", json_deadline)
+
 t.ok(d.alive(), "daemon alive after the JSON tests")
 rc = d.stop()
 t.ok(rc == 0, "SIGTERM: exit 0")
