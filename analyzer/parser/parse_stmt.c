@@ -416,6 +416,20 @@ static Node *set_variable_whole(Parser *p, void *ctx) {
     return n;
 }
 
+/* A `backquoted` value is unquoted, as Spark's SET key=`value`. */
+static const char *set_value(Parser *p, const char *v, const char *e) {
+    if (e - v >= 2 && v[0] == '`' && e[-1] == '`') {
+        StrBuf sb;
+        sb_init(&sb, p->a, (size_t)(e - v));
+        for (const char *c = v + 1; c < e - 1; c++) {
+            sb_putc(&sb, *c);
+            if (*c == '`' && c + 1 < e - 1 && c[1] == '`') c++;
+        }
+        return sb.data;
+    }
+    return arena_strndup(p->a, v, (size_t)(e - v));
+}
+
 static bool key_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '\\' || c == '.' || c == ':'; }
 
 /* SET, SET key, SET key=value, SET -v: Spark matches the raw text. */
@@ -443,7 +457,7 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
             if (*after == '=') {
                 const char *v = after + 1;
                 while (v < e && isspace((unsigned char)*v)) v++;
-                n->u.ddl.value = arena_strndup(p->a, v, (size_t)(e - v));
+                n->u.ddl.value = set_value(p, v, e);
                 return node_finish(n);
             }
         }
@@ -460,7 +474,7 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
             const char *v = after + 1;
             while (v < e && isspace((unsigned char)*v)) v++;
             n->u.ddl.text = arena_strndup(p->a, s, (size_t)(k - s));
-            n->u.ddl.value = arena_strndup(p->a, v, (size_t)(e - v));
+            n->u.ddl.value = set_value(p, v, e);
             return node_finish(n);
         }
     }

@@ -800,3 +800,15 @@ Test(parser_unit, data_source_temp_view) {
     p = P("CREATE TEMPORARY VIEW t USING parquet OPTIONS (path '/x')");
     cr_assert_eq(p->kind, NK_Command);
 }
+
+Test(parser_unit, set_quoted) {
+    Node *p = P("SET `a b` = `x;y`");
+    cr_assert_str_eq(p->u.ddl.text, "a b");
+    cr_assert_str_eq(p->u.ddl.value, "x;y");
+    p = P("SET hivevar:colname = 'c'");
+    cr_assert_str_eq(p->u.ddl.text, "hivevar:colname");
+    cr_assert_str_eq(p->u.ddl.value, "'c'");
+    p = P("SET TIME ZONE 'UTC'");
+    cr_assert_str_eq(p->u.ddl.text, "spark.sql.session.timeZone");
+    cr_assert_str_eq(p->u.ddl.value, "UTC");
+}
