@@ -134,7 +134,6 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     n->u.subq.plan = plan;
     if (!n->u.subq.id) n->u.subq.id = an_new_id(an);
     if (!plan_is_resolved(plan)) return node_finish(n);
-    if (!check_subquery_correlations(an, plan, false)) return e;
     /* outer attributes */
     OuterCollect c = {an, s->scope->attrs, s->scope->aliases, NULL, 0, 0};
     collect_outer_plan(&c, plan);
@@ -241,9 +240,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
         if (an_failed(an)) return p;
     }
     Node *ex[2] = {nsub, cond};
-    Node *j = node_with_exprs(an->arena, p, ex, p->nexprs);
-    if (node_resolved(nsub) && (!cond || node_resolved(cond)) && !check_lateral_join(an, j)) return p;
-    return j;
+    return node_with_exprs(an->arena, p, ex, p->nexprs);
 }
 
 /* catalyzer.aliasInSubquery.enabled: a subquery in select item i also sees

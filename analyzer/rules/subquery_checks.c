@@ -1,6 +1,6 @@
 /* Validity checks for subquery expressions — Spark's
  * CheckAnalysis.checkSubqueryExpression and checkCorrelationsInSubquery,
- * run by ResolveSubquery as soon as a subquery's plan is resolved: where
+ * run by CheckAnalysis (check.c) once the subquery's own plan is checked: where
  * outer references may appear inside the subquery (Filter, Project and Join
  * host them; Aggregate, Window, Sort ... may not), which join sides may be on
  * a correlation path, aggregates mixing outer and local columns, and the
@@ -322,9 +322,10 @@ bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
             return false;
         }
     switch (e->kind) {
+    case NK_LateralSubquery: return host->kind != NK_LateralJoin || check_lateral_join(an, host);
     case NK_ScalarSubquery: {
         uint32_t nouter = e->nkids;
-        if (!nouter) return true;
+        if (!nouter) return check_subquery_correlations(an, e->u.subq.plan, false);
         const Node *plan = e->u.subq.plan;
         int64_t m = max_rows(plan);
         /* a CTE reference's row count is the definition's: not known here */
@@ -346,14 +347,14 @@ bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
                                    "treeNode", plan_tree_string(an->arena, host), NULL));
             return false;
         }
-        return true;
+        return check_subquery_correlations(an, plan, false);
     }
     case NK_Exists:
     case NK_InSubquery:
     case NK_ListQuery:
         if (host->kind == NK_Filter || host->kind == NK_Join || host->kind == NK_Project ||
             host->kind == NK_Aggregate || host->kind == NK_Window)
-            return true;
+            return check_subquery_correlations(an, e->u.subq.plan, false);
         an_fail(an, error_make(an->arena, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY", e,
                                "treeNode", plan_tree_string(an->arena, host), NULL));
         return false;
