@@ -604,11 +604,8 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
     }
     an->sql = saved_sql;
     an->sql_len = saved_len;
-    if (an->error && an->error->start >= 0 && !ninto) {
-        /* positions were in the inner text: report at the statement */
-        an->error->start = stmt->start;
-        an->error->stop = stmt->stop;
-    } else if (an->error) {
+    if (an->error) {
+        /* positions were in the inner text: Spark reports the whole statement */
         an->error->start = stmt->start;
         an->error->stop = stmt->stop;
     }
