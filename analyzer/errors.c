@@ -121,6 +121,12 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", "42K0K",
+     "Invalid function <funcName> with WITHIN GROUP. The function does not support DISTINCT with WITHIN GROUP."},
+    {"INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", "42K0K",
+     "Invalid function <funcName> with WITHIN GROUP. WITHIN GROUP is required for the function."},
+    {"INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS", "42K0K",
+     "Invalid function <funcName> with WITHIN GROUP. The function requires <expectedNum> orderings in WITHIN GROUP but got <actualNum>."},
     {"WRONG_NUM_ARGS.WITH_SUGGESTION", "42605",
      "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>. If you have to call this function with <legacyNum> parameters, set the legacy configuration <legacyConfKey> to <legacyConfValue>."},
     {"NAMED_PARAMETERS_NOT_SUPPORTED", "4274K",

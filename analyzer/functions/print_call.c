@@ -49,6 +49,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
          * HyperLogLogPlusPlus its default relativeSD) */
         if (n == 1 && strcmp(d->name, "approx_count_distinct") == 0) sb_puts(sb, ", 0.05");
         sb_puts(sb, ", 0, 0");
+        if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
     }
     sb_putc(sb, ')');
 }
@@ -165,6 +166,20 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         return;
     case CS_WITHIN_GROUP: {
         uint32_t na = nargs_of(call);
+        if (!sql && na < n && k[n - 1]->kind == NK_SortOrder && strncmp(d->name, "percentile_", 11) == 0) {
+            /* PercentileCont/Disc(child, percentage, reverse) */
+            const Node *so = k[n - 1];
+            sb_printf(sb, "%s(", name);
+            pa(sb, so->nkids ? so->kids[0] : so, ctx);
+            for (uint32_t i = 0; i < na; i++) {
+                sb_puts(sb, ", ");
+                pa(sb, k[i], ctx);
+            }
+            sb_puts(sb, so->u.sort_order.descending ? ", true" : ", false");
+            if (strcmp(d->name, "percentile_disc") == 0) sb_puts(sb, ", 0, 0, false");
+            sb_putc(sb, ')');
+            return;
+        }
         print_plain(sb, call, name, distinct, sql, pa, ctx);
         if (na < n && k[n - 1]->kind == NK_SortOrder) {
             const Node *so = k[n - 1];

@@ -392,9 +392,25 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     else if (u->u.un.ignore_nulls && def->print != CS_IGNORE_NULLS && strcasecmp(def->name, "lag") != 0 &&
              strcasecmp(def->name, "lead") != 0)
         bad = "IGNORE NULLS";
+    else if (u->u.un.norder && def->print != CS_WITHIN_GROUP)
+        bad = "WITHIN GROUP (ORDER BY ...)";
     if (bad)
         return an_fail(an, error_make(a, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", u, "prettyName",
                                       sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
+    /* inverse distribution functions need exactly one WITHIN GROUP ordering */
+    if (!strncasecmp(def->name, "percentile_", 11)) {
+        const char *fn = sql_ident(a, def->name);
+        if (u->flags & NF_DISTINCT)
+            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", u, "funcName", fn,
+                                          NULL));
+        if (u->u.un.norder == 0)
+            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", u, "funcName",
+                                          fn, NULL));
+        if (u->u.un.norder > 1)
+            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS", u, "funcName", fn,
+                                          "expectedNum", "1", "actualNum", arena_printf(a, "%u", u->u.un.norder),
+                                          NULL));
+    }
     int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
     Node **args = ARENA_ARRAY(a, Node *, cap);
     for (int i = 0; i < nargs; i++) args[i] = named_args ? named_args[i] : u->kids[i];

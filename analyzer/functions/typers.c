@@ -806,6 +806,11 @@ bool ty_percentile_approx(TypeCtx *c) {
 
 bool ty_percentile(TypeCtx *c) {
     bool arr = c->args[1]->type->id == T_ARRAY;
+    const DataType *p = c->args[1]->type;
+    if (arr && p->elem->id != T_DOUBLE)
+        c->args[1] = fn_mk_cast(c->an, c->args[1], type_array(c->an->arena, &TYPE_DOUBLE, p->contains_null));
+    else if (!arr && (type_is_numeric(p) || p->id == T_NULL || type_is_string(p)))
+        c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
     c->result = arr ? type_array(c->an->arena, &TYPE_DOUBLE, false) : &TYPE_DOUBLE;
     c->nullable = 1;
     return true;
