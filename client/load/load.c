@@ -3,8 +3,11 @@
  *   catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE]
  *                  [--connections N] [--concurrency M] [--rate R]
  *                  [--duration S | --requests N] [--json]
- * plus --timeout-ms T (per call deadline, default 30000) and --lean (ask for
- * neither the tree string nor the structured plan).
+ * plus --timeout-ms T (per call deadline, default 30000), --lean (ask for
+ * neither the tree string nor the structured plan) and --sessions
+ * stream|connection (default stream: each stream has its own session, since
+ * the daemon runs one session's calls one at a time; `connection` shares one
+ * session between a connection's streams).
  *
  * N connections x M concurrent streams on one libuv loop. Without --rate each
  * stream sends its next request when the previous one ends (closed loop).
@@ -15,7 +18,7 @@
  * generator down (coordinated omission).
  *
  * The workload is a directory of .sql files: the schema (--schema, or
- * DIR/schema.sql) runs once per connection in that connection's session
+ * DIR/schema.sql) runs once per session
  * (Execute), then the other files, in natural order, are cycled as queries;
  * statements before a file's last run once as set-up. */
 #include <dirent.h>
@@ -42,14 +45,20 @@ typedef struct Conn {
     Load *load;
     CzcConn *cz;
     int index;
-    char session[64];
-    int inflight;
-    bool ready; /* session set up */
-    size_t next_query;
 } Conn;
 
-typedef struct Pending {
+/* One of a connection's M concurrent streams, with the session it uses. */
+typedef struct Stream {
+    Load *load;
     Conn *conn;
+    char session[64];
+    bool busy;
+    bool ready; /* its session is set up */
+    size_t next_query;
+} Stream;
+
+typedef struct Pending {
+    Stream *st;
     uint64_t intended_ns; /* when it was due (open loop) or sent (closed loop) */
 } Pending;
 
@@ -63,12 +72,14 @@ struct Load {
     double rate, duration_s;
     long requests_max;
     bool json, lean;
+    bool session_per_conn; /* --sessions connection: the M streams share one */
     uint32_t timeout_ms;
     Query *queries;
     size_t nqueries;
     char *schema_sql;
     Conn *conns;
-    int nready, setup_failed;
+    Stream *streams; /* nconn * concurrency */
+    int nstreams, nready, setup_failed;
     /* progress */
     uint64_t start_ns, stop_ns, end_ns;
     uint64_t issued, completed, ok, analysis_errors;
@@ -217,7 +228,7 @@ static int load_workload(Load *L) {
 
 /* ---------------------------------------------------------------- requests */
 
-static void send_one(Conn *c, uint64_t intended_ns);
+static void send_one(Stream *st, uint64_t intended_ns);
 static void maybe_finish(Load *L);
 
 static void count_error(Load *L, int status, const char *msg) {
@@ -233,16 +244,17 @@ static bool want_more(Load *L) {
 
 static void on_result(void *ud, const Catalyzer__V1__AnalyzeResponse *resp) {
     Pending *p = ud;
-    if (!resp->result->ok) p->conn->load->analysis_errors++;
+    if (!resp->result->ok) p->st->load->analysis_errors++;
 }
 
-/* Picks a connection with a free stream, round robin; NULL if all are busy. */
-static Conn *free_conn(Load *L) {
-    for (int k = 0; k < L->nconn; k++) {
-        Conn *c = &L->conns[(L->rr + (size_t)k) % (size_t)L->nconn];
-        if (c->ready && c->inflight < L->concurrency) {
-            L->rr = (L->rr + (size_t)k + 1) % (size_t)L->nconn;
-            return c;
+/* Picks a free stream, round robin over the connections (streams are laid
+ * out stream-major: index k*nconn + conn); NULL if all are busy. */
+static Stream *free_stream(Load *L) {
+    for (int k = 0; k < L->nstreams; k++) {
+        Stream *st = &L->streams[(L->rr + (size_t)k) % (size_t)L->nstreams];
+        if (st->ready && !st->busy) {
+            L->rr = (L->rr + (size_t)k + 1) % (size_t)L->nstreams;
+            return st;
         }
     }
     return NULL;
@@ -250,10 +262,10 @@ static Conn *free_conn(Load *L) {
 
 static void on_done(void *ud, int status, const char *msg) {
     Pending *p = ud;
-    Conn *c = p->conn;
-    Load *L = c->load;
+    Stream *st = p->st;
+    Load *L = st->load;
     uint64_t t = now_ns();
-    c->inflight--;
+    st->busy = false;
     L->completed++;
     uint64_t lat = t > p->intended_ns ? t - p->intended_ns : 0;
     if (status == CZC_OK) {
@@ -270,33 +282,33 @@ static void on_done(void *ud, int status, const char *msg) {
             uint64_t due = L->backlog[L->bl_head];
             L->bl_head = (L->bl_head + 1) % L->bl_cap;
             L->bl_len--;
-            send_one(c, due);
+            send_one(st, due);
         }
     } else if (want_more(L)) {
-        send_one(c, t);
+        send_one(st, t);
     }
     maybe_finish(L);
 }
 
-static void send_one(Conn *c, uint64_t intended_ns) {
-    Load *L = c->load;
-    const Query *q = &L->queries[c->next_query++ % L->nqueries];
+static void send_one(Stream *st, uint64_t intended_ns) {
+    Load *L = st->load;
+    const Query *q = &L->queries[st->next_query++ % L->nqueries];
     Catalyzer__V1__SqlQuery sq = CATALYZER__V1__SQL_QUERY__INIT;
     sq.query = q->sql;
     Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
-    rq.session_id = c->session;
+    rq.session_id = st->session;
     rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
     rq.sql = &sq;
     rq.omit_tree_string = L->lean;
     rq.omit_resolved_plan = L->lean;
     Pending *p = malloc(sizeof *p);
     if (!p) abort();
-    *p = (Pending){c, intended_ns};
-    c->inflight++;
+    *p = (Pending){st, intended_ns};
+    st->busy = true;
     L->issued++;
     CzcCallOptions o = {L->timeout_ms};
     CzcAnalyzeHandler h = {NULL, on_result, on_done, p};
-    czc_analyze(c->cz, &rq, &o, &h);
+    czc_analyze(st->conn->cz, &rq, &o, &h);
 }
 
 static void backlog_push(Load *L, uint64_t due) {
@@ -323,8 +335,8 @@ static void on_tick(uv_timer_t *t) {
         if (due > now) break;
         if (L->duration_s > 0 && due >= L->stop_ns) break;
         L->due_count++;
-        Conn *c = L->bl_len ? NULL : free_conn(L);
-        if (c) send_one(c, due);
+        Stream *st = L->bl_len ? NULL : free_stream(L);
+        if (st) send_one(st, due);
         else backlog_push(L, due);
     }
     if (L->duration_s > 0 && now >= L->stop_ns && !L->stopping) {
@@ -369,20 +381,20 @@ static void finish(Load *L) {
 }
 
 static void maybe_finish(Load *L) {
-    if (L->finished || L->nready < L->nconn) return;
+    if (L->finished || L->nready < L->nstreams) return;
     if (L->requests_max > 0 && L->completed >= (uint64_t)L->requests_max) L->stopping = true;
     if (L->duration_s > 0 && now_ns() >= L->stop_ns) L->stopping = true;
     if (!L->stopping) return;
-    for (int i = 0; i < L->nconn; i++)
-        if (L->conns[i].inflight) return;
+    for (int i = 0; i < L->nstreams; i++)
+        if (L->streams[i].busy) return;
     if (L->bl_len && !L->interrupted) {
         /* overdue requests still count: send them (they end the run once answered) */
-        Conn *c;
-        while (L->bl_len && (c = free_conn(L))) {
+        Stream *st;
+        while (L->bl_len && (st = free_stream(L))) {
             uint64_t due = L->backlog[L->bl_head];
             L->bl_head = (L->bl_head + 1) % L->bl_cap;
             L->bl_len--;
-            send_one(c, due);
+            send_one(st, due);
         }
         return;
     }
@@ -406,14 +418,14 @@ static void start_measuring(Load *L) {
         uv_timer_start(&L->tick, on_tick, 0, 1);
     } else {
         if (L->duration_s > 0) uv_timer_start(&L->tick, on_stop, (uint64_t)(L->duration_s * 1000), 0);
-        for (int i = 0; i < L->nconn; i++)
-            for (int k = 0; k < L->concurrency && want_more(L); k++) send_one(&L->conns[i], L->start_ns);
+        for (int i = 0; i < L->nstreams && want_more(L); i++) send_one(&L->streams[i], L->start_ns);
     }
 }
 
-/* Session set-up: the schema, then each query file's set-up statements. */
+/* Session set-up: the schema, then each query file's set-up statements, once
+ * per session (a stream's own, or the connection's with --sessions connection). */
 typedef struct Setup {
-    Conn *c;
+    Stream *st;
     size_t step; /* 0: schema; 1..nqueries: query set-up */
 } Setup;
 
@@ -422,21 +434,37 @@ static void setup_next(Setup *s);
 static void on_setup_response(void *ud, const Catalyzer__V1__ExecuteResponse *resp) {
     Setup *s = ud;
     for (size_t i = 0; i < resp->n_results; i++)
-        if (!resp->results[i]->ok && s->c->index == 0)
+        if (!resp->results[i]->ok && s->st == &s->st->load->streams[0])
             fprintf(stderr, "catalyzer-load: set-up statement failed: %s\n",
                     resp->results[i]->error ? resp->results[i]->error->message : "");
 }
 
+/* The session is ready: so are the streams that use it. */
+static void session_ready(Stream *lead, bool ok) {
+    Load *L = lead->load;
+    for (int i = 0; i < L->nstreams; i++) {
+        Stream *st = &L->streams[i];
+        if (st != lead && (!L->session_per_conn || st->conn != lead->conn)) continue;
+        st->ready = ok;
+        L->nready++;
+    }
+    if (L->nready == L->nstreams) {
+        if (L->setup_failed) finish(L);
+        else start_measuring(L);
+    }
+}
+
 static void on_setup_done(void *ud, int status, const char *msg) {
     Setup *s = ud;
-    Load *L = s->c->load;
+    Load *L = s->st->load;
     if (status != CZC_OK) {
         if (!L->setup_failed++)
             fprintf(stderr, "catalyzer-load: session set-up on %s failed: %s: %s\n", L->daemon, czc_status_name(status),
                     msg);
-        free(s);
         L->stopping = true;
-        if (++L->nready == L->nconn) finish(L);
+        Stream *st = s->st;
+        free(s);
+        session_ready(st, false);
         return;
     }
     s->step++;
@@ -444,8 +472,8 @@ static void on_setup_done(void *ud, int status, const char *msg) {
 }
 
 static void setup_next(Setup *s) {
-    Conn *c = s->c;
-    Load *L = c->load;
+    Stream *st = s->st;
+    Load *L = st->load;
     const char *sql = NULL;
     while (!sql && s->step <= L->nqueries) {
         sql = s->step == 0 ? L->schema_sql : L->queries[s->step - 1].setup;
@@ -453,15 +481,14 @@ static void setup_next(Setup *s) {
     }
     if (!sql) {
         free(s);
-        c->ready = true;
-        if (++L->nready == L->nconn && !L->setup_failed) start_measuring(L);
+        session_ready(st, true);
         return;
     }
     Catalyzer__V1__ExecuteRequest rq = CATALYZER__V1__EXECUTE_REQUEST__INIT;
-    rq.session_id = c->session;
+    rq.session_id = st->session;
     rq.sql = (char *)sql;
     CzcCallOptions o = {60000};
-    czc_execute(c->cz, &rq, &o, on_setup_response, on_setup_done, s);
+    czc_execute(st->conn->cz, &rq, &o, on_setup_response, on_setup_done, s);
 }
 
 /* ---------------------------------------------------------------- report */
@@ -476,9 +503,10 @@ static void report(Load *L) {
     const char *mode = L->rate > 0 ? "open" : "closed";
     if (L->json) {
         printf("{\"daemon\":\"%s\",\"workload\":\"%s\",\"queries\":%zu,\"connections\":%d,\"concurrency\":%d,"
-               "\"mode\":\"%s\",\"rate\":%.1f,\"lean\":%s,\"elapsed_s\":%.3f,\"requests\":%llu,\"ok\":%llu,"
+               "\"mode\":\"%s\",\"sessions\":\"%s\",\"rate\":%.1f,\"lean\":%s,\"elapsed_s\":%.3f,\"requests\":%llu,\"ok\":%llu,"
                "\"analysis_errors\":%llu,\"errors\":{",
-               L->daemon, L->workload, L->nqueries, L->nconn, L->concurrency, mode, L->rate, L->lean ? "true" : "false",
+               L->daemon, L->workload, L->nqueries, L->nconn, L->concurrency, mode,
+               L->session_per_conn ? "connection" : "stream", L->rate, L->lean ? "true" : "false",
                el, (unsigned long long)L->completed, (unsigned long long)L->ok,
                (unsigned long long)L->analysis_errors);
         int k = 0;
@@ -496,7 +524,7 @@ static void report(Load *L) {
            L->daemon, L->workload, L->nqueries, L->schema_path ? ", schema " : "", L->schema_path ? L->schema_path : "",
            L->nconn, L->nconn == 1 ? "" : "s", L->concurrency, L->concurrency == 1 ? "" : "s", mode);
     if (L->rate > 0) printf(" at %.0f req/s", L->rate);
-    printf("%s\n", L->lean ? ", lean responses" : "");
+    printf(", a session per %s%s\n", L->session_per_conn ? "connection" : "stream", L->lean ? ", lean responses" : "");
     printf("requests:   %llu ok, %llu failed in %.2f s: %.1f req/s", (unsigned long long)L->ok,
            (unsigned long long)nerr, el, rps);
     if (L->analysis_errors) printf(" (%llu answered with an analysis error)", (unsigned long long)L->analysis_errors);
@@ -518,7 +546,8 @@ static void report(Load *L) {
 static int usage(void) {
     fprintf(stderr,
             "usage: catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE] [--connections N] [--concurrency M]\n"
-            "                      [--rate R] [--duration S | --requests N] [--json] [--timeout-ms T] [--lean]\n");
+            "                      [--rate R] [--duration S | --requests N] [--json]\n"
+            "                      [--timeout-ms T] [--lean] [--sessions stream|connection]\n");
     return 2;
 }
 
@@ -547,6 +576,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--duration") && num(val, 0.001, &v)) L.duration_s = v, i++;
         else if (!strcmp(a, "--requests") && num(val, 1, &v)) L.requests_max = (long)v, i++;
         else if (!strcmp(a, "--timeout-ms") && num(val, 0, &v)) L.timeout_ms = (uint32_t)v, i++;
+        else if (!strcmp(a, "--sessions") && (!strcmp(val, "stream") || !strcmp(val, "connection")))
+            L.session_per_conn = !strcmp(val, "connection"), i++;
         else return usage();
     }
     if (!L.daemon || !L.workload || (L.duration_s > 0 && L.requests_max > 0)) return usage();
@@ -567,17 +598,27 @@ int main(int argc, char **argv) {
     L.sigint.data = &L;
     uv_signal_start(&L.sigint, on_sigint, SIGINT);
     L.conns = calloc((size_t)L.nconn, sizeof *L.conns);
-    if (!L.conns) abort();
+    L.nstreams = L.nconn * L.concurrency;
+    L.streams = calloc((size_t)L.nstreams, sizeof *L.streams);
+    if (!L.conns || !L.streams) abort();
     for (int i = 0; i < L.nconn; i++) {
-        Conn *c = &L.conns[i];
-        c->load = &L;
-        c->index = i;
-        c->cz = czc_conn_new(L.loop, L.host, L.port);
-        c->next_query = (size_t)i; /* connections start at different queries */
-        snprintf(c->session, sizeof c->session, "load-%d-%d", (int)getpid(), i);
+        L.conns[i] = (Conn){&L, czc_conn_new(L.loop, L.host, L.port), i};
+    }
+    /* stream-major: consecutive streams are on different connections */
+    for (int k = 0; k < L.nstreams; k++) {
+        Stream *st = &L.streams[k];
+        int ci = k % L.nconn, si = k / L.nconn;
+        st->load = &L;
+        st->conn = &L.conns[ci];
+        st->next_query = (size_t)k; /* streams start at different queries */
+        if (L.session_per_conn) snprintf(st->session, sizeof st->session, "load-%d-%d", (int)getpid(), ci);
+        else snprintf(st->session, sizeof st->session, "load-%d-%d-%d", (int)getpid(), ci, si);
+    }
+    for (int k = 0; k < L.nstreams; k++) {
+        if (L.session_per_conn && k >= L.nconn) break; /* one set-up per connection's session */
         Setup *s = calloc(1, sizeof *s);
         if (!s) abort();
-        s->c = c;
+        s->st = &L.streams[k];
         setup_next(s);
     }
     while (!L.finished && uv_run(L.loop, UV_RUN_ONCE)) {}
@@ -588,12 +629,13 @@ int main(int argc, char **argv) {
         report(&L);
         if (!L.ok) rc = 1;
     }
-    for (int i = 0; i < L.nconn; i++) {
+    for (int k = 0; k < L.nstreams; k++) {
         /* drop the sessions (best effort), then close */
+        if (L.session_per_conn && k >= L.nconn) break;
         Catalyzer__V1__DropSessionRequest rq = CATALYZER__V1__DROP_SESSION_REQUEST__INIT;
-        rq.session_id = L.conns[i].session;
+        rq.session_id = L.streams[k].session;
         CzcCallOptions o = {2000};
-        czc_call_start(L.conns[i].cz, "/catalyzer.v1.Analyzer/DropSession", &rq.base,
+        czc_call_start(L.streams[k].conn->cz, "/catalyzer.v1.Analyzer/DropSession", &rq.base,
                        &catalyzer__v1__drop_session_response__descriptor, &o, NULL, NULL, NULL);
     }
     for (;;) {
@@ -620,5 +662,6 @@ int main(int argc, char **argv) {
     free(L.schema_default);
     free(L.backlog);
     free(L.conns);
+    free(L.streams);
     return rc;
 }

@@ -46,6 +46,11 @@ try:
              and j.get("queries") == 4 and j.get("mode") == "closed",
              "closed loop, 2 connections x 4 streams, 600 requests: all ok, no analysis error", out + err)
         t.ok(j and sane(j), "percentiles ordered min <= p50 <= p90 <= p99 <= p99.9 <= max", out)
+        rc, out, err = load("--daemon", d.addr, "--workload", w, "--connections", "2", "--concurrency", "3",
+                            "--sessions", "connection", "--requests", "200", "--json")
+        j = json.loads(out) if rc == 0 else {}
+        t.ok(j.get("ok") == 200 and j.get("sessions") == "connection" and j.get("analysis_errors") == 0,
+             "--sessions connection: the streams of a connection share its session", out + err)
 
         rc, out, err = load("--daemon", d.addr, "--workload", w, "--concurrency", "2", "--rate", "300",
                             "--duration", "2", "--json")
