@@ -447,6 +447,11 @@ static Node *decorrelate(Analysis *an, Node *j) {
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || p->kind != NK_LateralJoin || !node_resolved(p)) return p;
+    /* an invalid lateral join stays for CheckAnalysis to report */
+    if (!check_lateral_join(an, p)) {
+        an->error = NULL;
+        return p;
+    }
     return decorrelate(an, p);
 }
 
