@@ -64,6 +64,12 @@ static const CteScope *push(Analysis *an, const CteScope *s, const char *name, i
     return ns;
 }
 
+/* first's entries, then second's (copies of first's). */
+static const CteScope *scope_append(Analysis *an, const CteScope *first, const CteScope *second) {
+    if (!first) return second;
+    return push(an, scope_append(an, first->next, second), first->name, first->id, first->inline_body);
+}
+
 static Node *with_scope(Analysis *an, Node *idplan, const CteScope *scope) {
     if (idplan->u.idplan.builds != NK_UnresolvedRelation || idplan->u.idplan.ctes == scope || !scope) return idplan;
     Node *c = node_copy(an->arena, idplan);
@@ -266,7 +272,12 @@ static Node *legacy_subst(Analysis *an, Node *p, const CteScope *defs) {
         const CteScope *d = cte_scope_lookup(an, defs, n->u.un.name.v[0]);
         return d ? d->inline_body : n;
     }
-    if (n->kind == NK_UnresolvedIdentifierPlan) return with_scope(an, n, defs);
+    if (n->kind == NK_UnresolvedIdentifierPlan) {
+        /* the definitions seen first (an inner WITH in FROM, processed
+           bottom-up) keep precedence over the ones that reach it later */
+        if (n->u.idplan.builds != NK_UnresolvedRelation || !defs) return n;
+        return with_scope(an, n, scope_append(an, n->u.idplan.ctes, defs));
+    }
     if (n->nexprs && kind_mask_any(n->mask, subquery_kinds())) {
         ExprCtx x = {an, defs, legacy_subquery};
         n = plan_map_exprs_up(an->arena, n, subquery_kinds(), subst_expr, &x);
