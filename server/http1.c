@@ -97,6 +97,7 @@ static void on_written(uv_write_t *req, int status) {
     Http1Conn *c = req->data;
     free(req);
     c->busy = false;
+    if (c->head.closing) return; /* cancelled by uv_close: on_closed follows */
     if (!c->keep_alive || c->drain || c->head.srv->draining) {
         h1_close(&c->head);
         return;
@@ -456,6 +457,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
 }
 
 static void h1_resume(Http1Conn *c) {
+    if (c->head.closing) return;
     if (c->pending) {
         char *p = c->pending;
         size_t n = c->pending_len;
