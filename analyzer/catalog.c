@@ -1,10 +1,12 @@
 #include "catalog.h"
 
+#include "strbuf.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-bool name_eq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
+bool name_eq(const char *a, const char *b) { return ident_equal_ci(a, b); }
 
 Catalog *catalog_new(void) {
     Catalog *c = calloc(1, sizeof *c);

@@ -26,11 +26,6 @@ static const unsigned char KIND_FLAGS[NK_COUNT_] = {
 
 const KindMask KIND_MASK_ALL = {{~(uint64_t)0, ~(uint64_t)0}};
 
-KindMask kind_mask_list(int n, const NodeKind *kinds) {
-    KindMask m = {{0, 0}};
-    for (int i = 0; i < n; i++) m = kind_mask_or(m, kind_mask_of(kinds[i]));
-    return m;
-}
 
 const char *node_kind_name(NodeKind k) { return (unsigned)k < NK_COUNT_ ? KIND_NAME[k] : "?"; }
 bool node_kind_is_plan(NodeKind k) { return KIND_CAT[k] == CAT_PLAN; }
@@ -80,24 +75,31 @@ static bool is_subquery_expr(NodeKind k) {
 
 Node *node_finish(Node *n) {
     KindMask m = kind_mask_of(n->kind);
-    bool resolved = !node_kind_is_unresolved(n->kind);
-    bool nondet = (n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call;
+    bool is_plan = KIND_CAT[n->kind] == CAT_PLAN;
+    /* AND of the children's flags: resolved only if every child is; OR of
+       their masks */
+    uint32_t all = NF_RESOLVED, any = 0;
     for (uint32_t i = 0; i < n->nkids; i++) {
         const Node *k = n->kids[i];
-        m = kind_mask_or(m, k->mask);
-        resolved = resolved && (k->flags & NF_RESOLVED);
-        if (!node_kind_is_plan(n->kind)) nondet = nondet || (k->flags & NF_NONDETERMINISTIC);
+        m.w[0] |= k->mask.w[0];
+        m.w[1] |= k->mask.w[1];
+        all &= k->flags;
+        any |= k->flags;
     }
     for (uint32_t i = 0; i < n->nexprs; i++) {
         const Node *e = n->exprs[i];
-        m = kind_mask_or(m, e->mask);
-        resolved = resolved && (e->flags & NF_RESOLVED);
+        m.w[0] |= e->mask.w[0];
+        m.w[1] |= e->mask.w[1];
+        all &= e->flags;
     }
+    bool resolved = !(KIND_FLAGS[n->kind] & UNRESOLVED) && (all & NF_RESOLVED);
+    bool nondet = ((n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call) ||
+                  (!is_plan && (any & NF_NONDETERMINISTIC));
     if (is_subquery_expr(n->kind) && n->u.subq.plan) {
         m = kind_mask_or(m, n->u.subq.plan->mask);
         resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
     }
-    if (!node_kind_is_plan(n->kind) && !n->type) resolved = false;
+    if (!is_plan && !n->type) resolved = false;
     if (n->flags & NF_PENDING) resolved = false;
     n->mask = m;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |

@@ -66,8 +66,12 @@ static inline KindMask kind_mask_or(KindMask a, KindMask b) {
 }
 static inline bool kind_mask_any(KindMask a, KindMask b) { return (a.w[0] & b.w[0]) | (a.w[1] & b.w[1]); }
 static inline bool kind_mask_has(KindMask a, NodeKind k) { return kind_mask_any(a, kind_mask_of(k)); }
-/* KIND_MASK(NK_A, NK_B, ...) */
-KindMask kind_mask_list(int n, const NodeKind *kinds);
+/* KIND_MASK(NK_A, NK_B, ...): inline, so a constant list folds to a constant. */
+static inline KindMask kind_mask_list(int n, const NodeKind *kinds) {
+    KindMask m = {{0, 0}};
+    for (int i = 0; i < n; i++) m.w[kinds[i] >> 6] |= (uint64_t)1 << (kinds[i] & 63);
+    return m;
+}
 #define KIND_MASK(...) \
     kind_mask_list((int)(sizeof((NodeKind[]){__VA_ARGS__}) / sizeof(NodeKind)), (NodeKind[]){__VA_ARGS__})
 

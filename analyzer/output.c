@@ -6,7 +6,7 @@
 
 struct OutputCache {
     AttrList attrs;
-    struct AttrIndex *index;
+    AttrIndexSlot index;
 };
 
 uint32_t attr_name_hash(const char *name) {
@@ -21,7 +21,8 @@ uint32_t attr_name_hash(const char *name) {
 
 const AttrIndex *attr_index(Analysis *an, AttrList l) {
     if (!l.index || l.n < 32) return NULL;
-    if (*l.index) return *l.index;
+    if (l.index->ix) return l.index->ix;
+    if (++l.index->lookups < 8) return NULL;
     uint32_t buckets = 16;
     while (buckets < l.n * 2) buckets *= 2;
     AttrIndex *ix = ARENA_NEW(an->arena, AttrIndex);
@@ -40,7 +41,7 @@ const AttrIndex *attr_index(Analysis *an, AttrList l) {
         ix->next[i] = ix->head[b];
         ix->head[b] = (int32_t)i;
     }
-    *l.index = ix;
+    l.index->ix = ix;
     return ix;
 }
 

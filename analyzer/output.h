@@ -9,7 +9,7 @@
 typedef struct AttrList {
     uint32_t n;
     Node **v;
-    struct AttrIndex **index; /* where a name index of this list is cached (plan outputs); NULL: none */
+    struct AttrIndexSlot *index; /* where a name index of this list is cached (plan outputs); NULL: none */
 } AttrList;
 
 /* A case-insensitive hash index from attribute name to positions, built on
@@ -20,6 +20,13 @@ typedef struct AttrIndex {
     int32_t *head;    /* per bucket: first position, -1 none */
     int32_t *next;    /* per position: next position in the chain */
 } AttrIndex;
+
+/* Built only once a list has been searched a few times: plan outputs are
+ * many and most are searched rarely. */
+typedef struct AttrIndexSlot {
+    AttrIndex *ix;
+    uint32_t lookups;
+} AttrIndexSlot;
 
 uint32_t attr_name_hash(const char *name);
 /* The index of l (built and cached if l has a cache slot and is long enough); NULL otherwise. */

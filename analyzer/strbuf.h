@@ -25,6 +25,19 @@ void sb_put_quoted_ident(StrBuf *sb, const char *s);
 /* Appends s as a JSON string literal with quotes. */
 void sb_put_json_string(StrBuf *sb, const char *s, size_t n);
 void sb_truncate(StrBuf *sb, size_t len);
+/* Case-insensitive equality of identifiers: ASCII letters fold, other bytes
+ * compare exactly (no locale lookups on the hot path). */
+static inline bool ident_equal_ci(const char *a, const char *b) {
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x == y) {
+            if (!x) return true;
+            continue;
+        }
+        if ((x | 32) != (y | 32) || (unsigned char)((x | 32) - 'a') > 25) return false;
+    }
+}
+
 /* The built string; lives in the arena. */
 static inline const char *sb_str(const StrBuf *sb) { return sb->data; }
 

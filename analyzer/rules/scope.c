@@ -7,7 +7,7 @@
 #include "print/printer.h"
 
 bool ident_eq(const Analysis *an, const char *a, const char *b) {
-    return an->conf->case_sensitive ? strcmp(a, b) == 0 : strcasecmp(a, b) == 0;
+    return an->conf->case_sensitive ? strcmp(a, b) == 0 : ident_equal_ci(a, b);
 }
 
 Node *extract_fields(Analysis *an, const Node *at, Node *base, const char *const *fields, uint32_t n) {
