@@ -398,7 +398,7 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
         return an_fail(an, error_make(a, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", u, "prettyName",
                                       sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
     /* inverse distribution functions need exactly one WITHIN GROUP ordering */
-    if (!strncasecmp(def->name, "percentile_", 11)) {
+    if (!strcasecmp(def->name, "percentile_cont") || !strcasecmp(def->name, "percentile_disc")) {
         const char *fn = sql_ident(a, def->name);
         if (u->flags & NF_DISTINCT)
             return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", u, "funcName", fn,

@@ -43,7 +43,7 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("median", 1, 1, "n", fixed, "double"), .flags = FD_NULLABLE},
     {AGG("approx_percentile", 2, 3, "??i", percentile_approx, NULL), .defaults = "i10000", .flags = FD_TYPED_IMP},
     {AGG("percentile_approx", 2, 3, "??i", percentile_approx, NULL), .defaults = "i10000", .flags = FD_TYPED_IMP},
-    {AGG("percentile", 2, 3, "??l", percentile, NULL), .defaults = "i1", .flags = FD_TYPED_IMP},
+    {AGG("percentile", 2, 3, "??l", percentile, NULL), .defaults = "l1", .flags = FD_TYPED_IMP},
     {AGG("percentile_cont", 1, 1, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
     {AGG("percentile_disc", 1, 1, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
     {AGG("mode", 0, 2, "??", within_group, NULL), .print = CS_WITHIN_GROUP, .flags = FD_TYPED_IMP},
