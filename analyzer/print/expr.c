@@ -560,10 +560,11 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         return;
     case NK_LateralColumnAliasReference: {
         sb_puts(sb, "lateralAliasReference(");
-        if (e->nkids && e->kids[0] && e->kids[0]->kind == NK_AttributeReference && e->kids[0]->u.attr.name)
+        /* Spark: the name parts as written, quoted if needed (`foo.a`, `New_Salary`) */
+        if (e->u.lca.name.n)
+            name_parts_print(sb, e->u.lca.name, true);
+        else if (e->nkids && e->kids[0] && e->kids[0]->kind == NK_AttributeReference && e->kids[0]->u.attr.name)
             sb_puts(sb, e->kids[0]->u.attr.name);
-        else if (e->u.lca.name.n)
-            sb_puts(sb, e->u.lca.name.v[e->u.lca.name.n - 1]);
         sb_putc(sb, ')');
         return;
     }
