@@ -161,6 +161,8 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    TYPE_IS("percentile_approx(1, array(0.5, 0.4), 100)", "array<int>");
+    ERROR_IS("percentile_cont(0.5)", "INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING");
     NAME_IS("make_interval(1)", "make_interval(1, 0, 0, 0, 0, 0, 0.000000)");
     NAME_IS("make_dt_interval(1, 2, 3, 7.008009)", "make_dt_interval(1, 2, 3, 7.008009)");
     NAME_IS("'2' * INTERVAL 2 SECOND", "(INTERVAL '02' SECOND * 2)");
