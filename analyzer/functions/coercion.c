@@ -324,6 +324,7 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'X': return t->id == T_TIMESTAMP_NTZ;
     case 'M': return t->id == T_DECIMAL;
     case 'G': return t->id == T_DECIMAL && t->precision == 18 && t->scale == 6;
+    case 'H': return t->id == T_DECIMAL && t->precision == 16 && t->scale == 6;
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
     case 'A': return t->id == T_ARRAY;
@@ -353,6 +354,7 @@ static const DataType *spec_concrete(Arena *a, char code) {
     case 'X': return &TYPE_TIMESTAMP_NTZ;
     case 'M': return type_decimal(a, 38, 18);
     case 'G': return type_decimal(a, 18, 6);
+    case 'H': return type_decimal(a, 16, 6);
     case 'A': return type_array(a, &TYPE_NULL, true);
     case 'v': return &TYPE_VARIANT;
     case 'W': return type_dt_interval(a, IF_DAY, IF_SECOND);
@@ -416,6 +418,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'X': return "\"TIMESTAMP_NTZ\"";
     case 'M': return "\"DECIMAL\"";
     case 'G': return "\"DECIMAL(18,6)\"";
+    case 'H': return "\"DECIMAL(16,6)\"";
     case 'I': return "\"INTEGRAL\"";
     case 'x': return "(\"STRING\" or \"BINARY\")";
     case 'A': return "\"ARRAY\"";
