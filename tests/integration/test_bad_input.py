@@ -4,6 +4,7 @@ bytes, truncated frames, wrong content-type, oversize, deeply nested plans,
 too many nodes, unknown enum values, invalid UTF-8, HTTP/2 protocol abuse —
 each must get a clear error for that call (or that connection), and each is
 followed by a good call that must succeed on the same daemon."""
+import collections
 import shutil
 import socket
 import struct
@@ -335,6 +336,56 @@ def concurrent_garbage():
 
 
 t.check("bad and good calls interleaved concurrently: good ones all succeed", concurrent_garbage)
+
+def mutations():
+    """Random byte mutations of a valid plan request: each gets some answer, none crashes the daemon."""
+    import random
+    rnd = random.Random(6)
+    E = pb.Expression
+    rel = pb.Relation(
+        common=pb.RelationCommon(plan_id=1, origin=pb.Origin(start=0, stop=10)),
+        sort=pb.Sort(is_global=True, order=[E.SortOrder(child=E(unresolved_attribute=E.UnresolvedAttribute(
+            name_parts=["x"])))], input=pb.Relation(aggregate=pb.Aggregate(
+                group_type=pb.Aggregate.GROUP_TYPE_GROUPBY,
+                grouping_expressions=[E(unresolved_attribute=E.UnresolvedAttribute(unparsed_identifier="x"))],
+                aggregate_expressions=[E(alias=E.Alias(name=["n"], expr=E(unresolved_function=E.UnresolvedFunction(
+                    function_name="count", arguments=[E(literal=E.Literal(long=1))]))))],
+                input=pb.Relation(join=pb.Join(
+                    left=pb.Relation(read=pb.Read(named_table=pb.Read.NamedTable(unparsed_identifier="t"))),
+                    right=pb.Relation(local_relation=pb.LocalRelation(columns=["y"], rows=[
+                        pb.LocalRelation.Row(values=[E.Literal(decimal=E.Literal.Decimal(value="1.50"))])])),
+                    join_type=pb.Join.JOIN_TYPE_INNER,
+                    join_condition=E(cast=E.Cast(expr=E(literal=E.Literal(string="true")),
+                                                 type=pb.DataType(catalog_string="boolean")))))))))
+    cat = pb.Catalog(tables=[pb.Table(name="t", columns=[pb.Column(name="x", type="int")])])
+    good = pb.AnalyzeRequest(plan=rel, catalog=cat, trace_level=pb.TRACE_LEVEL_ALL).SerializeToString()
+    r = list(c.analyze(good, timeout=10))[-1].result
+    assert r.ok, r.error
+    codes = collections.Counter()
+    for i in range(400):
+        b = bytearray(good)
+        for _ in range(rnd.randint(1, 4)):
+            k = rnd.randrange(len(b))
+            op = rnd.randrange(3)
+            if op == 0:
+                b[k] = rnd.randrange(256)
+            elif op == 1:
+                del b[k]
+            else:
+                b.insert(k, rnd.randrange(256))
+        try:
+            list(c.analyze(bytes(b), timeout=10))
+            codes["OK"] += 1
+        except grpc.RpcError as e:
+            codes[e.code().name] += 1
+    assert d.alive(), "daemon died"
+    assert set(codes) <= {"OK", "INVALID_ARGUMENT"}, codes
+    print("# mutation outcomes: %s" % dict(codes))
+
+
+t.check("400 random mutations of a valid plan request: OK or INVALID_ARGUMENT, never a crash; then a good call",
+        then_good(mutations))
+
 
 def slowloris():
     d2 = Daemon("--idle-timeout-seconds", "1", "--log-level", "warn")
