@@ -181,6 +181,7 @@ struct Node {
                                       VariableReference: system.session */
             const Value *value;    /* VariableReference: the current value */
             bool metadata_col;     /* hidden (qualified-access-only) column, e.g. USING join */
+            uint32_t name_hash;    /* attr_name_hash(name), or 0 if not computed: a prefilter for lookups */
         } attr;
         /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */
         struct { NameParts name; } lca;

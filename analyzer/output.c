@@ -51,6 +51,7 @@ Node *attr_new(Analysis *an, const char *name, const DataType *type, bool nullab
     a->u.attr.name = name;
     a->u.attr.id = id ? id : an_new_id(an);
     a->u.attr.qualifier = qualifier;
+    a->u.attr.name_hash = attr_name_hash(name);
     a->type = type;
     if (nullable) a->flags |= NF_NULLABLE;
     return node_finish(a);

@@ -82,6 +82,7 @@ typedef struct NameMatch {
     const AttrIndex *ix;
     int32_t pos;   /* index chain position, or scan position */
     uint32_t scan;
+    uint32_t hash; /* of the name looked for */
 } NameMatch;
 
 static Node *next_named(Analysis *an, AttrList attrs, const char *name, NameMatch *m) {
@@ -95,14 +96,16 @@ static Node *next_named(Analysis *an, AttrList attrs, const char *name, NameMatc
     }
     while (m->scan < attrs.n) {
         Node *a = attrs.v[m->scan++];
-        if (a->kind == NK_AttributeReference && ident_eq(an, a->u.attr.name, name)) return a;
+        if (a->kind != NK_AttributeReference) continue;
+        if (a->u.attr.name_hash && a->u.attr.name_hash != m->hash) continue;
+        if (ident_eq(an, a->u.attr.name, name)) return a;
     }
     return NULL;
 }
 
 static NameMatch match_start(const AttrIndex *ix, const char *name) {
-    NameMatch m = {ix, -1, 0};
-    if (ix) m.pos = ix->head[attr_name_hash(name) & ix->mask];
+    NameMatch m = {ix, -1, 0, attr_name_hash(name)};
+    if (ix) m.pos = ix->head[m.hash & ix->mask];
     return m;
 }
 
