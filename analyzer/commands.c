@@ -85,7 +85,7 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     if (var)
         return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
                                       qualified(an, ns, tbl), "tempObj", "VARIABLE", "tempObjName",
-                                      variable_sql_name(an, var->u.attr.name), NULL));
+                                      sql_ident(an->arena, var->u.attr.name), NULL));
     Catalog *c = pending_catalog(s, pend);
     if (!catalog_has_namespace(c, ns))
         return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
@@ -214,7 +214,7 @@ static Node *set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
     if (strncasecmp(key, "hivevar:", 8) == 0) key += 8; /* Spark's SetCommand.VariableName */
     if (variable_is_config_key(s->state, key))
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.SET_VARIABLE_USING_SET", stmt, "variableName",
-                                      sql_ident(an->arena, key), NULL));
+                                      variable_key_sql(an, key), NULL));
     SessionState *st = pending_state(s, pend);
     if (!state_set_conf(st, key, stmt->u.ddl.value))
         return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.DEFAULT", stmt, "confValue",

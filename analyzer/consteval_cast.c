@@ -313,15 +313,13 @@ static const char *value_sql(Arena *a, const Value *v) {
 static EvStatus invalid_input(Eval *ev, const Value *in, const DataType *to, const Node *at) {
     Arena *a = ev->an->arena;
     return ev_fail(ev, error_make(a, "CAST_INVALID_INPUT", at, "expression", value_sql(a, in), "sourceType",
-                                  sql_type_quoted(a, in->type), "targetType", sql_type_quoted(a, to), "ansiConfig",
-                                  sql_conf(a, "spark.sql.ansi.enabled"), NULL));
+                                  sql_type_quoted(a, in->type), "targetType", sql_type_quoted(a, to), NULL));
 }
 
 static EvStatus overflow(Eval *ev, const Value *in, const DataType *to, const Node *at) {
     Arena *a = ev->an->arena;
     return ev_fail(ev, error_make(a, "CAST_OVERFLOW", at, "value", value_sql(a, in), "sourceType",
-                                  sql_type_quoted(a, in->type), "targetType", sql_type_quoted(a, to), "ansiConfig",
-                                  sql_conf(a, "spark.sql.ansi.enabled"), NULL));
+                                  sql_type_quoted(a, in->type), "targetType", sql_type_quoted(a, to), NULL));
 }
 
 static EvStatus out_of_range(Eval *ev, const Value *in, const DataType *to, const Node *at) {

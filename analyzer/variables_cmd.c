@@ -68,7 +68,7 @@ static const Variable **resolve_targets(Analysis *an, SessionState *st, Node *co
         NameParts np = targets[i]->u.un.name;
         const char *name = variable_target_name(np);
         vars[i] = name ? state_find_var(st, name) : NULL;
-        if (!vars[i]) return variable_unresolved(an, targets[i], np), NULL;
+        if (!vars[i]) return variable_unresolved(an, targets[i], np, true), NULL;
     }
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < i; j++)
@@ -168,7 +168,7 @@ static Node *cast_to_variables(Analysis *an, Node *plan, const Variable **vars, 
 static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     NameParts np = stmt->u.ddl.name;
     const char *name = variable_target_name(np);
-    if (!name) return variable_unresolved(an, stmt, np);
+    if (!name) return variable_unresolved(an, stmt, np, false);
     name = lower_dup(an->arena, name);
     const DataType *declared = stmt->u.ddl.col_types ? stmt->u.ddl.col_types[0] : NULL;
     Node *def = stmt->nexprs ? stmt->exprs[0] : NULL;
@@ -348,7 +348,7 @@ static Node *set_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges
 static Node *drop_variable(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     NameParts np = stmt->u.ddl.name;
     const char *name = variable_target_name(np);
-    if (!name) return variable_unresolved(an, stmt, np);
+    if (!name) return variable_unresolved(an, stmt, np, false);
     SessionState *st = pending_state(s, pend);
     if (!state_drop_var(st, name) && !stmt->u.ddl.if_exists)
         return an_fail(an, error_make(an->arena, "VARIABLE_NOT_FOUND", stmt, "variableName", variable_sql_name(an, name),
@@ -477,7 +477,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         tlen = qe->u.lit.v.u.s.len;
     } else if (qe->kind == NK_UnresolvedAttribute) {
         Node *v = resolve_variable(an, qe);
-        if (!v) return variable_unresolved(an, qe, qe->u.un.name);
+        if (!v) return variable_unresolved(an, qe, qe->u.un.name, false);
         if (!type_is_string(v->type))
             return an_fail(an, error_make(an->arena, "INVALID_VARIABLE_TYPE_FOR_QUERY_EXECUTE_IMMEDIATE", qe, "varType",
                                           sql_type_quoted(an->arena, v->type), NULL));
@@ -524,7 +524,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         if (u->kind == NK_Literal) v = u;
         else if (u->kind == NK_UnresolvedAttribute) {
             v = resolve_variable(an, u);
-            if (!v) return variable_unresolved(an, u, u->u.un.name);
+            if (!v) return variable_unresolved(an, u, u->u.un.name, false);
         } else if (u->kind == NK_UnresolvedFunction && u->u.un.is_operator && u->nkids == 1 && u->kids[0]->kind == NK_Literal) {
             v = u; /* a negative number */
         } else {

@@ -19,19 +19,24 @@
 #include "rules.h"
 #include "variables.h"
 
-static Node *not_constant(Analysis *an, const Node *e, const char *sub, const char *type) {
+/* NOT_A_CONSTANT_STRING.*, with Spark's parameters: the expression's SQL
+ * and the type's simple name, unquoted. */
+static Node *not_constant(Analysis *an, const Node *e, const char *sub, const DataType *type) {
     const char *cls = arena_printf(an->arena, "NOT_A_CONSTANT_STRING.%s", sub);
+    StrBuf sb;
+    sb_init(&sb, an->arena, 32);
+    expr_print_sql(&sb, e);
     if (type)
-        return an_fail(an, error_make(an->arena, cls, e, "expr", expr_sql_quoted(an->arena, e), "name", "`IDENTIFIER`",
-                                      "dataType", type, NULL));
-    return an_fail(an, error_make(an->arena, cls, e, "expr", expr_sql_quoted(an->arena, e), "name", "`IDENTIFIER`", NULL));
+        return an_fail(an, error_make(an->arena, cls, e, "expr", sb_str(&sb), "name", "IDENTIFIER", "dataType",
+                                      type_catalog_string(an->arena, type), NULL));
+    return an_fail(an, error_make(an->arena, cls, e, "expr", sb_str(&sb), "name", "IDENTIFIER", NULL));
 }
 
 bool identifier_name_parts(Analysis *an, const Node *e, NameParts *out) {
     if (!expr_is_constant(e)) return not_constant(an, e, "NOT_CONSTANT", NULL), false;
     if (!e->type || !type_is_string(e->type)) {
         if (e->type && e->type->id == T_NULL) return not_constant(an, e, "NULL", NULL), false;
-        return not_constant(an, e, "WRONG_TYPE", sql_type_quoted(an->arena, e->type ? e->type : &TYPE_NULL)), false;
+        return not_constant(an, e, "WRONG_TYPE", e->type ? e->type : &TYPE_NULL), false;
     }
     Value v;
     if (!const_eval(an, e, &v)) {

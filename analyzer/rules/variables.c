@@ -22,9 +22,9 @@ const char *variable_sql_name(Analysis *an, const char *name) {
     return sql_id_parts(an->arena, (NameParts){3, parts});
 }
 
-Node *variable_unresolved(Analysis *an, const Node *at, NameParts name) {
+Node *variable_unresolved(Analysis *an, const Node *at, NameParts name, bool upper_path) {
     return an_fail(an, error_make(an->arena, "UNRESOLVED_VARIABLE", at, "variableName", sql_id_parts(an->arena, name),
-                                  "searchPath", "`SYSTEM`.`SESSION`", NULL));
+                                  "searchPath", upper_path ? "`SYSTEM`.`SESSION`" : "`system`.`session`", NULL));
 }
 
 bool variable_is_config_key(const SessionState *s, const char *key) {
@@ -79,4 +79,17 @@ const Node *plan_find_variable(const Node *plan) {
     const Node *found = NULL;
     node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, find_var, &found);
     return found;
+}
+
+const char *variable_key_sql(Analysis *an, const char *key) {
+    const char *parts[8];
+    uint32_t n = 0;
+    const char *p = key;
+    while (n < 8) {
+        const char *dot = strchr(p, '.');
+        parts[n++] = dot ? arena_strndup(an->arena, p, (size_t)(dot - p)) : p;
+        if (!dot) break;
+        p = dot + 1;
+    }
+    return sql_id_parts(an->arena, (NameParts){n, parts});
 }

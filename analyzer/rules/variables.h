@@ -21,13 +21,16 @@ Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *sele
  * `v`, `session.v` or `system.session.v` (case-insensitive); NULL for any
  * other qualification. */
 const char *variable_target_name(NameParts name);
-/* UNRESOLVED_VARIABLE for a target (search path SYSTEM.SESSION). Returns NULL. */
-Node *variable_unresolved(Analysis *an, const Node *at, NameParts name);
+/* UNRESOLVED_VARIABLE for a target. Spark prints the search path in upper
+ * case for SET VAR targets, in lower case elsewhere. Returns NULL. */
+Node *variable_unresolved(Analysis *an, const Node *at, NameParts name, bool upper_path);
 /* `system`.`session`.`v` as Spark prints a variable in errors. */
 const char *variable_sql_name(Analysis *an, const char *name);
 /* Whether `SET key = value` names a session variable (`v`, `session.v`,
  * `system.session.v`): Spark refuses it (SET_VARIABLE_USING_SET). */
 bool variable_is_config_key(const struct SessionState *s, const char *key);
+/* A SET key as Spark quotes it in errors: `session`.`v`. */
+const char *variable_key_sql(Analysis *an, const char *key);
 
 /* The first session variable a resolved plan references (subqueries
  * included), or NULL: a persistent view may not (INVALID_TEMP_OBJ_REFERENCE). */
