@@ -39,14 +39,18 @@ static bool is_generator(const Node *e) {
 static bool is_generator_like(const Node *e) {
     if (is_generator(e)) return true;
     if (e->kind != NK_UnresolvedFunction || e->u.un.is_operator || e->u.un.name.n != 1) return false;
-    const FuncDef *def = func_lookup_builtin(e->u.un.name.v[0]);
-    if (!def || func_kind(def) != FK_GENERATOR) return false;
     for (uint32_t i = 0; i < e->nkids; i++)
         if (!node_resolved(e->kids[i])) return false;
-    return true;
+    const FuncDef *def = func_lookup_builtin(e->u.un.name.v[0]);
+    return def && func_kind(def) == FK_GENERATOR;
+}
+
+static bool may_hold_call(const Node *e) {
+    return kind_mask_any(e->mask, kind_mask_or(kind_mask_of(NK_Call), kind_mask_of(NK_UnresolvedFunction)));
 }
 
 static bool has_generator(const Node *e) {
+    if (!may_hold_call(e)) return false;
     if (is_generator_like(e)) return true;
     if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery ||
         e->kind == NK_LateralSubquery)

@@ -524,6 +524,7 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
 }
 
 static bool has_grouping_call(const Node *e) {
+    if (!kind_mask_has(e->mask, NK_Call)) return false;
     if (is_grouping_call(e, "grouping") || is_grouping_call(e, "grouping_id")) return true;
     if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery)
         return false;
@@ -558,9 +559,21 @@ static Node *hive_gid(Node *e, void *ctx) {
     return h->named ? make_alias(h->an, c, "grouping__id", false) : c;
 }
 
+static WalkResult find_hive_gid(const Node *n, void *ctx) {
+    if (!kind_mask_has(n->mask, NK_UnresolvedAttribute)) return WALK_PRUNE;
+    if (is_hive_gid(n)) {
+        *(bool *)ctx = true;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
 /* Spark's literal function grouping__id: GroupingID(Nil), named grouping__id in a select list. */
 static Node *substitute_hive_gid(Analysis *an, Node *p) {
-    if (!p->nkids || !children_resolved(p) || !kind_mask_has(p->mask, NK_UnresolvedAttribute)) return p;
+    if (!p->nkids || !kind_mask_has(p->mask, NK_UnresolvedAttribute)) return p;
+    bool found = false;
+    for (uint32_t i = 0; i < p->nexprs && !found; i++) node_walk(p->exprs[i], 0, find_hive_gid, &found);
+    if (!found || !children_resolved(p)) return p;
     if (p->kind != NK_Aggregate && p->kind != NK_Project && p->kind != NK_Sort && p->kind != NK_Filter &&
         p->kind != NK_UnresolvedHaving)
         return p;
@@ -708,7 +721,8 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK_ALL, rewrite, an);
+    KindMask kinds = KIND_MASK(NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call, NK_UnresolvedAttribute);
+    return plan_transform_up(an->arena, plan, kinds, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_GROUPING_ANALYTICS = {

@@ -50,6 +50,7 @@ static bool is_window_fn(const Node *e) {
 /* CheckAnalysis: a window function used as the argument of anything but a
  * window expression (`SELECT row_number() FROM t`). */
 static bool check_over(Analysis *an, const Node *e) {
+    if (!kind_mask_has(e->mask, NK_Call)) return true;
     if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery ||
         e->kind == NK_LateralSubquery)
         return true;

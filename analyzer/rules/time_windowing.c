@@ -34,6 +34,7 @@ typedef struct Find {
 
 static WalkResult find_window(const Node *n, void *ctx) {
     Find *f = ctx;
+    if (!kind_mask_has(n->mask, NK_Call)) return WALK_PRUNE;
     if (!is_time_window(n)) return WALK_CONTINUE;
     if (!f->found) {
         f->found = n;
