@@ -1,5 +1,6 @@
 #include "catalog.h"
 
+#include "output.h"
 #include "strbuf.h"
 
 #include <stdlib.h>
@@ -41,6 +42,7 @@ static TableDef *table_copy(Arena *a, const TableDef *t) {
         n->cols[i].name = arena_strdup(a, t->cols[i].name);
         n->cols[i].type = type_copy(a, t->cols[i].type);
         n->cols[i].nullable = t->cols[i].nullable;
+        n->cols[i].name_hash = attr_name_hash(n->cols[i].name);
     }
     n->provider = t->provider ? arena_strdup(a, t->provider) : NULL;
     n->is_view = t->is_view;

@@ -17,6 +17,7 @@ typedef struct ColumnDef {
     const char *name;
     const DataType *type;
     bool nullable;
+    uint32_t name_hash; /* attr_name_hash(name), computed when the table is published */
 } ColumnDef;
 
 typedef struct TableDef {

@@ -26,8 +26,15 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
     rel->u.relation.name = full;
     rel->u.relation.table = t;
     Node **attrs = ARENA_ARRAY(an->arena, Node *, t->ncols + 1);
-    for (int i = 0; i < t->ncols; i++)
-        attrs[i] = attr_new(an, t->cols[i].name, t->cols[i].type, t->cols[i].nullable, 0, (NameParts){0, NULL}, -1, -1);
+    for (int i = 0; i < t->ncols; i++) {
+        Node *a = node_new(an->arena, NK_AttributeReference, -1, -1);
+        a->u.attr.name = t->cols[i].name;
+        a->u.attr.id = an_new_id(an);
+        a->u.attr.name_hash = t->cols[i].name_hash;
+        a->type = t->cols[i].type;
+        if (t->cols[i].nullable) a->flags |= NF_NULLABLE;
+        attrs[i] = node_finish(a);
+    }
     node_set_exprs(an->arena, rel, attrs, (uint32_t)t->ncols);
     return make_subquery_alias(an, node_finish(rel), full);
 }
