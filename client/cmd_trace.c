@@ -208,7 +208,8 @@ static void print_header(const RemoteOpts *o, size_t index, const Statement *q) 
 }
 
 static void print_outcome(bool ok, const char *schema, const char *cls, const char *msg) {
-    if (ok) printf("result: ok %s\n", schema && *schema ? schema : "struct<>");
+    const char *sch = schema && *schema ? schema : "struct<>";
+    if (ok) printf("result: ok %.200s%s\n", sch, strlen(sch) > 200 ? " ..." : "");
     else printf("result: error %s: %s\n", cls ? cls : "", msg ? msg : "");
 }
 
