@@ -12,6 +12,7 @@
  *                                               .CORRELATED_REFERENCE
  */
 #include <string.h>
+#include <strings.h>
 
 #include "functions/functions.h"
 #include "print/printer.h"
@@ -314,6 +315,18 @@ static bool lambda_has_subquery(const Node *e) {
     return false;
 }
 
+/* spark.sql.optimizer.scalarSubqueryUseSingleJoin (true by default in Spark 4):
+ * a correlated scalar subquery that may return several rows is executed
+ * with a single-row join, so the aggregation checks below only apply when
+ * it is turned off. */
+static bool scalar_single_join(const Analysis *an) {
+    const Conf *c = an->conf;
+    for (int i = 0; i < c->nentries; i++)
+        if (!strcasecmp(c->keys[i], "spark.sql.optimizer.scalarSubqueryUseSingleJoin"))
+            return strcasecmp(c->values[i], "false") != 0;
+    return true;
+}
+
 bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
     if (!check_outer_attrs_in_input(an, e, host)) return false;
     for (uint32_t i = 0; i < host->nexprs; i++)
@@ -329,7 +342,7 @@ bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
         const Node *plan = e->u.subq.plan;
         int64_t m = max_rows(plan);
         /* a CTE reference's row count is the definition's: not known here */
-        if ((m < 0 || m > 1) && !kind_mask_has(plan->mask, NK_CTERelationRef)) {
+        if ((m < 0 || m > 1) && !kind_mask_has(plan->mask, NK_CTERelationRef) && !scalar_single_join(an)) {
             const Node *q = clean_scalar_query(plan);
             if (q->kind == NK_Filter && q->kids[0]->kind == NK_Aggregate) q = q->kids[0];
             int64_t qm = max_rows(q);

@@ -9,9 +9,10 @@ SELECT a FROM l WHERE a IN (SELECT c FROM r WHERE d > l.b);
 SELECT a FROM l WHERE a NOT IN (SELECT c FROM r) AND EXISTS (SELECT * FROM r WHERE c = a);
 SELECT a, count(*) FROM l GROUP BY a HAVING count(*) > (SELECT count(*) FROM r WHERE c > a);
 SELECT a FROM l ORDER BY (SELECT max(d) FROM r);
+-- not aggregated: Spark 4 runs it with a single-row join (scalarSubqueryUseSingleJoin)
+SELECT a, (SELECT d FROM r WHERE c = a) FROM l;
 -- validity checks
 SELECT a FROM l ORDER BY (SELECT max(d) FROM r WHERE c = a);
-SELECT a, (SELECT d FROM r WHERE c = a) FROM l;
 SELECT a, (SELECT sum(d) FROM r GROUP BY c + a) FROM l;
 SELECT a, (SELECT max(d + a) FROM r WHERE c = a) FROM l;
 SELECT a FROM l WHERE EXISTS (SELECT * FROM r LEFT JOIN (SELECT * FROM r WHERE d > l.b) s ON r.c = s.c);
