@@ -25,11 +25,7 @@ static bool check_plan(Analysis *an, const Node *p, OuterScope *outer);
 
 static bool unresolved_attribute(Check *c, const Node *e) {
     Analysis *an = c->an;
-    AttrList cands = c->input;
-    if (c->op->kind == NK_Aggregate || c->op->kind == NK_Project || c->op->kind == NK_Filter ||
-        c->op->kind == NK_Sort) {
-        /* Spark suggests from the operator's input */
-    }
+    AttrList cands = c->input; /* Spark suggests from the operator's input */
     const char *name = sql_id_parts(an->arena, e->u.un.name);
     if (cands.n == 0)
         return fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", e, "objectName", name, NULL));
@@ -83,15 +79,23 @@ static bool is_boolean(const Node *e) { return e->type && (e->type->id == T_BOOL
 
 static bool check_aggregate(Analysis *an, const Node *p);
 
+static bool check_node(Analysis *an, const Node *p, OuterScope *outer);
+
+/* Checks p with `outer` as the enclosing scopes, restoring the caller's. */
 static bool check_plan(Analysis *an, const Node *p, OuterScope *outer) {
     OuterScope *saved = an->outer;
     an->outer = outer;
+    bool ok = check_node(an, p, outer);
+    an->outer = saved;
+    return ok;
+}
+
+static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
     for (uint32_t i = 0; i < p->nkids; i++)
         if (!check_plan(an, p->kids[i], outer)) return false;
     Check c = {an, plan_input(an, p), p};
     for (uint32_t i = 0; i < p->nexprs; i++)
         if (!check_expr(&c, p->exprs[i])) return false;
-    an->outer = saved;
     switch (p->kind) {
     case NK_UnresolvedRelation:
         return fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", p, "relationName",

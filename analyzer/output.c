@@ -240,7 +240,6 @@ bool expr_has_kind(const Node *e, KindMask m) {
     return s.found;
 }
 
-static bool has_kind_outside_subqueries(const Node *e, KindMask m) { return expr_has_kind(e, m); }
 
 /* A generator call (explode, ...) outside subqueries: ExtractGenerator still
    has to turn it into a Generate (Spark's Project.resolved). */
@@ -260,13 +259,13 @@ bool plan_is_resolved(const Node *p) {
     case NK_Project: {
         KindMask special = KIND_MASK(NK_AggregateExpression, NK_WindowExpression);
         for (uint32_t i = 0; i < p->nexprs; i++)
-            if (has_kind_outside_subqueries(p->exprs[i], special) || has_generator(p->exprs[i])) return false;
+            if (expr_has_kind(p->exprs[i], special) || has_generator(p->exprs[i])) return false;
         return true;
     }
     case NK_Aggregate: {
         KindMask special = KIND_MASK(NK_WindowExpression);
         for (uint32_t i = 0; i < p->nexprs; i++)
-            if (has_kind_outside_subqueries(p->exprs[i], special)) return false;
+            if (expr_has_kind(p->exprs[i], special)) return false;
         return true;
     }
     case NK_Join:
