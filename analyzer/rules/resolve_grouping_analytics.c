@@ -151,7 +151,11 @@ static void element_exprs(Arena *a, const Node *e, ExprSet *out, uint32_t *cap) 
         push_distinct(a, out, cap, (Node *)e);
         return;
     }
-    for (uint32_t i = 0; i < e->nkids; i++) element_exprs(a, e->kids[i], out, cap);
+    /* GROUP BY a, b GROUPING SETS (...): the user's columns come first, so
+       they keep their order (Spark 4's GroupingSets.children) */
+    uint32_t nsets = e->kind == NK_GroupingSets && e->u.un.nargs <= e->nkids ? e->u.un.nargs : e->nkids;
+    for (uint32_t i = nsets; i < e->nkids; i++) element_exprs(a, e->kids[i], out, cap);
+    for (uint32_t i = 0; i < nsets; i++) element_exprs(a, e->kids[i], out, cap);
 }
 
 
