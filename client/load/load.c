@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,6 +95,8 @@ struct Load {
     size_t bl_head, bl_len, bl_cap;
     size_t rr;            /* round-robin connection cursor */
     uv_timer_t tick, progress;
+    int tfd;          /* open loop's timerfd */
+    uv_poll_t tpoll;
     uv_signal_t sigint;
 };
 
@@ -325,15 +328,33 @@ static void backlog_push(Load *L, uint64_t due) {
     L->backlog[(L->bl_head + L->bl_len++) % L->bl_cap] = due;
 }
 
-/* Open loop: every request due by now is sent, or queued if all streams are busy. */
-static void on_tick(uv_timer_t *t) {
-    Load *L = t->data;
+/* Open loop: a timerfd armed at the next due time (nanosecond resolution:
+ * libuv timers have whole milliseconds, which would add up to 1 ms of the
+ * generator's own lateness to every latency). Every request due by now is
+ * sent, or queued if all streams are busy. */
+static void arm(Load *L, uint64_t at_ns) {
+    struct itimerspec its = {{0, 0}, {(time_t)(at_ns / 1000000000u), (long)(at_ns % 1000000000u)}};
+    if (!its.it_value.tv_sec && !its.it_value.tv_nsec) its.it_value.tv_nsec = 1;
+    timerfd_settime(L->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void on_due(uv_poll_t *h, int status, int events) {
+    (void)status;
+    (void)events;
+    Load *L = h->data;
+    uint64_t expirations;
+    if (read(L->tfd, &expirations, sizeof expirations) < 0) { /* spurious wake-up: nothing to read */
+    }
     uint64_t now = now_ns();
     double interval = 1e9 / L->rate;
+    uint64_t next = 0;
     while (!L->stopping && (L->requests_max <= 0 || L->due_count < (uint64_t)L->requests_max)) {
         uint64_t due = L->start_ns + (uint64_t)((double)L->due_count * interval);
-        if (due > now) break;
         if (L->duration_s > 0 && due >= L->stop_ns) break;
+        if (due > now) {
+            next = due;
+            break;
+        }
         L->due_count++;
         Stream *st = L->bl_len ? NULL : free_stream(L);
         if (st) send_one(st, due);
@@ -343,6 +364,9 @@ static void on_tick(uv_timer_t *t) {
         L->stopping = true;
         maybe_finish(L);
     }
+    if (L->stopping) return;
+    if (next) arm(L, L->duration_s > 0 && next > L->stop_ns ? L->stop_ns : next);
+    else if (L->duration_s > 0) arm(L, L->stop_ns); /* all sent: wake at the end */
 }
 
 /* ---------------------------------------------------------------- run control */
@@ -376,6 +400,7 @@ static void finish(Load *L) {
     L->finished = true;
     L->end_ns = now_ns();
     uv_timer_stop(&L->tick);
+    if (L->rate > 0) uv_poll_stop(&L->tpoll);
     uv_timer_stop(&L->progress);
     uv_signal_stop(&L->sigint);
 }
@@ -415,7 +440,8 @@ static void start_measuring(Load *L) {
     L->stop_ns = L->duration_s > 0 ? L->start_ns + (uint64_t)(L->duration_s * 1e9) : UINT64_MAX;
     uv_timer_start(&L->progress, on_progress, 1000, 1000);
     if (L->rate > 0) {
-        uv_timer_start(&L->tick, on_tick, 0, 1);
+        uv_poll_start(&L->tpoll, UV_READABLE, on_due);
+        arm(L, L->start_ns);
     } else {
         if (L->duration_s > 0) uv_timer_start(&L->tick, on_stop, (uint64_t)(L->duration_s * 1000), 0);
         for (int i = 0; i < L->nstreams && want_more(L); i++) send_one(&L->streams[i], L->start_ns);
@@ -592,6 +618,14 @@ int main(int argc, char **argv) {
     hist_init(&L.hist);
     hist_init(&L.window);
     uv_timer_init(L.loop, &L.tick);
+    if (L.rate > 0) {
+        L.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (L.tfd < 0 || uv_poll_init(L.loop, &L.tpoll, L.tfd) != 0) {
+            fprintf(stderr, "catalyzer-load: timerfd: cannot create\n");
+            return 2;
+        }
+        L.tpoll.data = &L;
+    }
     uv_timer_init(L.loop, &L.progress);
     L.tick.data = L.progress.data = &L;
     uv_signal_init(L.loop, &L.sigint);
@@ -625,7 +659,7 @@ int main(int argc, char **argv) {
     if (!L.end_ns) L.end_ns = now_ns();
     int rc = L.setup_failed ? 2 : 0;
     if (!L.setup_failed) {
-        if (!L.json || isatty(2)) print_progress(&L, true);
+        if ((!L.json || isatty(2)) && now_ns() - L.last_progress_ns > 250000000u) print_progress(&L, true);
         report(&L);
         if (!L.ok) rc = 1;
     }
@@ -646,10 +680,12 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < L.nconn; i++) czc_conn_free(L.conns[i].cz);
     uv_close((uv_handle_t *)&L.tick, NULL);
+    if (L.rate > 0) uv_close((uv_handle_t *)&L.tpoll, NULL);
     uv_close((uv_handle_t *)&L.progress, NULL);
     uv_close((uv_handle_t *)&L.sigint, NULL);
     uv_run(L.loop, UV_RUN_DEFAULT);
     uv_loop_close(L.loop);
+    if (L.rate > 0) close(L.tfd);
     hist_free(&L.hist);
     hist_free(&L.window);
     for (size_t i = 0; i < L.nqueries; i++) {
