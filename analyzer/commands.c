@@ -50,6 +50,17 @@ static const char *qualified(Analysis *an, const char *ns, const char *tbl) {
     return sql_id_parts(an->arena, (NameParts){3, parts});
 }
 
+/* The schema a view keeps: its query's output, renamed by the user's columns. */
+static void view_schema(Analysis *an, TempView *v, AttrList out, uint32_t ncols, const char *const *names) {
+    v->nout = (int)out.n;
+    v->out_names = ARENA_ARRAY(an->arena, const char *, out.n + 1);
+    v->out_types = ARENA_ARRAY(an->arena, const DataType *, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++) {
+        v->out_names[i] = i < ncols ? names[i] : out.v[i]->u.attr.name;
+        v->out_types[i] = out.v[i]->type;
+    }
+}
+
 static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     NameParts n = stmt->u.ddl.name;
     if (stmt->u.ddl.temporary && !stmt->u.ddl.global && n.n > 1) {
@@ -75,6 +86,7 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
         }
         TempView v = {.name = name, .sql = stmt->u.ddl.text, .ncols = (int)stmt->u.ddl.ncols,
                       .cols = stmt->u.ddl.col_names};
+        view_schema(an, &v, out, stmt->u.ddl.ncols, stmt->u.ddl.col_names);
         state_put_view(st, &v);
         return with_query(an, stmt, query);
     }
@@ -263,11 +275,13 @@ static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChange
                                    ? arena_strndup(an->arena, an->sql + q->start, (size_t)(q->stop - q->start + 1))
                                    : NULL;
             TempView v = {.name = stmt->u.ddl.name.v[stmt->u.ddl.name.n - 1], .sql = text};
+            view_schema(an, &v, plan_output(an, query), 0, NULL);
             if (v.sql) state_put_view(pending_state(s, pend), &v);
-            return ok(stmt);
+            return with_query(an, stmt, query);
         }
-        return command_table(an, s, stmt) || (stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0]))
-                   ? (an->error = NULL, ok(stmt)) : NULL;
+        /* CACHE TABLE t: a temporary view or a table */
+        if (stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0])) return ok(stmt);
+        return command_table(an, s, stmt) ? ok(stmt) : NULL;
     }
     if (starts_with_ci(kw, "DELETE") || starts_with_ci(kw, "UPDATE") || starts_with_ci(kw, "MERGE")) {
         /* v1 session-catalog tables support none of these */

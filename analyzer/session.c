@@ -65,6 +65,13 @@ SessionState *state_clone(const SessionState *o) {
         n->cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
         for (int j = 0; j < v->ncols; j++) n->cols[j] = arena_strdup(a, v->cols[j]);
         n->plan = v->plan; /* decoded plans are kept by the session that registered them */
+        n->nout = v->nout;
+        n->out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
+        n->out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
+        for (int j = 0; j < v->nout; j++) {
+            n->out_names[j] = arena_strdup(a, v->out_names[j]);
+            n->out_types[j] = type_copy(a, v->out_types[j]);
+        }
     }
     s->nvars = o->nvars;
     s->vars = ARENA_ARRAY(a, Variable, o->nvars + 1);
@@ -126,6 +133,13 @@ void state_put_view(SessionState *s, const TempView *v) {
                   .ncols = v->ncols, .plan = v->plan};
     n.cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
     for (int j = 0; j < v->ncols; j++) n.cols[j] = arena_strdup(a, v->cols[j]);
+    n.nout = v->nout;
+    n.out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
+    n.out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
+    for (int j = 0; j < v->nout; j++) {
+        n.out_names[j] = arena_strdup(a, v->out_names[j]);
+        n.out_types[j] = type_copy(a, v->out_types[j]);
+    }
     for (int i = 0; i < s->nviews; i++)
         if (strcasecmp(s->views[i].name, v->name) == 0) {
             s->views[i] = n;

@@ -16,6 +16,9 @@ typedef struct TempView {
     int ncols;             /* user column names (0: the query's own) */
     const char **cols;
     const Node *plan;      /* for views created from a decoded plan: the unresolved plan */
+    int nout;              /* the view's schema when it was created: where it is used, */
+    const char **out_names;/* its query's output is cast back to these (as Spark's */
+    const DataType **out_types; /* View shows) */
 } TempView;
 
 typedef struct Variable {

@@ -40,8 +40,15 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
 }
 
 /* Parses and analyses a view body; wraps it in View and SubqueryAlias. */
+/* The stored schema of a view, to cast its query's output back to. */
+typedef struct ViewSchema {
+    int n;
+    const char *const *names;
+    const DataType *const *types;
+} ViewSchema;
+
 static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *const *cols, NameParts alias,
-                         NameParts view_name, bool temporary, const char *ns, const Node *at) {
+                         NameParts view_name, bool temporary, const char *ns, ViewSchema schema, const Node *at) {
     ParserOptions po = {.max_depth = an->max_depth};
     ErrorInfo *err = NULL;
     Node *parsed = parse_statement(an->arena, sql, strlen(sql), &po, &err);
@@ -76,6 +83,20 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
         body = make_project(an, body, items, out.n);
         out = plan_output(an, body);
     }
+    if (schema.n && (uint32_t)schema.n == out.n) {
+        /* as Spark: the output cast to the schema the view was created with */
+        Node **items = ARENA_ARRAY(an->arena, Node *, out.n + 1);
+        for (uint32_t i = 0; i < out.n; i++) {
+            Node *c = node_new(an->arena, NK_Cast, out.v[i]->start, out.v[i]->stop);
+            c->type = schema.types[i];
+            c->u.cast.ansi = an->conf->ansi;
+            c->flags |= NF_IMPLICIT | (out.v[i]->flags & NF_NULLABLE);
+            node_set_kids(an->arena, c, &out.v[i], 1);
+            items[i] = make_alias(an, node_finish(c), schema.names[i], false);
+        }
+        body = make_project(an, body, items, out.n);
+        out = plan_output(an, body);
+    }
     Node *view = node_new(an->arena, NK_View, at->start, at->stop);
     view->u.view.name = view_name;
     view->u.view.temporary = temporary;
@@ -90,7 +111,8 @@ static Node *resolve_one(Analysis *an, Node *u) {
         const TempView *v = state_find_view(an->session, n.v[0]);
         if (v && v->sql) {
             NameParts alias = name_parts1(an->arena, v->name);
-            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, NULL, u);
+            ViewSchema vs = {v->nout, v->out_names, v->out_types};
+            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, NULL, vs, u);
         }
     }
     const char *ns = an->view_ns ? an->view_ns : an->session ? an->session->current_ns : "default";
@@ -113,7 +135,14 @@ static Node *resolve_one(Analysis *an, Node *u) {
         parts[1] = t->ns;
         parts[2] = t->name;
         NameParts full = {3, parts};
-        return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, t->ns, u);
+        const char **names = ARENA_ARRAY(an->arena, const char *, t->ncols + 1);
+        const DataType **types = ARENA_ARRAY(an->arena, const DataType *, t->ncols + 1);
+        for (int i = 0; i < t->ncols; i++) {
+            names[i] = t->cols[i].name;
+            types[i] = t->cols[i].type;
+        }
+        ViewSchema vs = {t->ncols, names, types};
+        return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, t->ns, vs, u);
     }
     return relation_for_table(an, t, u);
 }
