@@ -414,7 +414,27 @@ static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return p;
     switch (p->kind) {
-    case NK_Sort: return sort_over_windowed(an, p);
+    case NK_Sort: {
+        /* ORDER BY rank() OVER (...): Spark's CheckAnalysis (only a Window hosts window expressions) */
+        bool resolved = true, win = false;
+        for (uint32_t i = 0; i < p->nexprs; i++) {
+            if (!node_resolved(p->exprs[i])) resolved = false;
+            if (has_window(p->exprs[i])) win = true;
+        }
+        if (win && resolved) {
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            for (uint32_t i = 0; i < p->nexprs; i++) {
+                const Node *e = p->exprs[i];
+                if (!has_window(e)) continue;
+                if (sb.len) sb_puts(&sb, ", ");
+                sb_puts(&sb, expr_sql_quoted(an->arena, e->kind == NK_SortOrder && e->nkids ? e->kids[0] : e));
+            }
+            return an_fail(an, error_make(an->arena, "UNSUPPORTED_EXPR_FOR_OPERATOR", p, "invalidExprSqls", sb_str(&sb),
+                                          NULL));
+        }
+        return sort_over_windowed(an, p);
+    }
     case NK_Filter:
     case NK_UnresolvedHaving:
         if (p->nexprs && has_window(p->exprs[0]))
