@@ -273,10 +273,14 @@ void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
             if (d == '=' && e3 == '>') { op = OP_NSEQ; w = 3; }
             else if (d == '=') { op = OP_LE; w = 2; }
             else if (d == '>') { op = OP_NEQ; w = 2; }
+            else if (d == '<') { op = OP_SHL; w = 2; }
             else op = OP_LT;
             break;
         case '>':
+            /* `>>` / `>>>` are shifts; a type's `array<array<int>>` splits them back */
             if (d == '=') { op = OP_GE; w = 2; }
+            else if (d == '>' && e3 == '>') { op = OP_SHRU; w = 3; }
+            else if (d == '>') { op = OP_SHR; w = 2; }
             else op = OP_GT;
             break;
         case '!':

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- tokens ---- */
 
@@ -217,10 +218,26 @@ const DataType *ps_parse_type(Parser *p) {
             } else break;
         }
     }
-    while (is_op(p, OP_LT) || is_op(p, OP_LPAREN) || depth > 0) {
+    /* only ARRAY/MAP/STRUCT take <...> and only DECIMAL/CHAR/VARCHAR-like
+     * types take (...): `a::int < 5` is a comparison */
+    size_t fl = (size_t)(first->end - first->start);
+    const char *fw = p->sql + first->start;
+#define FW(s) (fl == sizeof(s) - 1 && strncasecmp(fw, s, fl) == 0)
+    bool angle = FW("ARRAY") || FW("MAP") || FW("STRUCT");
+    bool paren = FW("DECIMAL") || FW("DEC") || FW("NUMERIC") || FW("CHAR") || FW("CHARACTER") || FW("VARCHAR") ||
+                 first->kind == TK_QIDENT || !(FW("INT") || FW("INTEGER") || FW("BIGINT") || FW("LONG") ||
+                                               FW("SMALLINT") || FW("SHORT") || FW("TINYINT") || FW("BYTE") ||
+                                               FW("STRING") || FW("BOOLEAN") || FW("DOUBLE") || FW("FLOAT") ||
+                                               FW("REAL") || FW("DATE") || FW("TIMESTAMP") || FW("TIMESTAMP_NTZ") ||
+                                               FW("TIMESTAMP_LTZ") || FW("BINARY") || FW("VOID") || FW("INTERVAL") ||
+                                               FW("VARIANT"));
+#undef FW
+    while ((angle && is_op(p, OP_LT)) || (paren && is_op(p, OP_LPAREN)) || depth > 0) {
         const Token *t = tk(p);
         if (t->kind == TK_EOF) ps_syntax_error(p, "");
         if (tok_op(t, OP_LT) || tok_op(t, OP_LPAREN)) depth++;
+        else if (tok_op(t, OP_SHR)) depth -= 2;
+        else if (tok_op(t, OP_SHRU)) depth -= 3;
         else if (tok_op(t, OP_GT) || tok_op(t, OP_RPAREN)) depth--;
         else if (tok_op(t, OP_GE)) depth--; /* `>=` never closes a type; treat as `>` */
         end = t->end;

@@ -1,6 +1,7 @@
 /* Expressions, following Spark's grammar precedence:
  *   OR < AND < NOT < predicate (BETWEEN, IN, LIKE, IS ...) < comparison
- *   < | < ^ < & < (+ - ||) < (* / % DIV) < unary (- + ~) < postfix ([i], .f, ::t)
+ *   < | < ^ < & < (<< >> >>>) < (+ - ||) < (* / % DIV) < unary (- + ~)
+ *   < postfix ([i], .f, ::t)
  * and AstBuilder's mapping to expressions (see README.md). */
 #include <string.h>
 #include <strings.h>
@@ -232,18 +233,21 @@ static int binop_prec(const Parser *p, const char **name) {
     if (t->kind == TK_WORD) {
         if (t->kw == KW_DIV) {
             *name = "div";
-            return 6;
+            return 7;
         }
         return 0;
     }
     if (t->kind != TK_OP) return 0;
     switch (t->op) {
-    case OP_STAR: *name = "*"; return 6;
-    case OP_SLASH: *name = "/"; return 6;
-    case OP_PERCENT: *name = "%"; return 6;
-    case OP_PLUS: *name = "+"; return 5;
-    case OP_MINUS: *name = "-"; return 5;
-    case OP_CONCAT: *name = "||"; return 5;
+    case OP_STAR: *name = "*"; return 7;
+    case OP_SLASH: *name = "/"; return 7;
+    case OP_PERCENT: *name = "%"; return 7;
+    case OP_PLUS: *name = "+"; return 6;
+    case OP_MINUS: *name = "-"; return 6;
+    case OP_CONCAT: *name = "||"; return 6;
+    case OP_SHL: *name = "shiftleft"; return 5;
+    case OP_SHR: *name = "shiftright"; return 5;
+    case OP_SHRU: *name = "shiftrightunsigned"; return 5;
     case OP_AMP: *name = "&"; return 4;
     case OP_CARET: *name = "^"; return 3;
     case OP_PIPE: *name = "|"; return 2;
@@ -271,6 +275,7 @@ static Node *parse_binary(Parser *p, int minprec) {
         Node *r = parse_binary(p, prec + 1);
         leave(p);
         if (strcmp(name, "||") == 0) l = ps_mk_fn(p, "concat", false, l->start, prev_stop(p), 2, l, r);
+        else if (strncmp(name, "shift", 5) == 0) l = ps_mk_fn(p, name, false, l->start, prev_stop(p), 2, l, r);
         else if (strcmp(name, "<>") == 0) l = unop(p, "not", binop(p, "=", l, r), l->start);
         else l = binop(p, name, l, r);
     }

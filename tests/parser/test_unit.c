@@ -812,3 +812,25 @@ Test(parser_unit, set_quoted) {
     cr_assert_str_eq(p->u.ddl.text, "spark.sql.session.timeZone");
     cr_assert_str_eq(p->u.ddl.value, "UTC");
 }
+
+Test(parser_unit, shift_operators_and_nested_types) {
+    Node *n = X("1 << 2 + 3");
+    is_fn(n, "shiftleft", false, 2);
+    is_fn(n->kids[1], "+", true, 2);
+    is_fn(X("a >> 1"), "shiftright", false, 2);
+    is_fn(X("a >>> 1 & 3"), "&", true, 2);
+    n = X("CAST(x AS ARRAY<ARRAY<INT>>)");
+    cr_assert_eq(n->kind, NK_Cast);
+    cr_assert_eq(n->type->elem->id, T_ARRAY);
+    n = X("CAST(x AS MAP<STRING, ARRAY<ARRAY<INT>>>)");
+    cr_assert_eq(n->type->value->elem->elem->id, T_INT);
+}
+
+Test(parser_unit, cast_operator_then_comparison) {
+    Node *n = X("a::int < 5");
+    is_fn(n, "<", true, 2);
+    cr_assert_eq(n->kids[0]->kind, NK_Cast);
+    n = X("a::decimal(10, 2) > 1");
+    is_fn(n, ">", true, 2);
+    cr_assert_eq(n->kids[0]->type->precision, 10);
+}
