@@ -360,6 +360,35 @@ static int place_named_args(Analysis *an, const Node *u, const FuncDef *def, Nod
     return n;
 }
 
+/* LIKE ANY/ALL with a pattern that is not a string literal (or is NULL)
+ * becomes a chain of LIKEs joined by OR (ANY) or AND (ALL), as Spark's
+ * parser does; NOT variants negate each LIKE. */
+static Node *expand_multi_like(Analysis *an, const FuncDef *def, Node **args, int nargs, const Node *pos) {
+    bool all_lit = true;
+    for (int i = 1; i < nargs; i++) all_lit = all_lit && fn_lit_string(args[i]) != NULL;
+    if (all_lit) return NULL;
+    const char *n = def->name;
+    bool neg = !strncasecmp(n, "not ", 4);
+    bool il = strstr(n, "ilike") != NULL;
+    bool all = strstr(n, " all") != NULL;
+    Node *acc = NULL;
+    for (int i = 1; i < nargs; i++) {
+        Node *pair[2] = {args[0], args[i]};
+        Node *one = fn_call_builtin(an, il ? "ilike" : "like", pair, 2, pos);
+        if (!one) return NULL;
+        if (neg) one = fn_call_builtin(an, "not", &one, 1, pos);
+        if (!one) return NULL;
+        if (acc) {
+            Node *both[2] = {acc, one};
+            acc = fn_call_builtin(an, all ? "and" : "or", both, 2, pos);
+            if (!acc) return NULL;
+        } else {
+            acc = one;
+        }
+    }
+    return acc;
+}
+
 static bool is_star(const Node *n) { return n->kind == NK_UnresolvedStar || n->kind == NK_Star; }
 
 Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
@@ -463,6 +492,10 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
             return an_fail(an, error_make(a, "INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION", u, "class",
                                           arena_printf(a, "org.apache.spark.sql.catalyst.expressions.%s", cls), NULL));
         }
+    if (def->print == CS_LIKE_MULTI && n > 1) {
+        Node *x = expand_multi_like(an, def, args, n, u);
+        if (x || an_failed(an)) return x;
+    }
     if (def->flags & FD_LAMBDA)
         for (int i = 0; i < n; i++)
             if (args[i]->kind == NK_LambdaFunction) {
