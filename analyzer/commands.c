@@ -25,6 +25,17 @@ SessionState *pending_state(CzSession *s, PendingChanges *p) {
 
 static Node *ok(Node *stmt) { return stmt; }
 
+/* The statement named by its resolved, qualified name (`spark_catalog`.`db`.`t`). */
+static Node *with_qualified_name(Analysis *an, Node *stmt, const char *ns, const char *tbl) {
+    Node *c = node_copy(an->arena, stmt);
+    const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
+    parts[0] = "spark_catalog";
+    parts[1] = ns;
+    parts[2] = tbl;
+    c->u.ddl.name = (NameParts){3, parts};
+    return node_finish(c);
+}
+
 /* The statement as it prints after analysis: with its query analysed. */
 static Node *with_query(Analysis *an, Node *stmt, Node *query) {
     if (!query || !stmt->nkids || stmt->kids[0] == query) return stmt;
@@ -152,14 +163,20 @@ static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges
     }
     TableDef *t = catalog_put_table(c, ns, tbl, (int)ncols, cols);
     if (stmt->u.ddl.provider) t->provider = arena_strdup(c->arena, stmt->u.ddl.provider);
-    return with_query(an, stmt, query);
+    return with_query(an, with_qualified_name(an, stmt, ns, tbl), query);
 }
 
 static Node *drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     NameParts n = stmt->u.ddl.name;
     if (n.n == 1) {
         SessionState *st = pending_state(s, pend);
-        if (state_drop_view(st, n.v[0])) return ok(stmt);
+        if (state_drop_view(st, n.v[0])) {
+            /* prints as Spark's DropTempViewCommand */
+            Node *d = node_copy(an->arena, stmt);
+            d->u.ddl.temporary = true;
+            d->u.ddl.is_view = true;
+            return node_finish(d);
+        }
     }
     const char *ns, *tbl;
     if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;

@@ -12,7 +12,7 @@
 #include "rules.h"
 
 static bool int_literal(const Node *e, int64_t *v) {
-    if (e->kind != NK_Literal || e->u.lit.v.is_null || e->type->id != T_INT) return false;
+    if (e->kind != NK_Literal || e->u.lit.v.is_null || e->type->id != T_INT || (e->flags & NF_IMPLICIT)) return false;
     *v = e->u.lit.v.u.i;
     return true;
 }
@@ -68,6 +68,14 @@ static Node *group_ordinals(Analysis *an, Node *p) {
         if (!exprs) {
             exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs);
             memcpy(exprs, p->exprs, sizeof(Node *) * p->nexprs);
+        }
+        if (target->kind == NK_Literal && target->type->id == T_INT) {
+            /* grouping by a position that holds an integer constant: Spark keeps
+               the constant grouping (printed as the position); marked so it is not
+               taken for a position again */
+            Node *k = node_copy(an->arena, g);
+            k->flags |= NF_IMPLICIT;
+            target = node_finish(k);
         }
         exprs[i] = target;
     }

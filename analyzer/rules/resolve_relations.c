@@ -16,11 +16,20 @@
 #include "rules.h"
 #include "session.h"
 
+/* Spark's SessionCatalog.formatTableName: names lower-cased unless case-sensitive. */
+static const char *format_name(Analysis *an, const char *name) {
+    if (an->conf->case_sensitive) return name;
+    char *s = arena_strdup(an->arena, name);
+    for (char *p = s; *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
+    return s;
+}
+
 static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at) {
     const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
     parts[0] = t->catalog;
-    parts[1] = t->ns;
-    parts[2] = t->name;
+    parts[1] = format_name(an, t->ns);
+    parts[2] = format_name(an, t->name);
     NameParts full = {3, parts};
     Node *rel = node_new(an->arena, NK_Relation, at->start, at->stop);
     rel->u.relation.name = full;
@@ -110,9 +119,10 @@ static Node *resolve_one(Analysis *an, Node *u) {
     if (n.n == 1 && an->session && !an->view_ns) {
         const TempView *v = state_find_view(an->session, n.v[0]);
         if (v && v->sql) {
-            NameParts alias = name_parts1(an->arena, v->name);
+            NameParts alias = name_parts1(an->arena, format_name(an, n.v[0]));
+            NameParts view_name = name_parts1(an->arena, v->name);
             ViewSchema vs = {v->nout, v->out_names, v->out_types};
-            return expand_view(an, v->sql, v->ncols, v->cols, alias, alias, true, NULL, vs, u);
+            return expand_view(an, v->sql, v->ncols, v->cols, alias, view_name, true, NULL, vs, u);
         }
     }
     const char *ns = an->view_ns ? an->view_ns : an->session ? an->session->current_ns : "default";
@@ -132,8 +142,8 @@ static Node *resolve_one(Analysis *an, Node *u) {
     if (t->is_view) {
         const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
         parts[0] = "spark_catalog";
-        parts[1] = t->ns;
-        parts[2] = t->name;
+        parts[1] = format_name(an, t->ns);
+        parts[2] = format_name(an, t->name);
         NameParts full = {3, parts};
         const char **names = ARENA_ARRAY(an->arena, const char *, t->ncols + 1);
         const DataType **types = ARENA_ARRAY(an->arena, const DataType *, t->ncols + 1);
