@@ -7,3 +7,4 @@ SELECT a FROM t UNION ALL SELECT 1L;
 SELECT * FROM VALUES (1, 'x'), (2, 'y') AS v(i, s);
 SELECT a FROM t WHERE EXISTS (SELECT 1 FROM t AS u WHERE u.a = t.a);
 SELECT max(a) FROM range(10) AS r(a);
+SELECT a, 1, count(*) FROM t GROUP BY 1, 2;
