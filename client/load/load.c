@@ -56,6 +56,7 @@ typedef struct Stream {
     bool busy;
     bool ready; /* its session is set up */
     size_t next_query;
+    uv_timer_t retry; /* closed loop: a pause after UNAVAILABLE, not a busy spin */
 } Stream;
 
 typedef struct Pending {
@@ -263,6 +264,12 @@ static Stream *free_stream(Load *L) {
     return NULL;
 }
 
+static void on_retry(uv_timer_t *t) {
+    Stream *st = t->data;
+    if (want_more(st->load)) send_one(st, now_ns());
+    maybe_finish(st->load);
+}
+
 static void on_done(void *ud, int status, const char *msg) {
     Pending *p = ud;
     Stream *st = p->st;
@@ -288,7 +295,8 @@ static void on_done(void *ud, int status, const char *msg) {
             send_one(st, due);
         }
     } else if (want_more(L)) {
-        send_one(st, t);
+        if (status == CZC_UNAVAILABLE) uv_timer_start(&st->retry, on_retry, 100, 0);
+        else send_one(st, t);
     }
     maybe_finish(L);
 }
@@ -400,6 +408,7 @@ static void finish(Load *L) {
     L->finished = true;
     L->end_ns = now_ns();
     uv_timer_stop(&L->tick);
+    for (int k = 0; k < L->nstreams; k++) uv_timer_stop(&L->streams[k].retry);
     if (L->rate > 0) uv_poll_stop(&L->tpoll);
     uv_timer_stop(&L->progress);
     uv_signal_stop(&L->sigint);
@@ -644,6 +653,8 @@ int main(int argc, char **argv) {
         int ci = k % L.nconn, si = k / L.nconn;
         st->load = &L;
         st->conn = &L.conns[ci];
+        uv_timer_init(L.loop, &st->retry);
+        st->retry.data = st;
         st->next_query = (size_t)k; /* streams start at different queries */
         if (L.session_per_conn) snprintf(st->session, sizeof st->session, "load-%d-%d", (int)getpid(), ci);
         else snprintf(st->session, sizeof st->session, "load-%d-%d-%d", (int)getpid(), ci, si);
@@ -680,6 +691,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < L.nconn; i++) czc_conn_free(L.conns[i].cz);
     uv_close((uv_handle_t *)&L.tick, NULL);
+    for (int k = 0; k < L.nstreams; k++) uv_close((uv_handle_t *)&L.streams[k].retry, NULL);
     if (L.rate > 0) uv_close((uv_handle_t *)&L.tpoll, NULL);
     uv_close((uv_handle_t *)&L.progress, NULL);
     uv_close((uv_handle_t *)&L.sigint, NULL);
