@@ -51,6 +51,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         sb_puts(sb, ", 0, 0");
         if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
     }
+    if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
     sb_putc(sb, ')');
 }
 

@@ -4,6 +4,7 @@
  * arguments, implicit casts from the argument spec, the typing helper,
  * then the node. Function-specific knowledge stays in the registry rows. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -495,6 +496,22 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     if (def->print == CS_LIKE_MULTI && n > 1) {
         Node *x = expand_multi_like(an, def, args, n, u);
         if (x || an_failed(an)) return x;
+        const char *il = strstr(def->name, "ilike");
+        if (il) {
+            /* ILIKE ANY/ALL with literal patterns: LikeAny(lower(x), lower-cased patterns) */
+            char nm[32];
+            snprintf(nm, sizeof nm, "%.*s%s", (int)(il - def->name), def->name, il + 1);
+            const FuncDef *like = func_lookup_builtin(nm);
+            Node *low = fn_call_builtin(an, "lower", &args[0], 1, u);
+            if (!like || !low) return NULL;
+            args[0] = low;
+            for (int i = 1; i < n; i++) {
+                char *p = arena_strdup(a, fn_lit_string(args[i]));
+                for (char *q = p; *q; q++) *q = (char)tolower((unsigned char)*q);
+                args[i] = fn_mk_str_lit(a, p);
+            }
+            def = like;
+        }
     }
     if (def->flags & FD_LAMBDA)
         for (int i = 0; i < n; i++)
