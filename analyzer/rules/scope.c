@@ -109,38 +109,57 @@ static NameMatch match_start(const AttrIndex *ix, const char *name) {
     return m;
 }
 
-ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrList attrs, Node **out) {
+/* Candidate matches: almost always one or two, so a small stack array that
+ * grows in the arena only when a name really matches many columns. */
+typedef struct Cands {
+    Node **v;
+    uint32_t n, cap;
     Node *stack[8];
-    Node **cands = attrs.n <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, attrs.n);
-    uint32_t ncand = 0, nested_from = 0;
+} Cands;
+
+static void cands_push(Analysis *an, Cands *c, Node *a) {
+    if (c->n == c->cap) {
+        uint32_t cap = c->cap * 2;
+        Node **v = ARENA_ARRAY(an->arena, Node *, cap);
+        memcpy(v, c->v, sizeof(Node *) * c->n);
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->n++] = a;
+}
+
+ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrList attrs, Node **out) {
+    Cands cl = {.n = 0, .cap = 8};
+    cl.v = cl.stack;
+    uint32_t nested_from = 0;
     const AttrIndex *ix = attr_index(an, attrs);
     /* qualified: the first i parts are the end of the qualifier, part i the name */
-    for (uint32_t i = name.n > 1 ? (name.n - 1 < 3 ? name.n - 1 : 3) : 0; i >= 1 && ncand == 0; i--) {
+    for (uint32_t i = name.n > 1 ? (name.n - 1 < 3 ? name.n - 1 : 3) : 0; i >= 1 && cl.n == 0; i--) {
         NameMatch m = match_start(ix, name.v[i]);
         for (Node *a; (a = next_named(an, attrs, name.v[i], &m));)
-            if (qualifier_ends_with(an, a, name.v, i)) cands[ncand++] = a;
+            if (qualifier_ends_with(an, a, name.v, i)) cands_push(an, &cl, a);
         nested_from = i + 1;
     }
-    if (ncand == 0) {
+    if (cl.n == 0) {
         NameMatch m = match_start(ix, name.v[0]);
         for (Node *a; (a = next_named(an, attrs, name.v[0], &m));)
-            if (!a->u.attr.metadata_col) cands[ncand++] = a;
+            if (!a->u.attr.metadata_col) cands_push(an, &cl, a);
         nested_from = 1;
     }
-    if (ncand == 0) return RS_NOT_FOUND;
-    if (ncand > 1) {
+    if (cl.n == 0) return RS_NOT_FOUND;
+    if (cl.n > 1) {
         /* the same attribute reachable twice is not ambiguous */
         bool same = true;
-        for (uint32_t k = 1; k < ncand; k++)
-            if (cands[k]->u.attr.id != cands[0]->u.attr.id) same = false;
+        for (uint32_t k = 1; k < cl.n; k++)
+            if (cl.v[k]->u.attr.id != cl.v[0]->u.attr.id) same = false;
         if (!same) {
-            const char **names = ARENA_ARRAY(an->arena, const char *, ncand);
-            for (uint32_t k = 0; k < ncand; k++) names[k] = qualified_sql_name(an, cands[k]);
-            qsort(names, ncand, sizeof(char *), cmp_str);
+            const char **names = ARENA_ARRAY(an->arena, const char *, cl.n);
+            for (uint32_t k = 0; k < cl.n; k++) names[k] = qualified_sql_name(an, cl.v[k]);
+            qsort(names, cl.n, sizeof(char *), cmp_str);
             StrBuf sb;
             sb_init(&sb, an->arena, 64);
             sb_putc(&sb, '[');
-            for (uint32_t k = 0; k < ncand; k++) {
+            for (uint32_t k = 0; k < cl.n; k++) {
                 if (k) sb_puts(&sb, ", ");
                 sb_puts(&sb, names[k]);
             }
@@ -150,7 +169,7 @@ ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrLis
             return RS_AMBIGUOUS;
         }
     }
-    Node *a = cands[0];
+    Node *a = cl.v[0];
     if (nested_from >= name.n) {
         *out = a;
         return RS_FOUND;
