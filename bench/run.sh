@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# bench/run.sh — Catalyzer's benchmarks, one command:
+#   bash bench/run.sh            (as root on the project's Debian machine)
+# builds a release build in build-bench/, installs the peers it compares with
+# (none of them is a dependency of the build or the tests), runs
+#   1. in process: parse+analyse of every TPC-DS / TPC-H query (catalyzer bench)
+#   2. peers on the same queries: DuckDB's binder, PostgreSQL 15's parse
+#      analysis, SQLite's sqlite3_prepare_v2
+#   3. growth: plans that double in one dimension at a time
+#   4. through the daemon: catalyzer-load at concurrency 1, 2 and saturating
+# and writes BENCHMARKS.md at the repository root from the figures of this run.
+# Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS
+# CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
+# The benchmark is not part of the test suite.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SHARED=${CATALYZER_SHARED:-$ROOT/../shared}
+WL=$SHARED/workloads
+BUILD=$ROOT/build-bench
+PEERS=$ROOT/build-bench-peers          # npm prefix for @duckdb/node-api
+OUT=${BENCH_OUT:-$BUILD/bench-results}
+DEST=${BENCH_MD:-$ROOT/BENCHMARKS.md}     # the report
+ITER_CZ=${ITER_CZ:-1000}               # in-process iterations per query
+ITER_PEER=${ITER_PEER:-200}            # peer iterations per query
+GROWTH_BUDGET_S=${GROWTH_BUDGET_S:-4}  # time per growth size (at least 3 runs)
+LOAD_SECONDS=${LOAD_SECONDS:-8}        # duration of each daemon load run
+DUCKDB_NODE_API=${DUCKDB_NODE_API:-@duckdb/node-api@1.5.6-r.1}
+PGBIN=/usr/lib/postgresql/15/bin
+PY=/usr/bin/python3
+
+log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+[ -d "$WL/tpch" ] || { echo "bench: no workloads at $WL (set CATALYZER_SHARED)" >&2; exit 2; }
+rm -rf "$OUT"
+mkdir -p "$OUT/tools" "$OUT/adapted" "$OUT/cz" "$OUT/peers" "$OUT/growth" "$OUT/daemon"
+START_EPOCH=$(date +%s)
+date -u '+%Y-%m-%d %H:%M UTC' > "$OUT/date.txt"
+cat /proc/loadavg > "$OUT/loadavg_start.txt"
+
+# ---------------------------------------------------------------- peers ----
+log "installing peers (Debian: postgresql libpq-dev libsqlite3-dev; npm: $DUCKDB_NODE_API)"
+need=()
+for p in postgresql libpq-dev libsqlite3-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+# tools: by command, since node/npm may come from elsewhere than Debian
+for t in python3:python3 gcc:gcc meson:meson ninja:ninja-build npm:npm; do
+    command -v "${t%%:*}" >/dev/null 2>&1 || need+=("${t#*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+DUCKLIB=$PEERS/node_modules/@duckdb/node-bindings-linux-x64
+if [ ! -f "$DUCKLIB/libduckdb.so" ]; then
+    mkdir -p "$PEERS"
+    npm install --prefix "$PEERS" --no-audit --no-fund --silent "$DUCKDB_NODE_API" >&2
+fi
+
+# ---------------------------------------------------------------- build ----
+log "building (release) in $BUILD"
+[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dbuildtype=release >"$OUT/meson-setup.log"
+ninja -C "$BUILD" client/catalyzer client/load/catalyzer-load server/catalyzerd >"$OUT/ninja.log"
+CZ=$BUILD/client/catalyzer
+LOAD=$BUILD/client/load/catalyzer-load
+CZD=$BUILD/server/catalyzerd
+CFLAGS_PEER="-O2 -Wall -Wextra -I$ROOT/bench/peers"
+gcc $CFLAGS_PEER -o "$OUT/tools/sqlite_prepare" "$ROOT/bench/peers/sqlite_prepare.c" -lsqlite3
+gcc $CFLAGS_PEER -I"$(pg_config --includedir)" -o "$OUT/tools/pg_prepare" "$ROOT/bench/peers/pg_prepare.c" -lpq
+gcc $CFLAGS_PEER -o "$OUT/tools/duckdb_prepare" "$ROOT/bench/peers/duckdb_prepare.c" \
+    -L"$DUCKLIB" -l:libduckdb.so -Wl,-rpath,"$DUCKLIB"
+
+# ------------------------------------------------------------- machine ----
+{
+    echo "nproc=$(nproc)"
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "mem_kib=$(awk '/MemTotal/{print $2}' /proc/meminfo)"
+    echo "kernel=$(uname -r)"
+    echo "os=$(. /etc/os-release && echo "$PRETTY_NAME")"
+    echo "gcc=$(gcc -dumpfullversion)"
+    echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "postgres=$("$PGBIN/postgres" --version)"
+    echo "sqlite=$(dpkg-query -W -f='${Version}' libsqlite3-0)"
+    echo "duckdb=$("$OUT/tools/duckdb_prepare" --version)"
+    echo "duckdb_npm=$DUCKDB_NODE_API"
+    echo "node=$(node --version)"
+} > "$OUT/machine.txt"
+
+# ------------------------------------------------------------ workloads ----
+# Sets: name, query dir, schema. tpcds-v2.7.0 binds against tpcds' schema.
+SETS=(tpcds tpcds-v2.7.0 tpch)
+set_schema() { case $1 in tpcds-v2.7.0) echo "$WL/tpcds/schema.sql" ;; *) echo "$WL/$1/schema.sql" ;; esac; }
+set_queries() { ls "$WL/$1"/q*.sql | sort -V; }
+for s in "${SETS[@]}"; do "$PY" "$ROOT/bench/adapt.py" "$WL/$s" "$OUT/adapted/$s"; done
+cp "$OUT/adapted/tpcds/schema.sql" "$OUT/adapted/tpcds-v2.7.0/schema.sql"
+
+# ------------------------------------------------- PostgreSQL (throwaway) ----
+PGTMP=$(mktemp -d /tmp/catalyzer-bench-pg.XXXXXX)
+DAEMON_PID=
+cleanup() {
+    [ -n "$DAEMON_PID" ] && kill "$DAEMON_PID" 2>/dev/null || true
+    if [ -f "$PGTMP/data/postmaster.pid" ]; then
+        runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGTMP/data" -m immediate stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$PGTMP"
+}
+trap cleanup EXIT
+log "PostgreSQL: throwaway cluster on a Unix socket in $PGTMP"
+id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
+chown postgres "$PGTMP"
+runuser -u postgres -- "$PGBIN/initdb" -D "$PGTMP/data" -A trust -U postgres --no-sync >"$OUT/peers/pg-initdb.log" 2>&1
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGTMP/data" -l "$PGTMP/pg.log" -w \
+    -o "-k $PGTMP -c listen_addresses='' -c fsync=off" start >/dev/null
+for s in "${SETS[@]}"; do
+    psql -q -h "$PGTMP" -U postgres -d postgres -c "CREATE DATABASE \"$s\"" >/dev/null
+done
+
+# ------------------------------------------------ in process + peers ----
+# Per set, Catalyzer and the three peers run back to back so that they see
+# the same machine load.
+for s in "${SETS[@]}"; do
+    mapfile -t Q < <(set_queries "$s")
+    mapfile -t A < <(for q in "${Q[@]}"; do echo "$OUT/adapted/$s/$(basename "$q")"; done)
+    log "$s: catalyzer bench (${#Q[@]} queries x $ITER_CZ)"
+    "$CZ" bench --schema "$(set_schema "$s")" --iterations "$ITER_CZ" --json "${Q[@]}" >"$OUT/cz/$s.json"
+    log "$s: DuckDB prepare (x $ITER_PEER)"
+    "$OUT/tools/duckdb_prepare" "$ITER_PEER" "$OUT/adapted/$s/schema.sql" "${A[@]}" >"$OUT/peers/duckdb-$s.jsonl" 2>/dev/null
+    log "$s: PostgreSQL PREPARE (x $ITER_PEER)"
+    "$OUT/tools/pg_prepare" "host=$PGTMP user=postgres dbname=$s" "$ITER_PEER" "$OUT/adapted/$s/schema.sql" "${A[@]}" \
+        >"$OUT/peers/postgres-$s.jsonl"
+    log "$s: SQLite prepare (x $ITER_PEER)"
+    "$OUT/tools/sqlite_prepare" "$ITER_PEER" "$OUT/adapted/$s/schema.sql" "${A[@]}" >"$OUT/peers/sqlite-$s.jsonl"
+done
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGTMP/data" -m fast stop >/dev/null
+
+# --------------------------------------------------------------- growth ----
+log "growth"
+"$PY" "$ROOT/bench/growth.py" "$OUT/growth/sql" >"$OUT/growth/files.txt"
+while read -r family size path; do
+    # one calibration run, then as many runs as fit the budget (3..200)
+    t=$("$CZ" bench --schema "$OUT/growth/sql/schema.sql" --iterations 1 --json "$path" |
+        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["queries"][0]["median_us"])')
+    n=$("$PY" -c "print(max(3, min(200, int($GROWTH_BUDGET_S * 1e6 / max($t, 1.0)))))")
+    log "growth: $family $size (~${t%.*} us, $n runs)"
+    "$CZ" bench --schema "$OUT/growth/sql/schema.sql" --iterations "$n" --json "$path" >"$OUT/growth/$family-$size.json"
+done <"$OUT/growth/files.txt"
+
+# --------------------------------------------------------------- daemon ----
+log "daemon: $CZD"
+"$CZD" --grpc 127.0.0.1:0 --http 127.0.0.1:0 >"$OUT/daemon/catalyzerd.log" 2>&1 &
+DAEMON_PID=$!
+for _ in $(seq 100); do [ -s "$OUT/daemon/catalyzerd.log" ] && break; sleep 0.05; done
+PORT=$(head -1 "$OUT/daemon/catalyzerd.log" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.readline())["grpc_port"])')
+WORKERS=$(head -1 "$OUT/daemon/catalyzerd.log" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.readline())["workers"])')
+echo "workers=$WORKERS" >"$OUT/daemon/info.txt"
+rss_kib() { awk '/VmRSS/{print $2}' "/proc/$DAEMON_PID/status"; }
+sleep 0.5
+echo "rss_start_kib=$(rss_kib)" >>"$OUT/daemon/info.txt"
+# one load run: NAME then catalyzer-load options; RSS sampled every 0.2 s
+load_run() {
+    local name=$1; shift
+    log "daemon: $name ($*)"
+    "$LOAD" --daemon "127.0.0.1:$PORT" --workload "$WL/tpch" --duration "$LOAD_SECONDS" --json "$@" \
+        >"$OUT/daemon/$name.json" 2>"$OUT/daemon/$name.err" &
+    local lp=$! peak=0 r
+    while kill -0 "$lp" 2>/dev/null; do
+        r=$(rss_kib); [ "${r:-0}" -gt "$peak" ] && peak=$r
+        sleep 0.2
+    done
+    wait "$lp" || log "daemon: $name: catalyzer-load exited $?"
+    echo "$name $peak" >>"$OUT/daemon/rss_peak.txt"
+    echo "catalyzer-load --daemon 127.0.0.1:PORT --workload \$WL/tpch --duration $LOAD_SECONDS --json $*" \
+        >"$OUT/daemon/$name.cmd"
+}
+load_run c1 --connections 1 --concurrency 1
+load_run c2 --connections 1 --concurrency 2
+load_run saturating --connections 4 --concurrency 16
+load_run saturating-lean --connections 4 --concurrency 16 --lean
+HALF=$("$PY" -c 'import json; print(int(json.load(open("'"$OUT/daemon/saturating.json"'"))["throughput_rps"] / 2))')
+load_run half-rate --connections 4 --concurrency 16 --rate "$HALF"
+HALFL=$("$PY" -c 'import json; print(int(json.load(open("'"$OUT/daemon/saturating-lean.json"'"))["throughput_rps"] / 2))')
+load_run half-rate-lean --connections 4 --concurrency 16 --rate "$HALFL" --lean
+sleep 1
+echo "rss_after_kib=$(rss_kib)" >>"$OUT/daemon/info.txt"
+kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
+
+# --------------------------------------------------------------- report ----
+cat /proc/loadavg >"$OUT/loadavg_end.txt"
+echo "$(( $(date +%s) - START_EPOCH ))" >"$OUT/elapsed_s.txt"
+{
+    echo "ITER_CZ=$ITER_CZ ITER_PEER=$ITER_PEER GROWTH_BUDGET_S=$GROWTH_BUDGET_S LOAD_SECONDS=$LOAD_SECONDS"
+} >"$OUT/knobs.txt"
+"$PY" "$ROOT/bench/report.py" "$OUT" "$DEST"
+log "wrote $DEST (results in $OUT, $(cat "$OUT/elapsed_s.txt") s)"
