@@ -121,6 +121,12 @@ static const ErrorClassDef CLASSES[] = {
     {"INVALID_INTERVAL_FORMAT", "22006", "Error parsing <input> to interval."},
     {"_LEGACY_ERROR_TEMP", NULL, "<message>"},
     /* function library (functions/): type checks and argument errors */
+    {"INVALID_AGGREGATE_FILTER.CONTAINS_AGGREGATE", "42903",
+     "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a FILTER expression without an aggregation, but found <aggExpr>."},
+    {"INVALID_AGGREGATE_FILTER.NOT_BOOLEAN", "42903",
+     "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a FILTER expression of the BOOLEAN type."},
+    {"INVALID_AGGREGATE_FILTER.NON_DETERMINISTIC", "42903",
+     "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a deterministic FILTER expression."},
     {"INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", "42K0K",
      "Invalid function <funcName> with WITHIN GROUP. The function does not support DISTINCT with WITHIN GROUP."},
     {"INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", "42K0K",

@@ -238,6 +238,37 @@ static bool apply_arg_specs(TypeCtx *c) {
     return true;
 }
 
+static WalkResult find_agg(const Node *n, void *ctx) {
+    if (n->kind == NK_AggregateExpression) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+/* CheckAnalysis's rules for an aggregate's FILTER (WHERE ...) */
+static bool check_filter(Analysis *an, Node *f) {
+    Arena *a = an->arena;
+    if (!f->type) return true;
+    const Node *agg = NULL;
+    node_walk(f, 0, find_agg, &agg);
+    if (agg) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.CONTAINS_AGGREGATE", f, "filterExpr",
+                               expr_sql_quoted(a, f), "aggExpr", expr_sql_quoted(a, agg), NULL));
+        return false;
+    }
+    if (f->type->id != T_BOOLEAN) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.NOT_BOOLEAN", f, "filterExpr", expr_sql_quoted(a, f), NULL));
+        return false;
+    }
+    if (f->flags & NF_NONDETERMINISTIC) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.NON_DETERMINISTIC", f, "filterExpr",
+                               expr_sql_quoted(a, f), NULL));
+        return false;
+    }
+    return true;
+}
+
 static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args, int nargs, const char *called) {
     Arena *a = an->arena;
     TypeCtx c = {.an = an, .def = def, .orig = u, .args = args, .nargs = nargs, .nullable = -1};
@@ -257,7 +288,9 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
         uint32_t nk = 1;
         uint32_t fl = 0;
         if (u->kind == NK_UnresolvedFunction && (u->flags & NF_HAS_FILTER) && u->nkids > u->u.un.nargs) {
-            kids[nk++] = u->kids[u->u.un.nargs];
+            Node *f = u->kids[u->u.un.nargs];
+            if (!check_filter(an, f)) return NULL;
+            kids[nk++] = f;
             fl |= NF_HAS_FILTER;
         }
         if (u->flags & NF_DISTINCT) fl |= NF_DISTINCT;
