@@ -32,6 +32,10 @@ typedef struct Http1Conn {
     char ctype[64];
     bool expect_continue;    /* Expect: 100-continue (curl sends it for bodies over 1 KiB) */
     int64_t timeout_ns;      /* grpc-timeout header, as on the gRPC port; 0 none */
+    bool wants_ndjson;       /* Accept: application/x-ndjson */
+    bool streaming;          /* this response is chunked NDJSON, streamed as produced */
+    bool chunk_started;      /* status line and headers written */
+    size_t chunk_pending;    /* chunk bytes handed to uv_write, not yet written */
     char *body;
     size_t body_len, body_cap;
     bool too_large;
@@ -56,6 +60,7 @@ typedef struct WriteReq {
 
 static void h1_close(ConnHead *ch);
 static void h1_resume(Http1Conn *c);
+static void on_written(uv_write_t *req, int status);
 
 static const http_parser_settings SETTINGS;
 
@@ -139,10 +144,103 @@ static void respond_error(Http1Conn *c, int grpc, const char *msg) {
     free(s);
 }
 
-/* Loop: the job finished (JSON output is collected whole, then sent). */
+/* ---------------------------------------------------------------- NDJSON streaming */
+
+static void chunk_written(uv_write_t *req, int status) {
+    (void)status;
+    WriteReq *w = (WriteReq *)req;
+    Http1Conn *c = req->data;
+    c->chunk_pending -= w->len;
+    free(w);
+    if (!c->head.closing && c->job) http1_job_output(c->job); /* room again: pump more */
+}
+
+static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *data, size_t n, const char *tail,
+                      size_t tl, uv_write_cb cb) {
+    WriteReq *w = malloc(sizeof *w + hl + n + tl);
+    if (!w) return false;
+    memcpy(w->data, head, hl);
+    if (n) memcpy(w->data + hl, data, n);
+    memcpy(w->data + hl + n, tail, tl);
+    w->len = hl + n + tl;
+    w->req.data = c;
+    uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
+    if (cb == chunk_written) c->chunk_pending += w->len;
+    if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, cb) != 0) {
+        if (cb == chunk_written) c->chunk_pending -= w->len;
+        free(w);
+        return false;
+    }
+    return true;
+}
+
+/* Streams the job's lines as HTTP chunks while the socket keeps up; the
+ * worker waits (job.c) when the client reads slowly. */
+static void stream_output(Http1Conn *c, Job *j) {
+    Server *srv = c->head.srv;
+    if (!c->chunk_started) {
+        char head[256];
+        bool ka = c->keep_alive && !c->drain && !srv->draining;
+        c->keep_alive = ka;
+        int hl = snprintf(head, sizeof head,
+                          "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n"
+                          "X-Request-Id: %s\r\n%s\r\n",
+                          c->request_id, ka ? "" : "Connection: close\r\n");
+        if (!write_raw(c, head, (size_t)hl, NULL, 0, "", 0, chunk_written)) return h1_close(&c->head);
+        c->chunk_started = true;
+        c->busy = true;
+    }
+    uint8_t buf[65536];
+    while (c->chunk_pending < (256u << 10)) {
+        bool eof;
+        size_t n = job_take(j, buf, sizeof buf, &eof);
+        if (n) {
+            char hx[24];
+            int hl = snprintf(hx, sizeof hx, "%zx\r\n", n);
+            if (!write_raw(c, hx, (size_t)hl, buf, n, "\r\n", 2, chunk_written)) return h1_close(&c->head);
+        }
+        if (eof) {
+            server_record(srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg, c->start_ns);
+            char tail[768] = "";
+            size_t tl = 0;
+            if (j->status != GRPC_OK) { /* the status line is out already: the error is the last line */
+                json_t *o = json_pack("{s:i,s:s,s:s}", "code", j->status, "status", grpc_status_name(j->status),
+                                      "message", j->status_msg);
+                char *e = json_dumps(o, JSON_COMPACT);
+                json_decref(o);
+                if (e) tl = (size_t)snprintf(tail, sizeof tail, "%zx\r\n%s\n\r\n", strlen(e) + 1, e);
+                free(e);
+            }
+            tl += (size_t)snprintf(tail + tl, sizeof tail - tl, "0\r\n\r\n");
+            j->call = NULL;
+            c->job = NULL;
+            job_unref(j);
+            c->complete = false;
+            if (!write_raw(c, "", 0, NULL, 0, tail, tl, on_written)) h1_close(&c->head);
+            return;
+        }
+        if (!n) return;
+    }
+}
+
+/* Loop: new output or done. JSON is collected whole and sent once done;
+ * NDJSON streams. */
 void http1_job_output(Job *j) {
     Http1Conn *c = j->call;
-    if (!c || !job_is_done(j)) return;
+    if (!c) return;
+    if (c->streaming) {
+        if (!c->chunk_started && job_is_done(j) && j->status != GRPC_OK && !job_has_output(j)) {
+            server_record(c->head.srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg,
+                          c->start_ns);
+            respond_error(c, j->status, j->status_msg);
+            j->call = NULL;
+            c->job = NULL;
+            job_unref(j);
+            return;
+        }
+        return stream_output(c, j);
+    }
+    if (!job_is_done(j)) return;
     Server *srv = c->head.srv;
     server_record(srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg, c->start_ns);
     if (j->status != GRPC_OK) {
@@ -254,7 +352,8 @@ static void handle(Http1Conn *c) {
         server_record(srv, c->method, "json", c->request_id, GRPC_INVALID_ARGUMENT, NULL, err, c->start_ns);
         return respond_error(c, GRPC_INVALID_ARGUMENT, err);
     }
-    Job *j = job_new(srv, c->method, JOB_JSON);
+    c->streaming = c->method == RPC_ANALYZE && (c->wants_ndjson || strstr(c->url, "stream=1"));
+    Job *j = job_new(srv, c->method, c->streaming ? JOB_NDJSON : JOB_JSON);
     snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
     j->req_msg = msg;
     if (c->timeout_ns > 0)
@@ -297,6 +396,8 @@ static int on_message_begin(http_parser *p) {
     c->ctype[0] = '\0';
     c->expect_continue = false;
     c->timeout_ns = 0;
+    c->wants_ndjson = false;
+    c->streaming = c->chunk_started = false;
     c->body_len = 0;
     c->too_large = false;
     c->hdr_field_len = 0;
@@ -334,6 +435,7 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
     if (strcasecmp(c->hdr_field, "expect") == 0 && len >= 12 && strncasecmp(at, "100-continue", 12) == 0)
         c->expect_continue = true;
+    if (strcasecmp(c->hdr_field, "accept") == 0 && memmem(at, len, "application/x-ndjson", 20)) c->wants_ndjson = true;
     if (strcasecmp(c->hdr_field, "grpc-timeout") == 0) {
         int64_t ns;
         c->timeout_ns = grpc_parse_timeout(at, len, &ns) ? (ns > 0 ? ns : 1) : -1;

@@ -28,7 +28,11 @@ typedef enum RpcMethod {
 
 const char *rpc_method_name(RpcMethod m); /* "Analyze" */
 
-typedef enum JobFormat { JOB_GRPC, JOB_JSON } JobFormat;
+typedef enum JobFormat {
+    JOB_GRPC,   /* length-prefixed protobuf messages */
+    JOB_JSON,   /* one JSON body, sent whole when done */
+    JOB_NDJSON, /* one JSON line per message, streamed as produced */
+} JobFormat;
 
 typedef struct OutChunk {
     struct OutChunk *next;

@@ -224,7 +224,7 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
 
 /* ---------------------------------------------------------------- output */
 
-/* Sends one response message: framed on gRPC, collected on JSON. */
+/* Sends one response message: framed on gRPC, a line on NDJSON, the body on JSON. */
 static bool send_msg(Rpc *c, const ProtobufCMessage *m, const char *json_key) {
     Job *j = c->j;
     if (j->fmt == JOB_GRPC) return job_emit_grpc(j, m);
@@ -257,7 +257,7 @@ static void trace_hook(void *ctx, const CzTraceEvent *ev) {
     resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_TRACE_EVENT;
     resp.trace_event = &te;
     resp.request_id = c->j->request_id;
-    job_emit_grpc(c->j, &resp.base); /* false = cancelled: the analyzer sees the cancel flag */
+    send_msg(c, &resp.base, NULL); /* false = cancelled: the analyzer sees the cancel flag */
 }
 
 static int run_status(Job *j) {

@@ -178,6 +178,21 @@ def json_deadline():
 
 t.check("grpc-timeout on the JSON endpoint → 504 DEADLINE_EXCEEDED", json_deadline)
 
+def ndjson_stream():
+    out = subprocess.run(["curl", "-sN", "-H", "Accept: application/x-ndjson", "-H", "Content-Type: application/json",
+                          "--data-binary", '{"sql": "SELECT 1 AS a", "traceLevel": "TRACE_LEVEL_ALL"}',
+                          base + "/v1/analyze"], capture_output=True, text=True, timeout=30).stdout
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) > 1 and all("traceEvent" in x for x in lines[:-1]), out[:500]
+    assert [x["traceEvent"].get("sequence", 0) for x in lines[:-1]] == list(range(len(lines) - 1))
+    assert lines[-1]["result"]["schema"] == "struct<a:int>"
+    code, text = curl("/v1/analyze?stream=1", '{"plan": {}}')
+    assert code == 400, (code, text)
+    return good()
+
+
+t.check("NDJSON streaming (Accept: application/x-ndjson or ?stream=1): events as produced, then the result", ndjson_stream)
+
 t.ok(d.alive(), "daemon alive after the JSON tests")
 rc = d.stop()
 t.ok(rc == 0, "SIGTERM: exit 0")
