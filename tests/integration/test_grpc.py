@@ -159,6 +159,18 @@ def register_and_drop():
 t.check("RegisterCatalog (tables and views) then DropSession", register_and_drop)
 
 
+def udf_signature():
+    cat = pb.Catalog(functions=[pb.Function(name="my_udf", argument_types=["int", "string"], result_type="double")])
+    r = c.register(pb.RegisterCatalogRequest(session_id="s5", catalog=cat), timeout=30)
+    assert r.functions == 1
+    a = list(c.analyze(pb.AnalyzeRequest(session_id="s5", sql=pb.SqlQuery(query="SELECT my_udf(1, 'x') AS u")),
+                       timeout=30))[-1].result
+    assert a.ok and a.schema == "struct<u:double>", a
+
+
+t.check("UDF signatures registered into a session resolve and type-check", udf_signature)
+
+
 def session_serialized():
     # Many concurrent statements on one session: each DECLARE/SET must see a consistent session.
     c.execute(pb.ExecuteRequest(session_id="s3", sql="DECLARE VARIABLE n INT DEFAULT 0"), timeout=30)
