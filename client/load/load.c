@@ -385,10 +385,11 @@ static void print_progress(Load *L, bool final) {
     double rps = dt > 0 ? (double)(L->completed - L->last_completed) / dt : 0;
     uint64_t nerr = 0;
     for (int i = 0; i <= CZC_STATUS_COUNT; i++) nerr += L->errors[i];
+    char backlog[48] = "";
+    if (L->rate > 0) snprintf(backlog, sizeof backlog, ", %zu overdue", L->bl_len);
     fprintf(stderr, "%s[%5.1fs] %llu done, %8.0f req/s, p50 %.3f ms, p99 %.3f ms, %llu errors%s%s",
             isatty(2) ? "\r" : "", el, (unsigned long long)L->completed, rps, hist_quantile(&L->window, 0.5) / 1e6,
-            hist_quantile(&L->window, 0.99) / 1e6, (unsigned long long)nerr,
-            L->rate > 0 ? (L->bl_len ? ", backlog" : "") : "", isatty(2) && !final ? "   " : "\n");
+            hist_quantile(&L->window, 0.99) / 1e6, (unsigned long long)nerr, backlog, isatty(2) && !final ? "   " : "\n");
     hist_reset(&L->window);
     L->last_progress_ns = t;
     L->last_completed = L->completed;
