@@ -64,6 +64,12 @@ static const char *types_list(Arena *a, Node *const *v, uint32_t from, uint32_t 
     return sb_str(&sb);
 }
 
+static const char *ordinal(Arena *a, uint32_t i) {
+    static const char *const W[] = {"first", "second", "third", "fourth", "fifth",
+                                    "sixth", "seventh", "eighth", "ninth", "tenth"};
+    return i < 10 ? W[i] : arena_printf(a, "%uth", i + 1);
+}
+
 static Node *type_case_when(Analysis *an, Node *e) {
     Arena *a = an->arena;
     uint32_t n = e->nkids;
@@ -77,7 +83,7 @@ static Node *type_case_when(Analysis *an, Node *e) {
         else if (c->type->id != T_BOOLEAN)
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", e, "sqlExpr",
                                           expr_sql_quoted(a, e), "paramIndex",
-                                          arena_printf(a, "%u", 2 * i + 1), "inputSql", expr_sql_quoted(a, c),
+                                          ordinal(a, 2 * i), "inputSql", expr_sql_quoted(a, c),
                                           "inputType", sql_type_quoted(a, c->type), "requiredType", "\"BOOLEAN\"",
                                           NULL));
     }

@@ -161,6 +161,8 @@ Test(functions, aggregates) {
     ERROR_IS("element_at(map(1, 2), array(1))", "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES");
     TYPE_IS("element_at(map(1L, 2), 1)", "int");
     NAME_IS("count(*)", "count(1)");
+    ERROR_IS("CASE WHEN 1 THEN 1 END", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    ERROR_IS("CASE WHEN true THEN 1 ELSE array(1) END", "DATATYPE_MISMATCH.DATA_DIFF_TYPES");
     TYPE_IS("percentile_approx(1, array(0.5, 0.4), 100)", "array<int>");
     ERROR_IS("percentile_cont(0.5)", "INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING");
     NAME_IS("make_interval(1)", "make_interval(1, 0, 0, 0, 0, 0, 0.000000)");
