@@ -25,6 +25,8 @@ typedef struct RefCtx {
     Node *const *select_list;
     uint32_t select_upto;
     bool allow_outer;
+    const Node *root;   /* the expression being resolved: only a whole-item
+                           reference to a nested field keeps the field's alias */
 } RefCtx;
 
 static bool defined_earlier(const RefCtx *c, const char *name) {
@@ -100,6 +102,9 @@ static Node *resolve_attr(Node *e, void *ctx) {
     if (an_failed(an) || e->kind != NK_UnresolvedAttribute) return e;
     Node *found = NULL;
     ResolveStatus st = resolve_name(an, e, e->u.un.name, c->input, &found);
+    if (st == RS_FOUND && found->kind == NK_Alias && e != c->root && found->nkids == 1 &&
+        found->kids[0]->kind == NK_GetStructField)
+        found = found->kids[0]; /* `min(s.f)`: inside an expression the field is not named (Spark trims it) */
     if (st == RS_FOUND) {
         found = visible_attr(an, found);
         if (found->kind == NK_AttributeReference && (found->start != e->start || found->stop != e->stop)) {
@@ -126,7 +131,7 @@ static Node *resolve_attr(Node *e, void *ctx) {
 static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
 
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
-    RefCtx c = {an, input, select_list, upto, true};
+    RefCtx c = {an, input, select_list, upto, true, e};
     return expr_transform_up_unresolved(an->arena, e, ref_kinds(), resolve_attr, &c);
 }
 

@@ -34,7 +34,7 @@ static Node *with_subqueries(Node *n, void *c) {
 
 Node *plan_transform_up_with_subqueries(Analysis *an, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
     SubCtx s = {an, interest, fn, ctx};
-    return plan_transform_up(an->arena, plan, interest, with_subqueries, &s);
+    return plan_transform_up_all(an->arena, plan, interest, with_subqueries, &s);
 }
 
 Node *make_alias(Analysis *an, Node *e, const char *name, bool generated) {
@@ -92,7 +92,7 @@ AttrList plan_input(Analysis *an, const Node *plan) {
     AttrList l = {0, ARENA_ARRAY(an->arena, Node *, n + 1)};
     for (uint32_t i = 0; i < plan->nkids; i++) {
         AttrList c = plan_output(an, plan->kids[i]);
-        memcpy(l.v + l.n, c.v, sizeof(Node *) * c.n);
+        if (c.n) memcpy(l.v + l.n, c.v, sizeof(Node *) * c.n);
         l.n += c.n;
     }
     return l;
