@@ -271,6 +271,15 @@ static Node *generic_command(Parser *p, int32_t start) {
         sb_puts(&sb, x);
         advance(p);
     }
+    if ((!strcmp(sb.data, "DESCRIBE") || !strcmp(sb.data, "DESC") || strstr(sb.data, " QUERY")) && ps_at_query_start(p) &&
+        !(tk_at(p, 1)->kind == TK_EOF || tok_op(tk_at(p, 1), OP_SEMI) || tok_op(tk_at(p, 1), OP_DOT))) {
+        /* DESCRIBE [QUERY] query */
+        Node *q = ps_parse_query(p);
+        Node *d = node_new(p->a, NK_Command, start, prev_stop(p));
+        d->u.ddl.text = strstr(sb.data, " QUERY") ? sb.data : arena_printf(p->a, "%s QUERY", sb.data);
+        node_set_kids(p->a, d, &q, 1);
+        return node_finish(d);
+    }
     Node *s = node_new(p->a, NK_Command, start, 0);
     s->u.ddl.text = sb.data;
     Target t = {{0, NULL}, NULL, false, -1, -1};

@@ -834,3 +834,18 @@ Test(parser_unit, cast_operator_then_comparison) {
     is_fn(n, ">", true, 2);
     cr_assert_eq(n->kids[0]->type->precision, 10);
 }
+
+Test(parser_unit, describe_query) {
+    Node *p = P("DESCRIBE QUERY SELECT a FROM t");
+    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_str_eq(p->u.ddl.text, "DESCRIBE QUERY");
+    cr_assert_eq(p->nkids, 1);
+    cr_assert_eq(p->kids[0]->kind, NK_Project);
+    p = P("DESC SELECT 1");
+    cr_assert_eq(p->nkids, 1);
+    p = P("DESCRIBE t");
+    cr_assert_eq(p->nkids, 0);
+    cr_assert_str_eq(p->u.ddl.name.v[0], "t");
+    p = P("DESCRIBE select");
+    cr_assert_str_eq(p->u.ddl.name.v[0], "select");
+}
