@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "executor.h"
+#include "output.h"
 
 Node *analyze_query(Analysis *an, Node *plan) {
     Node *resolved = executor_run(an, plan);
@@ -27,5 +28,11 @@ Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer) {
     Node *r = executor_run(an, plan);
     an->outer = saved;
     an->depth--;
+    if (r && plan_is_resolved(r) && !(r->flags & NF_ANALYZED)) {
+        /* finished: later rules leave this subtree alone (Spark's `analyzed`) */
+        Node *m = node_copy(an->arena, r);
+        m->flags |= NF_ANALYZED;
+        r = node_finish(m);
+    }
     return r;
 }

@@ -45,6 +45,7 @@ Node *node_copy(Arena *a, const Node *n) {
     Node *c = arena_alloc(a, sizeof(Node));
     memcpy(c, n, sizeof(Node));
     c->out = NULL;
+    c->flags &= ~(uint32_t)NF_ANALYZED; /* a copy is about to differ */
     return c;
 }
 
@@ -186,14 +187,21 @@ static Node *map_kids(Arena *a, Node *n, RecFn rec, KindMask interest, RewriteFn
 }
 
 Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!kind_mask_any(plan->mask, interest)) return plan;
+    if ((plan->flags & NF_ANALYZED) || !kind_mask_any(plan->mask, interest)) return plan;
     Node *n = map_kids(a, plan, plan_transform_up, interest, fn, ctx);
     Node *r = fn(n, ctx);
     return r ? r : n; /* NULL: the rewrite failed and recorded why */
 }
 
-Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+Node *plan_transform_up_all(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
     if (!kind_mask_any(plan->mask, interest)) return plan;
+    Node *n = map_kids(a, plan, plan_transform_up_all, interest, fn, ctx);
+    Node *r = fn(n, ctx);
+    return r ? r : n;
+}
+
+Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
+    if ((plan->flags & NF_ANALYZED) || !kind_mask_any(plan->mask, interest)) return plan;
     Node *n = fn(plan, ctx);
     if (!n) n = plan;
     return map_kids(a, n, plan_transform_down, interest, fn, ctx);
@@ -231,7 +239,7 @@ Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, v
 /* ---- transforms that skip resolved subtrees ---- */
 
 Node *plan_transform_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if ((plan->flags & NF_RESOLVED) || !kind_mask_any(plan->mask, interest)) return plan;
+    if ((plan->flags & (NF_RESOLVED | NF_ANALYZED)) || !kind_mask_any(plan->mask, interest)) return plan;
     Node *n = map_kids(a, plan, plan_transform_up_unresolved, interest, fn, ctx);
     Node *r = fn(n, ctx);
     return r ? r : n;

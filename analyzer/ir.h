@@ -141,6 +141,8 @@ enum {
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
     NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
                                    whose definition is not resolved yet); node_finish keeps it unresolved */
+    NF_ANALYZED = 1u << 8,      /* plans: the root of a subtree a nested analysis finished (Spark's
+                                   `analyzed`): the plan transforms skip it; node_copy clears it */
 };
 
 typedef struct Node Node;
@@ -328,8 +330,12 @@ typedef Node *(*RewriteFn)(Node *n, void *ctx);
 
 /* Post-order over plan nodes (kids only; expressions are left alone).
  * Subtrees whose mask has none of `interest` are skipped (pass
- * KIND_MASK_ALL to visit everything). Copy-on-write. */
+ * KIND_MASK_ALL to visit everything), and so are subtrees a nested analysis
+ * already finished (NF_ANALYZED), as Spark's resolveOperatorsUp skips
+ * analysed plans. Copy-on-write. */
 Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+/* The same, into analysed subtrees too (for rewrites that are not resolution). */
+Node *plan_transform_up_all(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
 /* Pre-order: fn sees the node before its children; the children of what it
  * returns are then transformed. */
 Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);

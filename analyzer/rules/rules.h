@@ -43,8 +43,9 @@ extern const Rule RULE_CLEANUP_ALIASES;
 
 /* ---- helpers (rule_util.c) ---- */
 
-/* Like plan_transform_up, but also rewrites the plans of subquery
- * expressions found in each node's expressions (post-order). */
+/* Like plan_transform_up_all (analysed subtrees included), but also rewrites
+ * the plans of subquery expressions found in each node's expressions
+ * (post-order). */
 Node *plan_transform_up_with_subqueries(Analysis *an, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
 
 /* An Alias of e named name (fresh id). */
