@@ -6,11 +6,12 @@
  */
 #include <strings.h>
 
+#include "consteval.h"
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
 
-static bool const_long(const Node *e, int64_t *out) {
+static bool const_long(Analysis *an, const Node *e, int64_t *out) {
     if (e->kind == NK_Literal && !e->u.lit.v.is_null && type_is_integral(e->type)) {
         *out = e->u.lit.v.u.i;
         return true;
@@ -18,11 +19,17 @@ static bool const_long(const Node *e, int64_t *out) {
     if (e->kind == NK_Call && e->nkids == 1 && e->kids[0]->kind == NK_Literal && type_is_integral(e->type) &&
         e->u.call.name && e->u.call.name[0] == '-') {
         int64_t v;
-        if (!const_long(e->kids[0], &v)) return false;
+        if (!const_long(an, e->kids[0], &v)) return false;
         *out = -v;
         return true;
     }
-    if (e->kind == NK_Cast && e->nkids == 1) return const_long(e->kids[0], out);
+    if (e->kind == NK_Cast && e->nkids == 1 && const_long(an, e->kids[0], out)) return true;
+    /* any other foldable integral expression (a session variable, 2 * 5): its value */
+    Value v;
+    if (type_is_integral(e->type) && expr_is_constant(e) && const_eval(an, e, &v) && !v.is_null) {
+        *out = v.u.i;
+        return true;
+    }
     return false;
 }
 
@@ -59,7 +66,8 @@ static Node *rewrite(Node *p, void *ctx) {
     }
     int64_t v[4] = {0, 0, 1, 0};
     for (uint32_t i = 0; i < p->nexprs; i++) {
-        if (!const_long(p->exprs[i], &v[i])) {
+        if (!const_long(an, p->exprs[i], &v[i])) {
+            if (an_failed(an)) return p;
             return an_fail(an, error_make(an->arena, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", p->exprs[i], "sqlExpr",
                                           expr_sql_quoted(an->arena, p->exprs[i]), NULL));
         }
