@@ -160,4 +160,9 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
 TYPERS(DECL_TYPER)
 #undef DECL_TYPER
 
+/* resolve_call.c: a type error around a generator argument is deferred
+ * (the call stays unresolved) so ExtractGenerator's errors come first. */
+bool fn_has_generator(const Node *e);
+Node *fn_defer_type_error_around_generator(Analysis *an, Node *e, Node *r, ErrorInfo *before);
+
 #endif

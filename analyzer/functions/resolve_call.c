@@ -425,7 +425,44 @@ static Node *expand_multi_like(Analysis *an, const FuncDef *def, Node **args, in
 
 static bool is_star(const Node *n) { return n->kind == NK_UnresolvedStar || n->kind == NK_Star; }
 
+static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def);
+
+/* A generator among the arguments: Spark's ExtractGenerator reports nested
+ * or misplaced generators (UNSUPPORTED_GENERATOR.*) during resolution, and
+ * type mismatches only later, in CheckAnalysis; so a type error around a
+ * generator is not ours to report — the call stays unresolved and the
+ * generator rule speaks. */
+bool fn_has_generator(const Node *e) {
+    if (!e) return false;
+    if (e->kind == NK_Call && e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR) return true;
+    if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery ||
+        e->kind == NK_LateralSubquery)
+        return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (fn_has_generator(e->kids[i])) return true;
+    return false;
+}
+
+Node *fn_defer_type_error_around_generator(Analysis *an, Node *e, Node *r, ErrorInfo *before) {
+    if (r || !an->error || an->error == before || !an->error->error_class) return r;
+    if (strncmp(an->error->error_class, "DATATYPE_MISMATCH", 17) != 0 &&
+        strncmp(an->error->error_class, "UNEXPECTED_INPUT_TYPE", 21) != 0)
+        return r;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (fn_has_generator(e->kids[i])) {
+            an->error = before;
+            return NULL;
+        }
+    return r;
+}
+
 Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
+    ErrorInfo *before = an->error;
+    Node *r = resolve_call_impl(an, u, def);
+    return fn_defer_type_error_around_generator(an, u, r, before);
+}
+
+static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     Arena *a = an->arena;
     int nargs = (int)u->u.un.nargs;
     const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;

@@ -306,7 +306,15 @@ static Node *retype_call(Analysis *an, Node *e) {
     return n;
 }
 
+static Node *resolve_typed_impl(Analysis *an, Node *e);
+
 Node *expr_resolve_typed(Analysis *an, Node *e) {
+    ErrorInfo *before = an->error;
+    Node *r = resolve_typed_impl(an, e);
+    return fn_defer_type_error_around_generator(an, e, r, before);
+}
+
+static Node *resolve_typed_impl(Analysis *an, Node *e) {
     for (uint32_t i = 0; i < e->nkids; i++)
         if (!e->kids[i]->type && e->kind != NK_WindowExpression && e->kind != NK_WindowSpecDefinition) return e;
     switch (e->kind) {
