@@ -321,7 +321,13 @@ static bool check_window(Analysis *an, const Node *f, const Node *spec, const No
         const char *n = func_name(f->kids[0]->u.call.def);
         bool whole = frame->u.frame.type == FRAME_ROWS && is_bound(frame->kids[0], BOUND_UNBOUNDED_PRECEDING) &&
                      is_bound(frame->kids[1], BOUND_UNBOUNDED_FOLLOWING);
-        if ((!strcasecmp(n, "percentile_cont") || !strcasecmp(n, "percentile_disc") || !strcasecmp(n, "median")) &&
+        /* listagg(...) WITHIN GROUP (ORDER BY ...) has its own order */
+        bool ordered_listagg = false;
+        if (!strcasecmp(n, "listagg") || !strcasecmp(n, "string_agg"))
+            for (uint32_t i = 0; i < f->kids[0]->nkids; i++)
+                if (f->kids[0]->kids[i]->kind == NK_SortOrder) ordered_listagg = true;
+        if ((ordered_listagg || !strcasecmp(n, "percentile_cont") || !strcasecmp(n, "percentile_disc") ||
+             !strcasecmp(n, "median")) &&
             (no || !whole)) {
             an_fail(an, error_make(an->arena, "INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC", f, "aggFunc",
                                    expr_sql_quoted(an->arena, f->kids[0]), NULL));
