@@ -29,6 +29,7 @@ struct CzcCall {
     size_t req_len, req_off;
     const ProtobufCMessageDescriptor *resp_desc;
     CzcMessageFn on_message;
+    CzcRawFn on_raw;        /* czc_call_start_raw: responses as bytes */
     CzcDoneFn on_done;
     void *ud;
     CzcAnalyzeHandler analyze; /* czc_analyze's adapter state */
@@ -188,6 +189,11 @@ static void call_deliver_held(CzcCall *call) {
             return;
         }
         if (call->buf_len - off - 5 < len) break;
+        if (call->on_raw) {
+            off += 5 + (size_t)len;
+            call->on_raw(call->ud, p + 5, len);
+            continue;
+        }
         ProtobufCMessage *m = protobuf_c_message_unpack(call->resp_desc, NULL, len, p + 5);
         off += 5 + (size_t)len;
         if (!m) {
@@ -648,8 +654,8 @@ void czc_conn_free(CzcConn *c) {
 }
 
 /* A call, linked to the connection but not yet started. */
-static CzcCall *call_new(CzcConn *c, const char *method_path, const ProtobufCMessage *req,
-                         const ProtobufCMessageDescriptor *resp_desc, const CzcCallOptions *opts) {
+static CzcCall *call_new(CzcConn *c, const char *method_path, const ProtobufCMessage *req, const uint8_t *raw,
+                         size_t raw_len, const ProtobufCMessageDescriptor *resp_desc, const CzcCallOptions *opts) {
     CzcCall *call = calloc(1, sizeof *call);
     if (!call) abort();
     call->conn = c;
@@ -657,7 +663,7 @@ static CzcCall *call_new(CzcConn *c, const char *method_path, const ProtobufCMes
     call->resp_desc = resp_desc;
     call->grpc_status = -1;
     call->timeout_ms = opts ? opts->timeout_ms : 0;
-    size_t n = protobuf_c_message_get_packed_size(req);
+    size_t n = req ? protobuf_c_message_get_packed_size(req) : raw_len;
     call->req = malloc(n + 5);
     if (!call->req) abort();
     call->req[0] = 0;
@@ -665,7 +671,8 @@ static CzcCall *call_new(CzcConn *c, const char *method_path, const ProtobufCMes
     call->req[2] = (uint8_t)(n >> 16);
     call->req[3] = (uint8_t)(n >> 8);
     call->req[4] = (uint8_t)n;
-    protobuf_c_message_pack(req, call->req + 5);
+    if (req) protobuf_c_message_pack(req, call->req + 5);
+    else if (n) memcpy(call->req + 5, raw, n);
     call->req_len = n + 5;
     call->next = c->calls;
     if (c->calls) c->calls->prev = call;
@@ -690,8 +697,17 @@ static CzcCall *call_go(CzcCall *call) {
 CzcCall *czc_call_start(CzcConn *c, const char *method_path, const ProtobufCMessage *req,
                         const ProtobufCMessageDescriptor *resp_desc, const CzcCallOptions *opts, CzcMessageFn on_message,
                         CzcDoneFn on_done, void *ud) {
-    CzcCall *call = call_new(c, method_path, req, resp_desc, opts);
+    CzcCall *call = call_new(c, method_path, req, NULL, 0, resp_desc, opts);
     call->on_message = on_message;
+    call->on_done = on_done;
+    call->ud = ud;
+    return call_go(call);
+}
+
+CzcCall *czc_call_start_raw(CzcConn *c, const char *method_path, const uint8_t *req, size_t len,
+                            const CzcCallOptions *opts, CzcRawFn on_message, CzcDoneFn on_done, void *ud) {
+    CzcCall *call = call_new(c, method_path, NULL, req, len, NULL, opts);
+    call->on_raw = on_message;
     call->on_done = on_done;
     call->ud = ud;
     return call_go(call);
@@ -717,7 +733,7 @@ static void adapter_done(void *ud, int status, const char *msg) {
 
 CzcCall *czc_analyze(CzcConn *c, const Catalyzer__V1__AnalyzeRequest *req, const CzcCallOptions *opts,
                      const CzcAnalyzeHandler *h) {
-    CzcCall *call = call_new(c, "/catalyzer.v1.Analyzer/Analyze", &req->base,
+    CzcCall *call = call_new(c, "/catalyzer.v1.Analyzer/Analyze", &req->base, NULL, 0,
                              &catalyzer__v1__analyze_response__descriptor, opts);
     call->on_message = analyze_msg;
     call->on_done = adapter_done;
@@ -735,7 +751,7 @@ static bool execute_msg(void *ud, ProtobufCMessage *m) {
 CzcCall *czc_execute(CzcConn *c, const Catalyzer__V1__ExecuteRequest *req, const CzcCallOptions *opts,
                      void (*on_response)(void *ud, const Catalyzer__V1__ExecuteResponse *resp), CzcDoneFn on_done,
                      void *ud) {
-    CzcCall *call = call_new(c, "/catalyzer.v1.Analyzer/Execute", &req->base,
+    CzcCall *call = call_new(c, "/catalyzer.v1.Analyzer/Execute", &req->base, NULL, 0,
                              &catalyzer__v1__execute_response__descriptor, opts);
     call->on_message = execute_msg;
     call->on_done = adapter_done;

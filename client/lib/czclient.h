@@ -79,6 +79,12 @@ typedef void (*CzcDoneFn)(void *ud, int status, const char *message);
 CzcCall *czc_call_start(CzcConn *c, const char *method_path, const ProtobufCMessage *req,
                         const ProtobufCMessageDescriptor *resp_desc, const CzcCallOptions *opts, CzcMessageFn on_message,
                         CzcDoneFn on_done, void *ud);
+/* The same with the request already serialised and each response message
+ * handed over as its bytes (valid during the callback), unparsed: for tools
+ * that look at a field or two (catalyzer-load) or forward the bytes. */
+typedef void (*CzcRawFn)(void *ud, const uint8_t *msg, size_t len);
+CzcCall *czc_call_start_raw(CzcConn *c, const char *method_path, const uint8_t *req, size_t len,
+                            const CzcCallOptions *opts, CzcRawFn on_message, CzcDoneFn on_done, void *ud);
 /* Cancels: RST_STREAM(CANCEL) to the server, on_done(CANCELLED) now. */
 void czc_call_cancel(CzcCall *call);
 

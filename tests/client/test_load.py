@@ -67,6 +67,17 @@ try:
         t.ok(rc in (0, 1) and json.loads(out)["requests"] == 50, "1 ms deadlines: every request accounted for",
              out + err)
 
+        bad = os.path.join(w, "bad")
+        os.mkdir(bad)
+        with open(os.path.join(bad, "q1.sql"), "w") as f:
+            f.write("SELECT nosuch FROM VALUES (1) AS v(a)")
+        with open(os.path.join(bad, "q2.sql"), "w") as f:
+            f.write("SELECT a FROM VALUES (1) AS v(a)")
+        rc, out, err = load("--daemon", d.addr, "--workload", bad, "--requests", "40", "--concurrency", "2", "--json")
+        j = json.loads(out) if rc == 0 else {}
+        t.ok(j.get("ok") == 40 and j.get("analysis_errors") == 20,
+             "answers with an analysis error are counted apart (20 of 40)", out + err)
+
         rc, out, err = load("--daemon", "127.0.0.1:1", "--workload", w, "--requests", "10")
         t.ok(rc == 2 and "UNAVAILABLE" in err, "closed port: set-up fails, exit 2", out + err)
         rc, out, err = load("--daemon", d.addr, "--workload", "/nonexistent")
