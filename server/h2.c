@@ -42,6 +42,7 @@ typedef struct H2Call {
     char request_id[32];
     uint64_t start_ns;
     int watch_sent;        /* health Watch: last status sent, -1 none */
+    bool service_unknown;  /* health Watch of a service we do not serve */
     struct H2Call *wnext, *wprev;
     struct H2Call *cnext, *cprev; /* the connection's calls */
 } H2Call;
@@ -225,8 +226,9 @@ static void call_free(H2Call *call) {
 static void health_send(H2Call *call) {
     Server *srv = call->conn->head.srv;
     Grpc__Health__V1__HealthCheckResponse r = GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__INIT;
-    r.status = srv->serving ? GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING
-                            : GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__NOT_SERVING;
+    r.status = call->service_unknown ? GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVICE_UNKNOWN
+               : srv->serving        ? GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING
+                                     : GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__NOT_SERVING;
     call->watch_sent = (int)r.status;
     job_emit_grpc(call->job, &r.base);
 }
@@ -358,8 +360,13 @@ static void dispatch(H2Call *call) {
     }
     if (call->method == RPC_HEALTH_CHECK || call->method == RPC_HEALTH_WATCH) {
         char err[128];
-        if (!health_service_known(msg, mlen, err, sizeof err))
-            return trailers_only(call, strcmp(err, "unknown service") == 0 ? GRPC_NOT_FOUND : GRPC_INVALID_ARGUMENT, err);
+        if (!health_service_known(msg, mlen, err, sizeof err)) {
+            bool unknown = strcmp(err, "unknown service") == 0;
+            /* The health protocol: Check answers NOT_FOUND, Watch streams SERVICE_UNKNOWN. */
+            if (!unknown || call->method == RPC_HEALTH_CHECK)
+                return trailers_only(call, unknown ? GRPC_NOT_FOUND : GRPC_INVALID_ARGUMENT, err);
+            call->service_unknown = true;
+        }
         Job *j = job_new(srv, call->method, JOB_GRPC);
         j->loop_owned = true;
         j->call = call;

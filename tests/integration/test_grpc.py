@@ -219,6 +219,9 @@ def health():
     first = next(w)
     assert first.status == hpb.HealthCheckResponse.SERVING
     w.cancel()
+    w2 = c.watch(hpb.HealthCheckRequest(service="nope"), timeout=10)
+    assert next(w2).status == hpb.HealthCheckResponse.SERVICE_UNKNOWN
+    w2.cancel()
 
 
 t.check("health Check and Watch", health)
