@@ -77,6 +77,13 @@ static void on_done(void *ud, int status, const char *msg) {
     snprintf(s->message, sizeof s->message, "%s", msg);
 }
 
+static void raw_result(void *ud, const uint8_t *msg, size_t len) {
+    Catalyzer__V1__AnalyzeResponse *r = catalyzer__v1__analyze_response__unpack(NULL, len, msg);
+    cr_assert_not_null(r);
+    if (r->kind_case == CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT) on_result(ud, r);
+    catalyzer__v1__analyze_response__free_unpacked(r, NULL);
+}
+
 static void run_until(uv_loop_t *loop, const int *flag) {
     while (!*flag) uv_run(loop, UV_RUN_ONCE);
 }
@@ -317,4 +324,38 @@ Test(client, bad_addresses) {
     char msg[256];
     cr_assert_eq(czc_client_analyze(cl, &rq, NULL, NULL, &ar, msg, sizeof msg), CZC_UNAVAILABLE);
     czc_client_free(cl);
+}
+
+Test(client, trailers_only_statuses, .init = start, .fini = stop) {
+    CzcClient *cl = client();
+    char msg[256];
+    Catalyzer__V1__DropSessionRequest rq = CATALYZER__V1__DROP_SESSION_REQUEST__INIT;
+    ProtobufCMessage *out = NULL;
+    int st = czc_client_unary(cl, "/catalyzer.v1.Analyzer/NoSuchMethod", &rq.base,
+                              &catalyzer__v1__drop_session_response__descriptor, &out, msg, sizeof msg);
+    cr_assert_eq(st, CZC_UNIMPLEMENTED, "%s: %s", czc_status_name(st), msg);
+    cr_assert_null(out);
+    /* an Analyze without input: INVALID_ARGUMENT with the daemon's message */
+    Catalyzer__V1__AnalyzeRequest ar = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    Catalyzer__V1__AnalyzeResponse *resp = NULL;
+    st = czc_client_analyze(cl, &ar, NULL, NULL, &resp, msg, sizeof msg);
+    cr_assert_eq(st, CZC_INVALID_ARGUMENT, "%s: %s", czc_status_name(st), msg);
+    cr_assert_gt(strlen(msg), 0, "grpc-message decoded");
+    /* raw call: the bytes of each response message */
+    Catalyzer__V1__SqlQuery q;
+    Catalyzer__V1__AnalyzeRequest ok = sql_request(&q, "SELECT 1 AS one", NULL);
+    uint8_t buf[256];
+    size_t n = catalyzer__v1__analyze_request__pack(&ok, buf);
+    czc_client_free(cl);
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    CzcConn *c = czc_conn_new(&loop, "127.0.0.1", D.port);
+    Seen s = {0};
+    czc_call_start_raw(c, "/catalyzer.v1.Analyzer/Analyze", buf, n, NULL, raw_result, on_done, &s);
+    run_until(&loop, &s.done);
+    cr_assert_eq(s.status, CZC_OK, "%s", s.message);
+    cr_assert_str_eq(s.schema, "struct<one:int>");
+    czc_conn_free(c);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
 }
