@@ -289,7 +289,11 @@ static bool check_arguments(Analysis *an, const Node *f) {
         return false;
     }
     double v;
-    if (const_value(arg, &v) && v <= 0) {
+    const Node *lit = arg;
+    while (lit->kind == NK_Cast && lit->nkids == 1) lit = lit->kids[0];
+    bool null_arg = lit->kind == NK_Literal && lit->u.lit.v.is_null;
+    if (null_arg && ntile) v = 0; /* NTile evaluates a NULL bucket count as 0 */
+    if ((null_arg && ntile) || (const_value(arg, &v) && v <= 0)) {
         an_fail(an, error_make(an->arena, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", f, "sqlExpr",
                                expr_sql_quoted(an->arena, f), "exprName", input, "valueRange",
                                ntile ? "(0, 2147483647]" : "(0, 9223372036854775807]", "currentValue",
