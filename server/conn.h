@@ -42,6 +42,10 @@ void http1_job_output(Job *j);
 /* Loop: records a finished call's metrics and log line. */
 void server_record(Server *srv, RpcMethod m, const char *transport, const char *request_id, int status,
                    const char *error_class, const char *message, uint64_t start_ns);
+/* Same, naming the call's session in the log line. */
+void server_record_session(Server *srv, RpcMethod m, const char *transport, const char *request_id,
+                           const char *session_id, int status, const char *error_class, const char *message,
+                           uint64_t start_ns);
 
 /* Loop: a call finished or a connection closed; finishes a drain if done. */
 void server_drain_check(Server *srv);

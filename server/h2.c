@@ -97,8 +97,8 @@ static void record(H2Call *call, int status, const char *msg) {
     call->recorded = true;
     Server *srv = call->conn->head.srv;
     const char *cls = call->job ? call->job->error_class : NULL;
-    server_record(srv, call->known_method ? call->method : RPC_COUNT_, "grpc", call->request_id, status, cls, msg,
-                  call->start_ns);
+    server_record_session(srv, call->known_method ? call->method : RPC_COUNT_, "grpc", call->request_id,
+                          call->job ? call->job->session_id : NULL, status, cls, msg, call->start_ns);
 }
 
 /* Trailers-Only: a single HEADERS frame with END_STREAM carrying the status. */

@@ -200,7 +200,8 @@ static void stream_output(Http1Conn *c, Job *j) {
             if (!write_raw(c, hx, (size_t)hl, buf, n, "\r\n", 2, chunk_written)) return h1_close(&c->head);
         }
         if (eof) {
-            server_record(srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg, c->start_ns);
+            server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+                                  j->status_msg, c->start_ns);
             char tail[768] = "";
             size_t tl = 0;
             if (j->status != GRPC_OK) { /* the status line is out already: the error is the last line */
@@ -242,7 +243,8 @@ void http1_job_output(Job *j) {
     }
     if (!job_is_done(j)) return;
     Server *srv = c->head.srv;
-    server_record(srv, c->method, "json", c->request_id, j->status, j->error_class, j->status_msg, c->start_ns);
+    server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+                          j->status_msg, c->start_ns);
     if (j->status != GRPC_OK) {
         respond_error(c, j->status, j->status_msg);
     } else {

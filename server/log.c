@@ -26,7 +26,7 @@ void log_json(int min_level, int level, const char *msg, json_t *fields) {
     json_object_set_new(o, "msg", json_string(msg));
     if (fields) json_object_update(o, fields);
     json_decref(fields);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
     json_decref(o);
     if (!s) return;
     size_t n = strlen(s);

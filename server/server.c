@@ -274,12 +274,19 @@ void server_next_request_id(Server *srv, char *out, size_t cap) {
 
 void server_record(Server *srv, RpcMethod m, const char *transport, const char *request_id, int status,
                    const char *error_class, const char *message, uint64_t start_ns) {
+    server_record_session(srv, m, transport, request_id, NULL, status, error_class, message, start_ns);
+}
+
+void server_record_session(Server *srv, RpcMethod m, const char *transport, const char *request_id,
+                           const char *session_id, int status, const char *error_class, const char *message,
+                           uint64_t start_ns) {
     double secs = (double)(mono_ns() - start_ns) / 1e9;
     metrics_request(&srv->metrics, (int)m, status, error_class, secs);
     int level = status == GRPC_OK ? LOG_INFO : (status == GRPC_INTERNAL || status == GRPC_UNKNOWN ? LOG_ERROR : LOG_WARN);
     if (level < srv->cfg.log_level) return;
     json_t *f = json_pack("{s:s,s:s,s:s,s:s,s:f}", "request_id", request_id ? request_id : "", "method", rpc_method_name(m),
                           "transport", transport, "status", grpc_status_name(status), "seconds", secs);
+    if (session_id && *session_id) json_object_set_new(f, "session_id", json_string(session_id));
     if (error_class && *error_class) json_object_set_new(f, "error_class", json_string(error_class));
     if (message && *message) json_object_set_new(f, "message", json_string(message));
     log_json(srv->cfg.log_level, level, "request", f);
