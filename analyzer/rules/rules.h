@@ -38,7 +38,6 @@ extern const Rule RULE_RESOLVE_LATERAL_COLUMN_ALIAS;
 extern const Rule RULE_UPDATE_OUTER_REFERENCES;
 extern const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY;
 extern const Rule RULE_DECORRELATE_LATERAL_JOIN;
-extern const Rule RULE_RESOLVE_VARIABLES;
 extern const Rule RULE_CLEANUP_ALIASES;
 
 /* ---- helpers (rule_util.c) ---- */
