@@ -345,7 +345,7 @@ static void finish_drain(Server *srv) {
 
 
 void server_drain_check(Server *srv) {
-    if (!srv->draining || srv->exit_code == 100) return;
+    if (!srv->draining || srv->drained) return;
     uint32_t queued, running;
     pool_counts(srv, &queued, &running);
     if (queued || running || srv->session_waiting) return;
@@ -357,7 +357,7 @@ void server_drain_check(Server *srv) {
         c->ops->close(c);
     }
     if (srv->conns) return; /* their close callbacks call back here */
-    srv->exit_code = 100;   /* marks "handles closing" */
+    srv->drained = true; /* the loop's own handles are closing now */
     finish_drain(srv);
 }
 

@@ -64,7 +64,7 @@ typedef struct Server {
     bool draining;
     bool serving;               /* health: SERVING / NOT_SERVING */
     void *watchers;             /* health Watch calls to notify */
-    int exit_code;
+    bool drained;               /* drain finished: closing the loop's own handles */
 } Server;
 
 int server_run(const Config *cfg);
