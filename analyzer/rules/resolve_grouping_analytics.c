@@ -60,9 +60,11 @@ static ExprSet set_concat(Arena *a, ExprSet x, ExprSet y) {
     return s;
 }
 
-static ExprSet set_of_list(const Node *l) {
+/* The expressions of one grouping set: (a, b) is an ExprList; a bare a is itself. */
+static ExprSet set_of(Node *const *slot) {
+    const Node *l = *slot;
     if (l->kind == NK_ExprList) return (ExprSet){l->kids, l->nkids};
-    return (ExprSet){(Node **)&l->kids[0] - 0, 0};
+    return (ExprSet){(Node **)slot, 1};
 }
 
 static Sets sets_new(Arena *a, uint32_t cap) { return (Sets){ARENA_ARRAY(a, ExprSet, cap + 1), 0}; }
@@ -125,7 +127,7 @@ static Sets element_sets(Arena *a, const Node *e) {
             if (is_analytics(k)) sub = element_sets(a, k);
             else {
                 sub = sets_new(a, 1);
-                sub.v[sub.n++] = k->kind == NK_ExprList ? set_of_list(k) : (ExprSet){(Node **)&e->kids[i], 1};
+                sub.v[sub.n++] = set_of(&e->kids[i]);
             }
             for (uint32_t j = 0; j < sub.n; j++) {
                 if (out.n == cap) {
@@ -141,7 +143,7 @@ static Sets element_sets(Arena *a, const Node *e) {
     }
     ExprSet *in = ARENA_ARRAY(a, ExprSet, nsets + 1);
     for (uint32_t i = 0; i < nsets; i++)
-        in[i] = e->kids[i]->kind == NK_ExprList ? set_of_list(e->kids[i]) : (ExprSet){(Node **)&e->kids[i], 1};
+        in[i] = set_of(&e->kids[i]);
     return e->kind == NK_Cube ? cube_sets(a, in, nsets) : rollup_sets(a, in, nsets);
 }
 
