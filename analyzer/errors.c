@@ -192,6 +192,8 @@ static const ErrorClassDef CLASSES[] = {
      "The input schema <inputSchema> is not a valid schema string. The input expression must be string literal and not null."},
     {"FIELD_NOT_FOUND", "42704", "No such struct field <fieldName> in <fields>."},
     {"INVALID_EXTRACT_BASE_FIELD_TYPE", "42000", "Can't extract a value from <base>. Need a complex type [STRUCT, ARRAY, MAP] but got <other>."},
+    {"DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE", "42K09",
+     "Cannot resolve <sqlExpr> due to data type mismatch: The <functionName> requires return <expectedType> type, but the actual is <actualType> type."},
     /* parser (parser/): syntax and AstBuilder errors */
     {"UNCLOSED_BRACKETED_COMMENT", "42601", "Found an unclosed bracketed comment. Please, append */ at the end of the comment."},
     {"FAILED_TO_PARSE_TOO_COMPLEX", "54001", "The statement, including potential SQL functions and referenced views, was too complex to parse. To mitigate this error divide the statement into multiple, less complex chunks."},

@@ -135,6 +135,7 @@ const char *fn_lit_string(const Node *n); /* a string Literal's text or NULL */
 const char *fn_const_string(Arena *a, const Node *n); /* ... or a session variable's string value */
 bool fn_expr_nullable(const Node *n);
 Node *fn_typer_error(TypeCtx *c, int argi, char code);
+Node *fn_typer_error_type(TypeCtx *c, int argi, const DataType *required);
 Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
 const char *fn_call_sql_quoted(TypeCtx *c);
 
@@ -154,7 +155,8 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(raise_error) X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) \
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
     X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) \
-    X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq)
+    X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
+    X(filter) X(map_filter) X(array_sort)
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)

@@ -137,6 +137,16 @@ Node *fn_typer_error(TypeCtx *c, int argi, char code) {
                                      "requiredType", fn_spec_required_type(a, code), NULL));
 }
 
+/* UNEXPECTED_INPUT_TYPE with a concrete required type */
+Node *fn_typer_error_type(TypeCtx *c, int argi, const DataType *required) {
+    Arena *a = c->an->arena;
+    Node *arg = c->args[argi];
+    return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                     fn_call_sql_quoted(c), "paramIndex", ordinal_word(a, argi), "inputSql",
+                                     expr_sql_quoted(a, arg), "inputType", sql_type_quoted(a, arg->type),
+                                     "requiredType", sql_type_quoted(a, required), NULL));
+}
+
 Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r) {
     Arena *a = c->an->arena;
     return an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", c->orig, "sqlExpr",

@@ -34,8 +34,44 @@ bool ty_same_as_input(TypeCtx *c) {
     return true;
 }
 
-bool ty_exists(TypeCtx *c) {
+/* a predicate lambda (functionType BooleanType, checked by ExpectsInputTypes
+ * without implicit casts) */
+static bool need_boolean_lambda(TypeCtx *c, int i) {
+    if (i >= c->nargs || body_type(c, i)->id == T_BOOLEAN) return true;
+    fn_typer_error_type(c, i, &TYPE_BOOLEAN);
+    return false;
+}
+
+/* filter(array, x -> boolean) */
+bool ty_filter(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY) || !need_boolean_lambda(c, 1)) return false;
+    c->result = c->args[0]->type;
+    return true;
+}
+
+/* map_filter(map, (k, v) -> boolean) */
+bool ty_map_filter(TypeCtx *c) {
+    if (!need(c, 0, T_MAP) || !need_boolean_lambda(c, 1)) return false;
+    c->result = c->args[0]->type;
+    return true;
+}
+
+/* array_sort(array[, (l, r) -> int]) */
+bool ty_array_sort(TypeCtx *c) {
     if (!need(c, 0, T_ARRAY)) return false;
+    if (c->nargs > 1 && lambda_body(c->args[1]) && body_type(c, 1)->id != T_INT) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "functionName", "`lambdafunction`", "expectedType",
+                                  "\"INT\"", "actualType", sql_type_quoted(a, body_type(c, 1)), NULL));
+        return false;
+    }
+    c->result = c->args[0]->type;
+    return true;
+}
+
+bool ty_exists(TypeCtx *c) {
+    if (!need(c, 0, T_ARRAY) || !need_boolean_lambda(c, 1)) return false;
     c->result = &TYPE_BOOLEAN;
     return true;
 }
@@ -64,6 +100,13 @@ bool ty_aggregate(TypeCtx *c) {
         v[3] = identity_lambda(c->an, body_type(c, 2));
         c->args = v;
         c->nargs = 4;
+    }
+    /* functionTypes = zero.dataType :: AnyDataType: the merge lambda returns
+       the accumulator's type */
+    const DataType *zero = c->args[1]->type;
+    if (!type_same(zero, body_type(c, 2))) {
+        fn_typer_error_type(c, 2, zero);
+        return false;
     }
     c->result = body_type(c, 3);
     c->nullable = 1;

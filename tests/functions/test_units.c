@@ -143,6 +143,12 @@ Test(functions, errors) {
     ERROR_IS("greatest(1)", "WRONG_NUM_ARGS.WITHOUT_SUGGESTION");
     ERROR_IS("map(1, 2, array(1), 3)", "DATATYPE_MISMATCH.CREATE_MAP_KEY_DIFF_TYPES");
     ERROR_IS("map_keys(1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    /* lambda result types: predicates are boolean, comparators int, merge the zero's type */
+    ERROR_IS("filter(array(1), x -> x)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    ERROR_IS("exists(array(1), x -> 1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    ERROR_IS("array_sort(array(1L), (a, b) -> a - b)", "DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE");
+    ERROR_IS("aggregate(array(1.5), 0, (acc, x) -> acc + x)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+    TYPE_IS("aggregate(array(1, 2), 0L, (acc, x) -> acc + x)", "bigint");
 }
 
 Test(functions, aggregates) {
