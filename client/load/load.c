@@ -56,7 +56,8 @@ typedef struct Stream {
     bool busy;
     bool ready; /* its session is set up */
     size_t next_query;
-    uv_timer_t retry; /* closed loop: a pause after UNAVAILABLE, not a busy spin */
+    uv_timer_t retry; /* a pause after UNAVAILABLE, not a busy spin */
+    bool resetup;     /* the connection dropped: set the session up again (a restarted daemon lost it) */
 } Stream;
 
 typedef struct Pending {
@@ -311,10 +312,34 @@ static Stream *free_stream(Load *L) {
     return NULL;
 }
 
+static void setup_start(Stream *st, bool resume);
+
+/* After UNAVAILABLE: the stream sets its session up again, then resumes. */
 static void on_retry(uv_timer_t *t) {
     Stream *st = t->data;
-    if (want_more(st->load)) send_one(st, now_ns());
-    maybe_finish(st->load);
+    Load *L = st->load;
+    if (L->stopping) {
+        st->busy = st->resetup = false;
+        maybe_finish(L);
+        return;
+    }
+    setup_start(st, true);
+}
+
+/* A stream is free again: it takes the next request. */
+static void stream_next(Stream *st, uint64_t t) {
+    Load *L = st->load;
+    if (L->rate > 0) {
+        /* open loop: a freed stream takes the oldest overdue request */
+        if (L->bl_len) {
+            uint64_t due = L->backlog[L->bl_head];
+            L->bl_head = (L->bl_head + 1) % L->bl_cap;
+            L->bl_len--;
+            send_one(st, due);
+        }
+    } else if (want_more(L)) {
+        send_one(st, t);
+    }
 }
 
 static void on_done(void *ud, int status, const char *msg) {
@@ -333,17 +358,11 @@ static void on_done(void *ud, int status, const char *msg) {
         count_error(L, status, msg);
     }
     free(p);
-    if (L->rate > 0) {
-        /* open loop: a freed stream takes the oldest overdue request */
-        if (L->bl_len) {
-            uint64_t due = L->backlog[L->bl_head];
-            L->bl_head = (L->bl_head + 1) % L->bl_cap;
-            L->bl_len--;
-            send_one(st, due);
-        }
-    } else if (want_more(L)) {
-        if (status == CZC_UNAVAILABLE) uv_timer_start(&st->retry, on_retry, 100, 0);
-        else send_one(st, t);
+    if (status == CZC_UNAVAILABLE && !L->stopping) {
+        st->busy = st->resetup = true; /* held until its session is back */
+        uv_timer_start(&st->retry, on_retry, 100, 0);
+    } else {
+        stream_next(st, t);
     }
     maybe_finish(L);
 }
@@ -514,6 +533,7 @@ static void start_measuring(Load *L) {
 typedef struct Setup {
     Stream *st;
     size_t step; /* 0: schema; 1..nqueries: query set-up */
+    bool resume; /* again after a reconnect, while the run goes on */
 } Setup;
 
 static void setup_next(Setup *s);
@@ -521,7 +541,7 @@ static void setup_next(Setup *s);
 static void on_setup_response(void *ud, const Catalyzer__V1__ExecuteResponse *resp) {
     Setup *s = ud;
     for (size_t i = 0; i < resp->n_results; i++)
-        if (!resp->results[i]->ok && s->st == &s->st->load->streams[0])
+        if (!resp->results[i]->ok && !s->resume && s->st == &s->st->load->streams[0])
             fprintf(stderr, "catalyzer-load: set-up statement failed: %s\n",
                     resp->results[i]->error ? resp->results[i]->error->message : "");
 }
@@ -544,6 +564,11 @@ static void session_ready(Stream *lead, bool ok) {
 static void on_setup_done(void *ud, int status, const char *msg) {
     Setup *s = ud;
     Load *L = s->st->load;
+    if (status != CZC_OK && s->resume) {
+        uv_timer_start(&s->st->retry, on_retry, 100, 0); /* still down: later */
+        free(s);
+        return;
+    }
     if (status != CZC_OK) {
         if (!L->setup_failed++)
             fprintf(stderr, "catalyzer-load: session set-up on %s failed: %s: %s\n", L->daemon, czc_status_name(status),
@@ -567,8 +592,15 @@ static void setup_next(Setup *s) {
         if (!sql) s->step++;
     }
     if (!sql) {
+        bool resume = s->resume;
         free(s);
-        session_ready(st, true);
+        if (!resume) {
+            session_ready(st, true);
+            return;
+        }
+        st->busy = st->resetup = false;
+        stream_next(st, now_ns());
+        maybe_finish(L);
         return;
     }
     Catalyzer__V1__ExecuteRequest rq = CATALYZER__V1__EXECUTE_REQUEST__INIT;
@@ -576,6 +608,14 @@ static void setup_next(Setup *s) {
     rq.sql = (char *)sql;
     CzcCallOptions o = {60000};
     czc_execute(st->conn->cz, &rq, &o, on_setup_response, on_setup_done, s);
+}
+
+static void setup_start(Stream *st, bool resume) {
+    Setup *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    s->st = st;
+    s->resume = resume;
+    setup_next(s);
 }
 
 /* ---------------------------------------------------------------- report */
@@ -713,10 +753,7 @@ int main(int argc, char **argv) {
     }
     for (int k = 0; k < L.nstreams; k++) {
         if (L.session_per_conn && k >= L.nconn) break; /* one set-up per connection's session */
-        Setup *s = calloc(1, sizeof *s);
-        if (!s) abort();
-        s->st = &L.streams[k];
-        setup_next(s);
+        setup_start(&L.streams[k], false);
     }
     while (!L.finished && uv_run(L.loop, UV_RUN_ONCE)) {}
     if (!L.end_ns) L.end_ns = now_ns();

@@ -4,8 +4,10 @@ queries, a query file with a set-up statement), closed and open loop, text and
 --json; then TPC-H for a few seconds when CATALYZER_SHARED has it."""
 import json
 import os
+import signal
 import subprocess
 import tempfile
+import time
 
 from czdaemon import LOAD, SHARED, Daemon, Tap
 
@@ -77,6 +79,20 @@ try:
         j = json.loads(out) if rc == 0 else {}
         t.ok(j.get("ok") == 40 and j.get("analysis_errors") == 20,
              "answers with an analysis error are counted apart (20 of 40)", out + err)
+
+        # the daemon restarts mid-run (SIGKILL, then again on the same port): calls in flight fail
+        # UNAVAILABLE, the streams reconnect, set their sessions up again and go on
+        proc = subprocess.Popen([LOAD, "--daemon", d.addr, "--workload", w, "--concurrency", "4", "--duration", "4",
+                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        port = d.port
+        d.stop(signal.SIGKILL)
+        time.sleep(0.3)
+        d = Daemon("--log-level", "warn", grpc="127.0.0.1:%d" % port)
+        out, err = proc.communicate(timeout=60)
+        j = json.loads(out) if proc.returncode == 0 else {}
+        t.ok(j.get("ok", 0) > 100 and j.get("analysis_errors") == 0 and set(j.get("errors", {"x": 1})) <= {"UNAVAILABLE"},
+             "daemon restarted mid-run: reconnect, sessions set up again, no analysis error", out + err)
 
         rc, out, err = load("--daemon", "127.0.0.1:1", "--workload", w, "--requests", "10")
         t.ok(rc == 2 and "UNAVAILABLE" in err, "closed port: set-up fails, exit 2", out + err)
