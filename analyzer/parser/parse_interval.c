@@ -82,23 +82,18 @@ static bool parse_num(const char *s, size_t n, bool *neg, int64_t *ip, int64_t *
     return true;
 }
 
-/* Adds value (neg, ip, frac) of unit; false when the unit takes no fraction. */
+/* Adds value (neg, ip, frac) of unit; false when the unit takes no fraction
+ * or the value overflows. */
 static bool iv_add(Iv *iv, int unit, bool neg, int64_t ip, int64_t frac, bool has_frac) {
-    int64_t sign = neg ? -1 : 1;
+    static const int64_t scale[] = {12, 1, 7, 1, 3600000000LL, 60000000LL, 1000000LL, 1000LL, 1};
     if (has_frac && frac && unit != U_SECOND) return false;
-    switch (unit) {
-    case U_YEAR: iv->months += sign * ip * 12; break;
-    case U_MONTH: iv->months += sign * ip; break;
-    case U_WEEK: iv->days += sign * ip * 7; break;
-    case U_DAY: iv->days += sign * ip; break;
-    case U_HOUR: iv->micros += sign * ip * 3600000000LL; break;
-    case U_MINUTE: iv->micros += sign * ip * 60000000LL; break;
-    case U_SECOND: iv->micros += sign * (ip * 1000000LL + frac); break;
-    case U_MILLI: iv->micros += sign * ip * 1000LL; break;
-    case U_MICRO: iv->micros += sign * ip; break;
-    default: return false;
-    }
-    return true;
+    if (unit < 0 || unit > U_MICRO) return false;
+    int64_t v;
+    if (__builtin_mul_overflow(ip, scale[unit], &v)) return false;
+    if (unit == U_SECOND && __builtin_add_overflow(v, frac, &v)) return false;
+    if (neg) v = -v;
+    int64_t *slot = unit <= U_MONTH ? &iv->months : (unit <= U_DAY ? &iv->days : &iv->micros);
+    return !__builtin_add_overflow(*slot, v, slot);
 }
 
 /* Spark's stringToInterval: "[interval] [+|-]N unit ...". Records the units seen. */
@@ -291,7 +286,12 @@ static bool unit_to_unit(Parser *p, const char *str, bool outer_neg, int from, i
             return false;
         }
     }
-    iv->micros = sign * ((((f[0] * 24 + f[1]) * 60 + f[2]) * 60 + f[3]) * 1000000 + frac);
+    __int128 total = ((((__int128)f[0] * 24 + f[1]) * 60 + f[2]) * 60 + f[3]) * 1000000 + frac;
+    if (total > INT64_MAX) {
+        *msg = "Error parsing interval day-time string: long overflow";
+        return false;
+    }
+    iv->micros = sign * (int64_t)total;
     return true;
 }
 

@@ -200,7 +200,8 @@ Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
     const char *e = memchr(digits, 'e', dl);
     if (!e) e = memchr(digits, 'E', dl);
     if (e) {
-        exp10 = atoi(e + 1);
+        long x = strtol(e + 1, NULL, 10); /* clamps on overflow */
+        exp10 = x > 100000 ? 100000 : x < -100000 ? -100000 : (int)x;
         dl = (size_t)(e - digits);
     }
     __int128 u;
@@ -216,7 +217,10 @@ Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
         scale++;
         prec++;
     }
-    if (scale < 0) scale = 0;
+    if (scale < 0) { /* more integral digits than 38 */
+        prec -= scale;
+        scale = 0;
+    }
     if (prec < scale) prec = scale;
     if (prec > 38) {
         ps_defer_error(p, ps_perr(p, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION", start, prev_stop(p), "precision",

@@ -849,3 +849,12 @@ Test(parser_unit, describe_query) {
     p = P("DESCRIBE select");
     cr_assert_str_eq(p->u.ddl.name.v[0], "select");
 }
+
+Test(parser_unit, literal_overflows_are_errors) {
+    E("SELECT INTERVAL 9223372036854775 hours");
+    E("SELECT INTERVAL '9999999999999 23' DAY TO HOUR");
+    E("SELECT 1e99999999999999999999BD");
+    Node *n = X("1e-3BD");
+    is_lit(n, T_DECIMAL);
+    cr_assert_eq(n->type->scale, 3);
+}
