@@ -139,25 +139,16 @@ typedef struct ConfEntry {
     const char *key, *value;
 } ConfEntry;
 
-/* Sets per-request conf; remembers previous values for restore_conf. */
-static bool apply_conf(CzSession *s, ConfEntry *kv, size_t n, char **saved, char *err, size_t errlen) {
-    for (size_t i = 0; i < n; i++) {
-        const char *old = cz_session_get_conf(s, kv[i].key);
-        saved[i] = old ? strdup(old) : NULL;
+/* Sets the request's configuration on the session. On a named session it
+ * persists (as SET would): a per-call override could not be undone for keys
+ * the session never set, since the library has no "unset". */
+static bool apply_conf(CzSession *s, const ConfEntry *kv, size_t n, char *err, size_t errlen) {
+    for (size_t i = 0; i < n; i++)
         if (!cz_session_set_conf(s, kv[i].key, kv[i].value)) {
             snprintf(err, errlen, "configuration %s does not accept \"%s\"", kv[i].key, kv[i].value);
-            for (size_t k = i + 1; k < n; k++) saved[k] = NULL;
             return false;
         }
-    }
     return true;
-}
-
-static void restore_conf(CzSession *s, ConfEntry *kv, size_t n, char **saved) {
-    for (size_t i = n; i-- > 0;) {
-        if (saved[i]) cz_session_set_conf(s, kv[i].key, saved[i]);
-        free(saved[i]);
-    }
 }
 
 /* ---------------------------------------------------------------- results */
@@ -298,15 +289,14 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         return GRPC_INTERNAL;
     }
     int status = GRPC_OK;
-    char **saved = calloc(rq->n_conf + 1, sizeof *saved);
     ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
     CzResult *r = NULL;
     for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
     if (!apply_catalog(s, rq->catalog, NULL, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
-        goto out_noconf;
+        goto out;
     }
-    if (!apply_conf(s, kv, rq->n_conf, saved, err, errlen)) {
+    if (!apply_conf(s, kv, rq->n_conf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
     }
@@ -363,10 +353,7 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         snprintf(err, errlen, "cancelled");
     }
 out:
-    restore_conf(s, kv, rq->n_conf, saved);
-out_noconf:
     if (r) cz_result_free(r);
-    free(saved);
     free(kv);
     if (temp) cz_session_free(s);
     return status;
@@ -402,23 +389,12 @@ static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size
     int status = GRPC_OK;
     Stmts st = {0};
     CzResult **rs = NULL;
-    char **saved = calloc(rq->n_conf + 1, sizeof *saved);
     ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
     for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
-    if (!apply_catalog(s, rq->catalog, NULL, err, errlen)) {
+    if (!apply_catalog(s, rq->catalog, NULL, err, errlen) || !apply_conf(s, kv, rq->n_conf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
-        free(saved);
-        free(kv);
-        if (temp) cz_session_free(s);
-        return status;
+        goto out;
     }
-    /* Execute's conf persists in the session: it is how a client configures one. */
-    for (size_t i = 0; i < rq->n_conf; i++)
-        if (!cz_session_set_conf(s, kv[i].key, kv[i].value)) {
-            snprintf(err, errlen, "configuration %s does not accept \"%s\"", kv[i].key, kv[i].value);
-            status = GRPC_INVALID_ARGUMENT;
-            goto out;
-        }
     cz_split_statements(rq->sql, strlen(rq->sql), on_stmt, &st);
     if (st.n == 0) {
         snprintf(err, errlen, "ExecuteRequest.sql has no statement");
@@ -463,7 +439,6 @@ out:
     free(rs);
     free(st.off);
     free(st.len);
-    free(saved);
     free(kv);
     if (temp) cz_session_free(s);
     return status;

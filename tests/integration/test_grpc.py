@@ -171,6 +171,26 @@ def udf_signature():
 t.check("UDF signatures registered into a session resolve and type-check", udf_signature)
 
 
+def conf_semantics():
+    q = pb.SqlQuery(query="SELECT A FROM (SELECT 1 AS a)")
+    req = pb.AnalyzeRequest(sql=q)
+    req.conf["spark.sql.caseSensitive"] = "true"
+    r = list(c.analyze(req, timeout=30))[-1].result
+    assert not r.ok and r.error.error_class.startswith("UNRESOLVED_COLUMN"), r
+    r = list(c.analyze(pb.AnalyzeRequest(sql=q), timeout=30))[-1].result
+    assert r.ok, "a stateless call's conf is its own: %s" % r.error.message
+    e = pb.ExecuteRequest(session_id="s6", sql="SELECT 1")
+    e.conf["spark.sql.caseSensitive"] = "true"
+    c.execute(e, timeout=30)
+    r = list(c.analyze(pb.AnalyzeRequest(session_id="s6", sql=q), timeout=30))[-1].result
+    assert not r.ok, "conf persists in the session"
+    r = list(c.analyze(pb.AnalyzeRequest(session_id="s7", sql=q), timeout=30))[-1].result
+    assert r.ok, "and stays in its session"
+
+
+t.check("conf: a stateless call's own; set in a named session, it persists there", conf_semantics)
+
+
 def session_serialized():
     # Many concurrent statements on one session: each DECLARE/SET must see a consistent session.
     c.execute(pb.ExecuteRequest(session_id="s3", sql="DECLARE VARIABLE n INT DEFAULT 0"), timeout=30)
