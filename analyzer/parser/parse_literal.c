@@ -302,6 +302,7 @@ static bool parse_timestamp_str(const char *s, size_t n, int64_t *micros) {
     trim(&s, &e);
     int64_t days;
     if (!parse_date_part(&s, e, &days)) return false;
+    if (days > 106751991LL || days < -106751991LL) return false; /* outside the microsecond range */
     int64_t us = 0;
     if (s < e && (*s == ' ' || *s == 'T')) {
         s++;

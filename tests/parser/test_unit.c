@@ -858,3 +858,8 @@ Test(parser_unit, literal_overflows_are_errors) {
     is_lit(n, T_DECIMAL);
     cr_assert_eq(n->type->scale, 3);
 }
+
+Test(parser_unit, timestamp_range) {
+    cr_assert_str_eq(E("SELECT TIMESTAMP '9999999-01-01'")->error_class, "INVALID_TYPED_LITERAL");
+    is_lit(X("DATE '9999-12-31'"), T_DATE);
+}
