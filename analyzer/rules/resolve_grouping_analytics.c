@@ -22,6 +22,7 @@
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules.h"
+#include "variables.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
@@ -494,8 +495,9 @@ static Node *remap(Node *e, void *ctx) {
     return e;
 }
 
-/* tryResolveHavingCondition: resolve HAVING against the aggregation with
- * plain grouping, then build the Expand/Aggregate and rewire the condition. */
+/* tryResolveHavingCondition: resolve HAVING (or ORDER BY) against the
+ * aggregation with plain grouping, then build the Expand/Aggregate and rewire
+ * the condition. */
 static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *ga) {
     Arena *a = an->arena;
     uint32_t ng = agg->u.aggregate.ngroup;
@@ -512,15 +514,22 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
     if (an_failed(an) || !r) return h;
     Node *top = r->kind == NK_Project ? r : NULL;
     Node *f = top ? top->kids[0] : r;
-    if (f->kind != NK_Filter || f->kids[0]->kind != NK_Aggregate) return h;
+    if ((f->kind != NK_Filter && f->kind != NK_Sort) || f->kids[0]->kind != NK_Aggregate) {
+        /* not resolvable yet: keep what resolved, over the original aggregation */
+        return r->kind == h->kind ? node_with_exprs(a, h, r->exprs, r->nexprs) : h;
+    }
+    for (uint32_t i = 0; i < f->nexprs; i++)
+        if (!node_resolved(f->exprs[i])) return node_with_exprs(a, h, f->exprs, f->nexprs);
     Node *agg2 = f->kids[0];
     uint32_t ng2 = agg2->u.aggregate.ngroup;
     Node *nagg = construct(an, agg, ga, agg2->exprs + ng2, agg2->nexprs - ng2, agg->kids[0]);
     if (!nagg) return h;
     IdMap m = {plan_output(an, agg2), plan_output(an, nagg)};
-    Node *cond = expr_transform_up(a, f->exprs[0], KIND_MASK(NK_AttributeReference), remap, &m);
+    Node **ex = ARENA_ARRAY(a, Node *, f->nexprs + 1);
+    for (uint32_t i = 0; i < f->nexprs; i++)
+        ex[i] = expr_transform_up(a, f->exprs[i], KIND_MASK(NK_AttributeReference), remap, &m);
     Node *nf = node_copy(a, f);
-    node_set_exprs(a, nf, &cond, 1);
+    node_set_exprs(a, nf, ex, f->nexprs);
     node_set_kids(a, nf, &nagg, 1);
     nf = node_finish(nf);
     if (!top) return nf;
@@ -579,11 +588,17 @@ static Node *substitute_hive_gid(Analysis *an, Node *p) {
     if (!p->nkids || !kind_mask_has(p->mask, NK_UnresolvedAttribute)) return p;
     bool found = false;
     for (uint32_t i = 0; i < p->nexprs && !found; i++) node_walk(p->exprs[i], 0, find_hive_gid, &found);
-    if (!found || !children_resolved(p)) return p;
+    if (!found) return p;
     if (p->kind != NK_Aggregate && p->kind != NK_Project && p->kind != NK_Sort && p->kind != NK_Filter &&
         p->kind != NK_UnresolvedHaving)
         return p;
-    AttrList in = plan_input(an, p);
+    /* above an aggregation still being rewritten, its input decides */
+    const Node *below = p;
+    if ((p->kind == NK_UnresolvedHaving || p->kind == NK_Sort) && p->kids[0]->kind == NK_Aggregate &&
+        !children_resolved(p))
+        below = p->kids[0];
+    if (!children_resolved(below)) return p;
+    AttrList in = plan_input(an, below);
     if (output_has(an, in, "grouping__id")) return p;
     bool select = p->kind == NK_Aggregate || p->kind == NK_Project;
     uint32_t from = p->kind == NK_Aggregate ? p->u.aggregate.ngroup : 0;
@@ -686,8 +701,39 @@ static Node *grouping_above(Analysis *an, Node *p) {
     return have ? np : make_project(an, np, out.v, out.n);
 }
 
+/* An ORDER BY over grouping sets goes through the plain aggregation only when
+ * it names something the aggregation does not output (a grouping column that
+ * is not selected); windows over the aggregation are extracted first. */
+static bool sort_needs_input(Analysis *an, const Node *sort, const Node *agg) {
+    for (uint32_t i = agg->u.aggregate.ngroup; i < agg->nexprs; i++)
+        if (expr_has_kind(agg->exprs[i], KIND_MASK(NK_WindowExpression))) return false;
+    AttrList out = plan_output(an, agg);
+    for (uint32_t i = 0; i < sort->nexprs; i++) {
+        Node *e = resolve_expr_refs(an, sort->exprs[i], out, NULL, 0);
+        if (an_failed(an)) return false;
+        if (kind_mask_has(e->mask, NK_UnresolvedAttribute) || !expr_refs_within(e, out)) return true;
+    }
+    return false;
+}
+
+/* The rule's pass state: aggregations whose HAVING / ORDER BY above could not
+ * be resolved yet stay as they are (rewriting them first would make the
+ * grouping columns ambiguous for that clause). */
+typedef struct Pass {
+    Analysis *an;
+    const Node *held[16];
+    uint32_t nheld;
+} Pass;
+
+static bool held(const Pass *ps, const Node *p) {
+    for (uint32_t i = 0; i < ps->nheld; i++)
+        if (ps->held[i] == p) return true;
+    return false;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
-    Analysis *an = ctx;
+    Pass *ps = ctx;
+    Analysis *an = ps->an;
     if (an_failed(an)) return p;
     p = substitute_hive_gid(an, p);
     if ((p->kind == NK_Filter || p->kind == NK_Sort) && p->nkids == 1) {
@@ -699,13 +745,28 @@ static Node *rewrite(Node *p, void *ctx) {
             if (r != p || an_failed(an)) return r;
         }
     }
-    if (p->kind == NK_UnresolvedHaving && p->nkids == 1 && p->kids[0]->kind == NK_Aggregate) {
+    if ((p->kind == NK_UnresolvedHaving || p->kind == NK_Sort) && p->nkids == 1 && p->kids[0]->kind == NK_Aggregate) {
         Node *agg = p->kids[0];
         Analytics ga;
-        if (!children_resolved(agg) || !aggs_resolved(agg) || !analytics_of(an, agg, &ga)) return p;
-        return resolve_having(an, p, agg, &ga);
+        if (children_resolved(agg) && aggs_resolved(agg)) {
+            Node *prepared = analytics_aliases(an, analytics_ordinals(an, agg));
+            if (an_failed(an)) return p;
+            if (analytics_of(an, prepared, &ga) &&
+                (p->kind == NK_UnresolvedHaving || sort_needs_input(an, p, prepared))) {
+                Node *r = resolve_having(an, node_with_kid(an->arena, p, 0, prepared), prepared, &ga);
+                if (r->kind == p->kind && r->kids[0] == prepared) {
+                    /* names resolved, typing pending: wait; an unknown name is reported as usual */
+                    bool names_left = false;
+                    for (uint32_t i = 0; i < r->nexprs; i++)
+                        if (expr_has_kind(r->exprs[i], KIND_MASK(NK_UnresolvedAttribute))) names_left = true;
+                    if (!names_left && ps->nheld < sizeof ps->held / sizeof ps->held[0])
+                        ps->held[ps->nheld++] = prepared;
+                }
+                return r;
+            }
+        }
     }
-    if (p->kind == NK_Aggregate) {
+    if (p->kind == NK_Aggregate && !held(ps, p)) {
         Analytics ga;
         p = analytics_ordinals(an, p);
         if (an_failed(an)) return p;
@@ -728,7 +789,9 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask kinds = KIND_MASK(NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call, NK_UnresolvedAttribute);
-    return plan_transform_up(an->arena, plan, kinds, rewrite, an);
+    /* top-down: a HAVING or ORDER BY is resolved before the aggregation below it is rewritten */
+    Pass ps = {.an = an, .nheld = 0};
+    return plan_transform_down(an->arena, plan, kinds, rewrite, &ps);
 }
 
 const Rule RULE_RESOLVE_GROUPING_ANALYTICS = {
