@@ -51,7 +51,6 @@ struct H2Conn {
     ConnHead head;
     nghttp2_session *ng;
     size_t pending_write; /* bytes handed to uv_write, not yet written */
-    char rbuf[65536];
     uint32_t ncalls;
     H2Call *calls;        /* nghttp2_session_del does not report stream closes: we free these */
     bool goaway_sent;
@@ -635,7 +634,7 @@ static void h2_flush(H2Conn *c) {
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
     (void)suggested;
     H2Conn *c = h->data;
-    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    *buf = uv_buf_init(c->head.srv->rbuf, sizeof c->head.srv->rbuf); /* consumed synchronously in on_read */
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {

@@ -49,7 +49,6 @@ typedef struct Http1Conn {
     uint64_t start_ns;
     char *pending;           /* unparsed bytes received while busy */
     size_t pending_len;
-    char rbuf[65536];
 } Http1Conn;
 
 typedef struct WriteReq {
@@ -514,7 +513,7 @@ static const http_parser_settings SETTINGS = {
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
     (void)suggested;
     Http1Conn *c = h->data;
-    *buf = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    *buf = uv_buf_init(c->head.srv->rbuf, sizeof c->head.srv->rbuf); /* consumed synchronously in on_read */
 }
 
 /* Feeds bytes to the parser; keeps the unparsed rest when a request completes. */
@@ -556,8 +555,26 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         h1_close(&c->head);
         return;
     }
-    if (n > 0) c->head.last_active_ns = mono_ns();
-    if (n > 0 && !c->busy) feed(c, buf->base, (size_t)n);
+    if (n == 0) return;
+    c->head.last_active_ns = mono_ns();
+    if (!c->busy) {
+        feed(c, buf->base, (size_t)n);
+        return;
+    }
+    /* Pipelined bytes while a request is in progress: keep them for later
+     * (the read buffer is shared by every connection). */
+    if (c->pending_len + (size_t)n > (size_t)c->head.srv->cfg.max_message_bytes + 65536) {
+        h1_close(&c->head);
+        return;
+    }
+    char *np = realloc(c->pending, c->pending_len + (size_t)n);
+    if (!np) {
+        h1_close(&c->head);
+        return;
+    }
+    memcpy(np + c->pending_len, buf->base, (size_t)n);
+    c->pending = np;
+    c->pending_len += (size_t)n;
 }
 
 static void h1_resume(Http1Conn *c) {

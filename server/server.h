@@ -43,6 +43,7 @@ typedef struct Server {
     uv_tcp_t grpc_listener, http_listener;
     bool http_enabled;
     int grpc_port, http_port;
+    char rbuf[65536];           /* the loop's one read buffer: every read is consumed before the next */
     uv_async_t notify_async;
     uv_signal_t sigterm, sigint;
     uv_timer_t session_timer, drain_timer, idle_timer;

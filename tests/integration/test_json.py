@@ -5,6 +5,7 @@ drop-session, /healthz, /metrics, and bad JSON each followed by a good call."""
 import json
 import shutil
 import subprocess
+import time
 
 from daemon import Daemon, Tap, skip_all
 
@@ -152,6 +153,27 @@ def keepalive():
 
 
 t.check("two requests on one keep-alive connection", keepalive)
+
+
+def pipelined():
+    import socket
+    s = socket.create_connection(("127.0.0.1", d.http_port), timeout=10)
+    body = b'{"sql": "SELECT 1 AS a"}'
+    req = b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+        len(body), body)
+    s.sendall(req * 5)
+    data = b""
+    deadline = time.time() + 10
+    while data.count(b"HTTP/1.1 200") < 5 and time.time() < deadline:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    assert data.count(b"HTTP/1.1 200") == 5, data[:300]
+
+
+t.check("five pipelined requests on one connection are answered in order", pipelined)
 
 def big_response():
     q = "SELECT " + ", ".join("%d + %d AS c%d" % (i, i, i) for i in range(3000))
