@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 from czdaemon import CLI, SHARED, Daemon, Tap
@@ -87,6 +88,20 @@ try:
         except ValueError:
             ok = False
         t.ok(ok, "bench --daemon: round-trip timing", b.stdout.decode() + b.stderr.decode())
+
+        try:
+            import grpc  # noqa: F401
+            have_grpc = True
+        except ImportError:
+            have_grpc = False
+        example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "client", "lib", "examples",
+                               "analyze.py")
+        if not have_grpc:
+            t.skip("Python grpcio example", "python3-grpcio not importable")
+        else:
+            p = subprocess.run([sys.executable, example, d.addr], capture_output=True, text=True, timeout=120)
+            t.ok(p.returncode == 0 and "event 0: " in p.stdout and "result: struct<id:bigint,total:decimal(20,2)>"
+                 in p.stdout, "Python grpcio example: session Execute, streamed Analyze", p.stdout + p.stderr)
 
         corpus = os.path.join(SHARED, "conformance", "spark-visible.jsonl") if SHARED else ""
         if not corpus or not os.path.exists(corpus):
