@@ -8,7 +8,11 @@
  * expressions, aggregates inside window specs) are computed below the
  * windows; non-attribute ones get internal names _w0, _w1, ...; window
  * expressions without an alias of their own are named _we0, ...
- * Window functions in WHERE or HAVING are _LEGACY_ERROR_TEMP_1034.
+ * A HAVING over such an Aggregate becomes a Filter between the Aggregate and
+ * the windows; ORDER BY columns missing above the windows are added below
+ * them (Spark's ResolveMissingReferences through the new operators).
+ * Window functions in WHERE or HAVING are _LEGACY_ERROR_TEMP_1034, in ORDER BY
+ * UNSUPPORTED_EXPR_FOR_OPERATOR.
  *
  *   Project [a#1, sum(b#2) windowspecdefinition(a#1, ...) AS s#3]
  *   +- Relation t[a#1,b#2]
