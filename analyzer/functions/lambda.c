@@ -32,9 +32,34 @@ static Node *bind_and_type(Node *e, void *ctx) {
     switch (e->kind) {
     case NK_UnresolvedAttribute:
     case NK_UnresolvedNamedLambdaVariable:
-        if (e->u.un.name.n == 1)
+        /* `acc` or `acc.sum`: a parameter, then struct fields (ExtractValue) */
+        for (int i = 0; e->u.un.name.n >= 1 && i < b->n; i++) {
+            if (strcasecmp(e->u.un.name.v[0], b->names[i]) != 0) continue;
+            Node *r = b->vars[i];
+            for (uint32_t k = 1; k < e->u.un.name.n && r; k++) {
+                Node *x = node_new(an->arena, NK_UnresolvedExtractValue, e->start, e->stop);
+                x->u.extract.is_field = true;
+                Node *kk[2] = {r, fn_mk_str_lit(an->arena, e->u.un.name.v[k])};
+                node_set_kids(an->arena, x, kk, 2);
+                r = expr_resolve_typed(an, node_finish(x));
+            }
+            return r ? r : e;
+        }
+        return e;
+    case NK_AttributeReference:
+        /* Spark's parser makes every name in a lambda body a lambda variable
+           first, so a parameter shadows a column of the same name: a column
+           resolved from the bare parameter name is the parameter */
+        if (an->sql && e->start >= 0 && e->stop >= e->start && (size_t)e->stop < an->sql_len) {
+            const char *t = an->sql + e->start;
+            size_t len = (size_t)(e->stop - e->start) + 1;
+            if (len > 2 && t[0] == '`' && t[len - 1] == '`') {
+                t++;
+                len -= 2;
+            }
             for (int i = 0; i < b->n; i++)
-                if (strcasecmp(e->u.un.name.v[0], b->names[i]) == 0) return b->vars[i];
+                if (strlen(b->names[i]) == len && strncasecmp(t, b->names[i], len) == 0) return b->vars[i];
+        }
         return e;
     case NK_UnresolvedFunction: {
         if (!kids_ready(e)) return e;

@@ -472,6 +472,38 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     return fn_defer_type_error_around_generator(an, u, r, before);
 }
 
+/* Is argument i of a higher-order function a function slot ('L')? */
+static bool lambda_slot(const FuncDef *def, int i) {
+    size_t n = def->in ? strlen(def->in) : 0;
+    return n && def->in[(size_t)i < n ? (size_t)i : n - 1] == 'L';
+}
+
+/* A plain expression where a function goes (`transform(a, 0)`): Spark's
+ * ResolveLambdaVariables wraps it in a hidden lambda whose variables
+ * (col0, ...) nothing refers to; transform and filter then bind only the
+ * element. */
+static Node *hidden_lambda(Analysis *an, const FuncDef *def, Node **args, int n, int i) {
+    Arena *a = an->arena;
+    const DataType *types[8];
+    int nt = func_lambda_arg_types(an, def, args, n, i, types, 8);
+    if (nt < 1) return args[i];
+    if (nt > 8) nt = 8;
+    if (!strcasecmp(def->name, "transform") || !strcasecmp(def->name, "filter")) nt = 1;
+    Node **kids = ARENA_ARRAY(a, Node *, (size_t)nt + 1);
+    kids[0] = args[i];
+    for (int k = 0; k < nt; k++) {
+        Node *v = node_new(a, NK_NamedLambdaVariable, -1, -1);
+        v->u.attr.name = arena_printf(a, "col%d", k);
+        v->u.attr.id = an_new_id(an);
+        v->type = types[k] ? types[k] : &TYPE_NULL;
+        v->flags |= NF_NULLABLE;
+        kids[k + 1] = node_finish(v);
+    }
+    Node *l = node_new(a, NK_LambdaFunction, args[i]->start, args[i]->stop);
+    node_set_kids(a, l, kids, (uint32_t)nt + 1);
+    return node_finish(l);
+}
+
 static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     Arena *a = an->arena;
     int nargs = (int)u->u.un.nargs;
@@ -594,10 +626,13 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         }
     }
     if (def->flags & FD_LAMBDA)
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            if (args[i]->kind != NK_LambdaFunction && args[i]->type && lambda_slot(def, i))
+                args[i] = hidden_lambda(an, def, args, n, i);
             if (args[i]->kind == NK_LambdaFunction) {
                 args[i] = fn_resolve_lambda(an, def, args, n, i);
                 if (!args[i] || !node_resolved(args[i])) return NULL;
             }
+        }
     return resolve_with(an, u, def, args, n, called);
 }

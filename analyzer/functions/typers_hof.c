@@ -91,20 +91,36 @@ static Node *identity_lambda(Analysis *an, const DataType *t) {
     return node_finish(l);
 }
 
+/* Spark's DataType.equalsStructurally(ignoreNullability = true): field
+ * names do not matter */
+static bool same_structure(const DataType *x, const DataType *y) {
+    if (x->id != y->id) return false;
+    switch (x->id) {
+    case T_ARRAY: return same_structure(x->elem, y->elem);
+    case T_MAP: return same_structure(x->elem, y->elem) && same_structure(x->value, y->value);
+    case T_STRUCT:
+        if (x->nfields != y->nfields) return false;
+        for (int i = 0; i < x->nfields; i++)
+            if (!same_structure(x->fields[i].type, y->fields[i].type)) return false;
+        return true;
+    default: return type_same(x, y);
+    }
+}
+
 /* aggregate/reduce(arr, zero, merge[, finish]) */
 bool ty_aggregate(TypeCtx *c) {
     if (!need(c, 0, T_ARRAY)) return false;
     if (c->nargs == 3) {
         Node **v = ARENA_ARRAY(c->an->arena, Node *, 4);
         memcpy(v, c->args, sizeof(Node *) * 3);
-        v[3] = identity_lambda(c->an, body_type(c, 2));
+        v[3] = identity_lambda(c->an, c->args[1]->type);
         c->args = v;
         c->nargs = 4;
     }
     /* functionTypes = zero.dataType :: AnyDataType: the merge lambda returns
        the accumulator's type */
     const DataType *zero = c->args[1]->type;
-    if (!type_same(zero, body_type(c, 2))) {
+    if (!same_structure(zero, body_type(c, 2))) {
         fn_typer_error_type(c, 2, zero);
         return false;
     }
@@ -164,10 +180,8 @@ int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, i
     if (!strcasecmp(n, "aggregate") || !strcasecmp(n, "reduce")) {
         const DataType *acc = nargs > 1 && args[1]->type ? args[1]->type : &TYPE_NULL;
         if (i == 2) return set_types(types, max, acc, e, NULL, 2);
-        if (i == 3) {
-            const Node *b = nargs > 2 ? lambda_body(args[2]) : NULL;
-            return set_types(types, max, b && b->type ? b->type : acc, NULL, NULL, 1);
-        }
+        /* the finish lambda's accumulator is the zero's type (bindInternal) */
+        if (i == 3) return set_types(types, max, acc, NULL, NULL, 1);
         return -1;
     }
     if (!strcasecmp(n, "zip_with")) {

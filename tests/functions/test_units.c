@@ -149,6 +149,11 @@ Test(functions, errors) {
     ERROR_IS("array_sort(array(1L), (a, b) -> a - b)", "DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE");
     ERROR_IS("aggregate(array(1.5), 0, (acc, x) -> acc + x)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
     TYPE_IS("aggregate(array(1, 2), 0L, (acc, x) -> acc + x)", "bigint");
+    /* struct accumulators: fields through the parameter, names do not matter */
+    TYPE_IS("aggregate(array(1), (0 AS sum, 0 AS n), (acc, x) -> (acc.sum + x, acc.n + 1), acc -> acc.sum / acc.n)",
+            "double");
+    /* a plain expression where a function goes is a hidden lambda */
+    NAME_IS("transform(array(1), 0)", "transform(array(1), lambdafunction(0, namedlambdavariable()))");
 }
 
 Test(functions, aggregates) {
