@@ -3,10 +3,13 @@
  * an Expand that produces one copy of each input row per grouping set, with
  * the columns left out of the set nulled and a spark_grouping_id bitmask
  * (bit set = column not grouped, first column highest). grouping(c) and
- * grouping_id() become expressions over that id. A HAVING above it is
- * resolved against the aggregation first (as Spark's tryResolveHavingCondition)
- * and then rewired to the new operators. grouping()/grouping_id() anywhere
- * else is UNSUPPORTED_GROUPING_EXPRESSION.
+ * grouping_id() become expressions over that id. A HAVING above it (and an
+ * ORDER BY naming grouping columns that are not selected) is resolved against
+ * the aggregation with plain grouping first (as Spark's
+ * tryResolveHavingCondition) and then rewired to the new operators; grouping()
+ * in them reads spark_grouping_id. Also: GROUP BY ordinals and select-list
+ * aliases inside CUBE/ROLLUP/GROUPING SETS, the legacy grouping__id column.
+ * grouping()/grouping_id() anywhere else is UNSUPPORTED_GROUPING_EXPRESSION.
  *
  *   Aggregate [rollup(a#1)], [a#1, count(1) AS c#3]
  *   +- Relation t[a#1,b#2]
