@@ -316,14 +316,11 @@ static int on_stream_close(nghttp2_session *ng, int32_t sid, uint32_t error_code
 
 static ssize_t req_read(nghttp2_session *ng, int32_t sid, uint8_t *buf, size_t len, uint32_t *flags,
                         nghttp2_data_source *src, void *ud) {
-    (void)ng;
-    (void)sid;
+    (void)src;
     (void)ud;
-    CzcCall *call = src->ptr;
-    if (!call) {
-        *flags |= NGHTTP2_DATA_FLAG_EOF;
-        return 0;
-    }
+    /* Through the stream's user data, not src: a finished call clears it */
+    CzcCall *call = nghttp2_session_get_stream_user_data(ng, sid);
+    if (!call) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE; /* resets the stream */
     size_t n = call->req_len - call->req_off;
     if (n > len) n = len;
     memcpy(buf, call->req + call->req_off, n);
