@@ -61,6 +61,25 @@ t.ok(grown < 128 * 1024, "memory stays bounded while the reader is slow (+%d KiB
 c.good_call()
 t.ok(True, "other calls are served meanwhile")
 
+
+
+def rst_releases_worker():
+    h = slow_reader(d.grpc_port)
+    time.sleep(1.0)
+    assert metric(d, "catalyzer_jobs_running") == 2, "a second slow reader blocks the second worker"
+    h.send(frame(3, 0, 1, (8).to_bytes(4, "big")))  # RST_STREAM CANCEL
+    deadline = time.time() + 5
+    while time.time() < deadline and metric(d, "catalyzer_jobs_running") != 1:
+        time.sleep(0.05)
+    h.close()
+    assert metric(d, "catalyzer_jobs_running") == 1, "RST_STREAM released its worker (the first slow reader still waits)"
+    body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.http_port, timeout=10).read().decode()
+    assert 'catalyzer_requests_total{method="Analyze",status="CANCELLED"}' in body
+    c.good_call()
+
+
+t.check("RST_STREAM cancels a running job (its blocked worker is released at once)", rst_releases_worker)
+
 w = c.watch(hpb.HealthCheckRequest(), timeout=60)
 t.ok(next(w).status == hpb.HealthCheckResponse.SERVING, "Watch: SERVING before SIGTERM")
 
