@@ -263,8 +263,9 @@ bool plan_is_resolved(const Node *p) {
         return true;
     }
     case NK_Aggregate: {
+        /* windows in the aggregate list are still to be extracted (Spark looks at aggregateExpressions only) */
         KindMask special = KIND_MASK(NK_WindowExpression);
-        for (uint32_t i = 0; i < p->nexprs; i++)
+        for (uint32_t i = p->u.aggregate.ngroup; i < p->nexprs; i++)
             if (expr_has_kind(p->exprs[i], special)) return false;
         return true;
     }
