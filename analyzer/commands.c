@@ -267,6 +267,15 @@ static bool starts_with_ci(const char *s, const char *prefix) {
     return s && strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Generic statements that act on a table (and so must name one). */
+static bool command_needs_table(const char *kw) {
+    static const char *const KW[] = {"DELETE", "UPDATE", "MERGE", "REPLACE TABLE", "REPAIR TABLE", "MSCK",
+                                     "COMMENT ON TABLE", "ALTER TABLE", "TRUNCATE", "ANALYZE TABLE"};
+    for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++)
+        if (starts_with_ci(kw, KW[i])) return true;
+    return false;
+}
+
 /* The table a command names, as the catalog resolves it; NULL with the error recorded. */
 static const TableDef *command_table(Analysis *an, CzSession *s, Node *stmt) {
     const char *ns, *tbl;
@@ -338,7 +347,24 @@ static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChange
 /* Session variables, EXECUTE IMMEDIATE and IDENTIFIER targets live in variables_cmd.c. */
 Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend);
 
+/* Statements that name their target: a parsed statement without one is refused here. */
+static bool needs_name(NodeKind k) {
+    switch (k) {
+    case NK_CreateView:
+    case NK_CreateTable:
+    case NK_DropTable:
+    case NK_CreateNamespace:
+    case NK_DropNamespace:
+    case NK_UseNamespace:
+    case NK_InsertInto: return true;
+    default: return false;
+    }
+}
+
 Node *run_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    if ((needs_name(stmt->kind) || stmt->kind == NK_Command) && stmt->u.ddl.name.n == 0 &&
+        (needs_name(stmt->kind) || command_needs_table(stmt->u.ddl.text)))
+        return an_fail(an, error_make(an->arena, "PARSE_SYNTAX_ERROR", stmt, "error", "end of input", "hint", "", NULL));
     switch (stmt->kind) {
     case NK_CreateView: return create_view(an, s, stmt, pend);
     case NK_CreateTable: return create_table(an, s, stmt, pend);
