@@ -52,6 +52,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
     }
     if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
+    if (!sql && d && d->tostring_tail) sb_puts(sb, d->tostring_tail);
     sb_putc(sb, ')');
 }
 

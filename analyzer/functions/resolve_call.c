@@ -501,6 +501,7 @@ static Node *hidden_lambda(Analysis *an, const FuncDef *def, Node **args, int n,
     }
     Node *l = node_new(a, NK_LambdaFunction, args[i]->start, args[i]->stop);
     node_set_kids(a, l, kids, (uint32_t)nt + 1);
+    l->flags |= NF_IMPLICIT; /* hidden = true (LambdaFunction's toString flag) */
     return node_finish(l);
 }
 
