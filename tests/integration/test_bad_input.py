@@ -387,6 +387,26 @@ t.check("400 random mutations of a valid plan request: OK or INVALID_ARGUMENT, n
         then_good(mutations))
 
 
+def session_limit():
+    d2 = Daemon("--max-sessions", "2", "--log-level", "warn")
+    c2 = Client(d2.grpc_addr, pb, hpb)
+    for sid in ("a", "b"):
+        c2.execute(pb.ExecuteRequest(session_id=sid, sql="SELECT 1"), timeout=10)
+    try:
+        c2.execute(pb.ExecuteRequest(session_id="c", sql="SELECT 1"), timeout=10)
+        raise AssertionError("a third session must be refused")
+    except grpc.RpcError as e:
+        assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, e.code()
+    c2.drop(pb.DropSessionRequest(session_id="a"), timeout=10)
+    c2.execute(pb.ExecuteRequest(session_id="c", sql="SELECT 1"), timeout=10)  # room again
+    c2.good_call()  # stateless calls are not limited
+    c2.close()
+    assert d2.stop() == 0
+
+
+t.check("--max-sessions: one more session is RESOURCE_EXHAUSTED; dropping one makes room", session_limit)
+
+
 def slowloris():
     d2 = Daemon("--idle-timeout-seconds", "1", "--log-level", "warn")
     a = socket.create_connection(("127.0.0.1", d2.http_port), timeout=10)
