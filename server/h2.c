@@ -736,7 +736,8 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     nghttp2_option_set_max_deflate_dynamic_table_size(opt, 4096);
     nghttp2_option_set_max_outbound_ack(opt, 1000);
     nghttp2_option_set_max_settings(opt, 32);
-    nghttp2_option_set_stream_reset_rate_limit(opt, 1000, 33);
+    nghttp2_option_set_stream_reset_rate_limit(opt, 1000, 33); /* "rapid reset" (CVE-2023-44487) */
+    nghttp2_option_set_max_continuations(opt, 8);              /* CONTINUATION flood (CVE-2024-28182) */
     int rc = nghttp2_session_server_new2(&c->ng, cb, c, opt);
     nghttp2_option_del(opt);
     nghttp2_session_callbacks_del(cb);
