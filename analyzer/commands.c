@@ -44,6 +44,10 @@ static Node *with_query(Analysis *an, Node *stmt, Node *query) {
 
 /* ns and table of a (multi-part) name as the catalog sees it. */
 static bool split_table_name(Analysis *an, const Node *at, NameParts n, const char **ns, const char **tbl) {
+    if (n.n == 0) {
+        an_fail(an, error_make(an->arena, "PARSE_SYNTAX_ERROR", at, "error", "end of input", "hint", "", NULL));
+        return false;
+    }
     *tbl = n.v[n.n - 1];
     *ns = an->session->current_ns;
     if (n.n == 2) *ns = n.v[0];
@@ -300,6 +304,9 @@ static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChange
             const char *text = an->sql && q->start >= 0 && q->stop >= q->start && (size_t)q->stop < an->sql_len
                                    ? arena_strndup(an->arena, an->sql + q->start, (size_t)(q->stop - q->start + 1))
                                    : NULL;
+            if (!stmt->u.ddl.name.n)
+                return an_fail(an, error_make(an->arena, "PARSE_SYNTAX_ERROR", stmt, "error", "end of input", "hint",
+                                              "", NULL));
             TempView v = {.name = stmt->u.ddl.name.v[stmt->u.ddl.name.n - 1], .sql = text};
             view_schema(an, &v, plan_output(an, query), 0, NULL);
             if (v.sql) state_put_view(pending_state(s, pend), &v);
