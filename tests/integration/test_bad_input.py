@@ -274,6 +274,21 @@ def rapid_reset():
     assert any(f[0] == 7 for f in frames), [f[0] for f in frames][:20]
 
 
+@case("HTTP/2: CONTINUATION flood → GOAWAY")
+def continuation_flood():
+    h = RawH2(d.grpc_port)
+    out = frame(1, 0x0, 1, hpack(grpc_headers(ANALYZE)))
+    for i in range(100):
+        out += frame(9, 0, 1, hpack([("x-h%d" % i, "v")]))
+    try:
+        h.send(out)
+    except OSError:
+        pass
+    frames = h.read_frames(timeout=5)
+    h.close()
+    assert any(f[0] == 7 for f in frames) or h.closed, [f[0] for f in frames][:20]
+
+
 @case("HTTP/2: more concurrent streams than advertised → refused")
 def too_many_streams():
     h = RawH2(d.grpc_port)
