@@ -191,7 +191,7 @@ char *remote_result_json(const Catalyzer__V1__AnalyzeResult *res, int index) {
     const char *rj = res->result_json;
     /* The daemon renders the line with cz_result_json itself (index 0 for
      * Analyze): renumber it. */
-    if (rj && !strncmp(rj, "{\"index\":", 9)) {
+    if (rj && !strncmp(rj, "{\"index\":", 9) && !getenv("CATALYZER_CLI_JSON_FROM_FIELDS")) {
         const char *p = rj + 9;
         while (*p == '-' || (*p >= '0' && *p <= '9')) p++;
         size_t n = strlen(p) + 32;
@@ -200,7 +200,8 @@ char *remote_result_json(const Catalyzer__V1__AnalyzeResult *res, int index) {
         snprintf(o, n, "{\"index\":%d%s", index, p);
         return o;
     }
-    /* Otherwise rebuild it from the fields, as cz_result_json does. */
+    /* Otherwise rebuild it from the fields, as cz_result_json does (the
+     * tests check both ways agree; CATALYZER_CLI_JSON_FROM_FIELDS forces this). */
     Arena *a = arena_new(0);
     StrBuf sb;
     sb_init(&sb, a, 256);

@@ -36,8 +36,11 @@ SELECT (SELECT max(a) FROM aggtest WHERE a > t.key) FROM testdata t
 """
 
 
-def run(args):
-    return subprocess.run([CLI] + args, capture_output=True, timeout=600)
+FROM_FIELDS = dict(os.environ, CATALYZER_CLI_JSON_FROM_FIELDS="1")
+
+
+def run(args, env=None):
+    return subprocess.run([CLI] + args, capture_output=True, timeout=600, env=env)
 
 
 t = Tap()
@@ -53,6 +56,9 @@ try:
         t.ok(local.stdout.count(b"\n") == 18, "in process: 18 lines", local.stdout.decode())
         t.ok(local.stdout == remote.stdout, "run --daemon: byte-identical output on varied statements",
              "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode(), remote.stdout.decode()))
+        fields = run(["run", "--daemon", d.addr, path], FROM_FIELDS)
+        t.ok(local.stdout == fields.stdout, "run --daemon, lines rebuilt from the response fields: byte-identical",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode(), fields.stdout.decode()))
         local, remote = run(["run", "--bare", "--conf", "spark.sql.caseSensitive=true", path]), \
             run(["run", "--bare", "--conf", "spark.sql.caseSensitive=true", "--daemon", d.addr, path])
         t.ok(local.stdout == remote.stdout, "run --daemon --bare --conf: byte-identical",
@@ -124,7 +130,10 @@ try:
                         f.write(json.dumps({"sql": r["sql"]}) + "\n")
                 local = run(["run"] + confs + [p])
                 remote = run(["run", "--daemon", d.addr] + confs + [p])
+                fields = run(["run", "--daemon", d.addr] + confs + [p], FROM_FIELDS)
                 total += len(recs)
+                if fields.stdout != remote.stdout:
+                    diffs.append("%s: lines rebuilt from the response fields differ" % name)
                 if local.stdout != remote.stdout or local.returncode != remote.returncode:
                     la, ra = local.stdout.splitlines(), remote.stdout.splitlines()
                     first = next((i for i in range(max(len(la), len(ra)))
@@ -133,7 +142,7 @@ try:
                                  % (name, local.returncode, remote.returncode, len(la), len(ra), first,
                                     la[first][:300] if 0 <= first < len(la) else "-",
                                     ra[first][:300] if 0 <= first < len(ra) else "-"))
-            t.ok(not diffs, "run --daemon on the visible corpus: %d statements in %d files byte-identical"
+            t.ok(not diffs, "run --daemon on the visible corpus: %d statements in %d files byte-identical (both renderings)"
                  % (total, len(files)), "\n".join(diffs))
 finally:
     rc = d.stop()
