@@ -102,6 +102,18 @@ static Node *rewrite(Node *p, void *ctx) {
     bool having = p->kind == NK_UnresolvedHaving;
     if (!having && p->kind != NK_Sort) return p;
     Node *agg = p->kids[0];
+    Node *proj = NULL;   /* ORDER BY over a HAVING that restored the select list:
+                            Sort over Project (of attributes) over Filter over Aggregate */
+    if (!having && agg->kind == NK_Project && plan_is_resolved(agg) && agg->kids[0]->kind == NK_Filter &&
+        agg->kids[0]->kids[0]->kind == NK_Aggregate) {
+        bool plain = true;
+        for (uint32_t i = 0; i < agg->nexprs; i++)
+            if (agg->exprs[i]->kind != NK_AttributeReference) plain = false;
+        if (plain) {
+            proj = agg;
+            agg = agg->kids[0];
+        }
+    }
     Node *filter = NULL; /* ORDER BY over HAVING: Sort over Filter over Aggregate */
     if (!having && agg->kind == NK_Filter && agg->kids[0]->kind == NK_Aggregate && plan_is_resolved(agg)) {
         filter = agg;
@@ -115,7 +127,7 @@ static Node *rewrite(Node *p, void *ctx) {
             if (expr_has_kind(p->exprs[i], KIND_MASK(NK_AggregateExpression))) needs = true;
         if (!needs)
             for (uint32_t i = 0; i < p->nexprs && !needs; i++)
-                if (!expr_refs_within(p->exprs[i], plan_output(an, agg))) needs = true;
+                if (!expr_refs_within(p->exprs[i], plan_output(an, proj ? proj : agg))) needs = true;
         if (!needs) return p;
     }
     AttrList aout = plan_output(an, agg);
@@ -123,7 +135,13 @@ static Node *rewrite(Node *p, void *ctx) {
     Node **exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
     bool resolved = true, changed = false;
     for (uint32_t i = 0; i < p->nexprs; i++) {
-        exprs[i] = resolve_against(an, p->exprs[i], aout, ain);
+        exprs[i] = p->exprs[i];
+        if (proj) {
+            /* the restored select list first */
+            OutputRefs o = {an, plan_output(an, proj)};
+            exprs[i] = expr_transform_up(an->arena, exprs[i], KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
+        }
+        exprs[i] = resolve_against(an, exprs[i], aout, ain);
         if (exprs[i] != p->exprs[i]) changed = true;
         if (!node_resolved(exprs[i])) resolved = false;
     }
@@ -141,6 +159,7 @@ static Node *rewrite(Node *p, void *ctx) {
         memcpy(all + ng, x.list, sizeof(Node *) * x.n);
         new_agg = node_with_exprs(an->arena, agg, all, ng + x.n);
     }
+    if (proj && new_agg == agg) return node_with_exprs(an->arena, p, exprs, p->nexprs);
     Node *op;
     if (having) {
         op = node_new(an->arena, NK_Filter, p->start, p->stop);
@@ -149,13 +168,28 @@ static Node *rewrite(Node *p, void *ctx) {
         op = node_finish(op);
     } else {
         Node *child = filter ? node_with_kid(an->arena, filter, 0, new_agg) : new_agg;
+        if (proj) {
+            /* the Project passes the aggregate's new outputs up to the Sort */
+            AttrList pout = plan_output(an, proj);
+            AttrList nout = plan_output(an, new_agg);
+            Node **items = ARENA_ARRAY(an->arena, Node *, pout.n + nout.n + 1);
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < pout.n; i++) items[n++] = pout.v[i];
+            for (uint32_t i = 0; i < nout.n; i++) {
+                bool have = false;
+                for (uint32_t k = 0; k < pout.n; k++)
+                    if (pout.v[k]->u.attr.id == nout.v[i]->u.attr.id) have = true;
+                if (!have) items[n++] = nout.v[i];
+            }
+            child = make_project(an, child, items, n);
+        }
         op = node_copy(an->arena, p);
         node_set_exprs(an->arena, op, exprs, p->nexprs);
         node_set_kids(an->arena, op, &child, 1);
         op = node_finish(op);
     }
-    if (new_agg == agg) return op;
-    AttrList orig = {aout.n, aout.v};
+    if (new_agg == agg && !proj) return op;
+    AttrList orig = proj ? plan_output(an, proj) : aout;
     return make_project(an, op, orig.v, orig.n);
 }
 
