@@ -69,6 +69,23 @@ try:
         t.ok(rc in (0, 1) and json.loads(out)["requests"] == 50, "1 ms deadlines: every request accounted for",
              out + err)
 
+        # coordinated omission: requests due faster than the daemon answers wait, and their latency counts
+        # from when they were due; a closed loop at the same concurrency would report the service time only
+        slow = os.path.join(w, "slow")
+        os.mkdir(slow)
+        with open(os.path.join(slow, "q1.sql"), "w") as f:
+            f.write("SELECT " + ", ".join("a + %d AS c%d" % (i, i) for i in range(2000)) + " FROM VALUES (1) AS v(a)")
+        rc, out, err = load("--daemon", d.addr, "--workload", slow, "--requests", "20", "--lean", "--json")
+        closed = json.loads(out) if rc == 0 else {}
+        rc, out, err = load("--daemon", d.addr, "--workload", slow, "--rate", "400", "--requests", "200", "--lean",
+                            "--json")
+        opened = json.loads(out) if rc == 0 else {}
+        ok = closed and opened and opened["ok"] == 200
+        svc = closed["latency_us"]["p50"] if closed else 0
+        t.ok(ok and opened["latency_us"]["p90"] > 5 * svc and opened["latency_us"]["p90"] > 300000,
+             "open loop above capacity: latency from the due time grows (p90 %.0f us vs service time %.0f us)"
+             % (opened["latency_us"]["p90"] if opened else -1, svc), out + err)
+
         bad = os.path.join(w, "bad")
         os.mkdir(bad)
         with open(os.path.join(bad, "q1.sql"), "w") as f:
