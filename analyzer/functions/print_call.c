@@ -53,6 +53,10 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     }
     if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
     if (!sql && d && d->tostring_tail) sb_puts(sb, d->tostring_tail);
+    /* ArraysZip(children, names): the field names follow the arrays */
+    if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
+        call->type->elem->id == T_STRUCT)
+        for (int i = 0; i < call->type->elem->nfields; i++) sb_printf(sb, ", %s", call->type->elem->fields[i].name);
     sb_putc(sb, ')');
 }
 

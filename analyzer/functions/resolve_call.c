@@ -472,6 +472,45 @@ Node *func_resolve_call(Analysis *an, Node *u, const FuncDef *def) {
     return fn_defer_type_error_around_generator(an, u, r, before);
 }
 
+/* array_sort(arr) is ArraySort(arr, defaultComparator): the comparator
+ * lambda (nulls last, then < / >) shows in both printed forms. */
+static Node *default_comparator(Analysis *an, const DataType *elem, const Node *pos) {
+    Arena *a = an->arena;
+    const char *names[2] = {"left", "right"};
+    Node *v[2];
+    for (int k = 0; k < 2; k++) {
+        Node *x = node_new(a, NK_NamedLambdaVariable, -1, -1);
+        x->u.attr.name = names[k];
+        x->u.attr.id = an_new_id(an);
+        x->type = elem;
+        x->flags |= NF_NULLABLE;
+        v[k] = node_finish(x);
+    }
+    Node *zero = fn_mk_int_lit(a, 0, &TYPE_INT), *one = fn_mk_int_lit(a, 1, &TYPE_INT);
+    Node *minus = fn_mk_int_lit(a, -1, &TYPE_INT);
+    Node *nl = fn_call_builtin(an, "isnull", &v[0], 1, pos), *nr = fn_call_builtin(an, "isnull", &v[1], 1, pos);
+    Node *lt = fn_call_builtin(an, "<", v, 2, pos), *gt = fn_call_builtin(an, ">", v, 2, pos);
+    if (!nl || !nr || !lt || !gt) return NULL;
+    Node *both_args[2] = {nl, nr};
+    Node *both = fn_call_builtin(an, "and", both_args, 2, pos);
+    Node *i5[3] = {gt, one, zero};
+    Node *e = fn_call_builtin(an, "if", i5, 3, pos);
+    Node *i4[3] = {lt, minus, e};
+    e = e ? fn_call_builtin(an, "if", i4, 3, pos) : NULL;
+    Node *i3[3] = {nr, minus, e};
+    e = e ? fn_call_builtin(an, "if", i3, 3, pos) : NULL;
+    Node *i2[3] = {nl, one, e};
+    e = e ? fn_call_builtin(an, "if", i2, 3, pos) : NULL;
+    Node *i1[3] = {both, zero, e};
+    e = e && both ? fn_call_builtin(an, "if", i1, 3, pos) : NULL;
+    if (!e) return NULL;
+    Node *kids[3] = {e, v[0], v[1]};
+    Node *l = node_new(a, NK_LambdaFunction, -1, -1);
+    node_set_kids(a, l, kids, 3);
+    l->type = e->type;
+    return node_finish(l);
+}
+
 /* Is argument i of a higher-order function a function slot ('L')? */
 static bool lambda_slot(const FuncDef *def, int i) {
     size_t n = def->in ? strlen(def->in) : 0;
@@ -624,6 +663,19 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
                 args[i] = fn_mk_str_lit(a, p);
             }
             def = like;
+        }
+    }
+    if (!strcasecmp(def->name, "array_sort") && n == 1 && args[0]->type && args[0]->type->id == T_ARRAY &&
+        fn_type_orderable(args[0]->type->elem)) {
+        ErrorInfo *before = an->error;
+        Node *cmp = default_comparator(an, args[0]->type->elem, u);
+        an->error = before; /* no comparator: array_sort keeps its one argument */
+        if (cmp) {
+            Node **v = ARENA_ARRAY(a, Node *, 2);
+            v[0] = args[0];
+            v[1] = cmp;
+            args = v;
+            n = 2;
         }
     }
     if (def->flags & FD_LAMBDA)

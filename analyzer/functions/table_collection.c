@@ -26,7 +26,7 @@ const FuncDef FUNCS_COLLECTION[] = {
     {SCALAR("arrays_zip", 0, -1, "?", arrays_zip, NULL)},
     {SCALAR("cardinality", 1, 1, "?", size, NULL), .tostring_tail = ", false"},
     {SCALAR("size", 1, 1, "?", size, NULL), .tostring_tail = ", false"},
-    {SCALAR("element_at", 2, 2, "??", elem, NULL)},
+    {SCALAR("element_at", 2, 2, "??", elem, NULL), .tostring_tail = ", None, true"},
     {SCALAR("try_element_at", 2, 2, "??", elem, NULL)},
     {SCALAR("get", 2, 2, "??", elem, NULL)},
     {SCALAR("flatten", 1, 1, "?", flatten, NULL)},
@@ -57,6 +57,6 @@ const FuncDef FUNCS_COLLECTION[] = {
     {SCALAR("transform_keys", 2, 2, "?L", transform_keys, NULL), .flags = HOF},
     {SCALAR("transform_values", 2, 2, "?L", transform_values, NULL), .flags = HOF},
     {SCALAR("map_zip_with", 3, 3, "??L", map_zip_with, NULL), .flags = HOF},
-    {SCALAR("array_sort", 1, 2, "AL", array_sort, NULL), .flags = HOF},
+    {SCALAR("array_sort", 1, 2, "AL", array_sort, NULL), .flags = HOF, .tostring_tail = ", false"},
     END_OF_TABLE,
 };

@@ -24,7 +24,7 @@ const FuncDef FUNCS_STRING[] = {
     {SCALAR("endswith", 2, 2, "ss", fixed, "boolean")},
     {SCALAR("decode", 2, -1, "?", decode, NULL)},
     {SCALAR("encode", 2, 2, "ss", fixed, "binary")},
-    {SCALAR("elt", 2, -1, "i?", elt, NULL)},
+    {SCALAR("elt", 2, -1, "i?", elt, NULL), .tostring_tail = ", true"},
     {SCALAR("find_in_set", 2, 2, "ss", fixed, "int")},
     {SCALAR("format_number", 2, 2, "n?", fixed, "string")},
     {SCALAR("format_string", 1, -1, "s?", fixed, "string")},

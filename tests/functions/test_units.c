@@ -154,6 +154,13 @@ Test(functions, errors) {
             "double");
     /* a plain expression where a function goes is a hidden lambda */
     NAME_IS("transform(array(1), 0)", "transform(array(1), lambdafunction(0, namedlambdavariable()))");
+    /* array_sort(arr) carries ArraySort's default comparator */
+    NAME_IS("array_sort(array(3, 1))",
+            "array_sort(array(3, 1), lambdafunction((IF(((namedlambdavariable() IS NULL) AND "
+            "(namedlambdavariable() IS NULL)), 0, (IF((namedlambdavariable() IS NULL), 1, "
+            "(IF((namedlambdavariable() IS NULL), -1, (IF((namedlambdavariable() < namedlambdavariable()), -1, "
+            "(IF((namedlambdavariable() > namedlambdavariable()), 1, 0)))))))))), namedlambdavariable(), "
+            "namedlambdavariable()))");
 }
 
 Test(functions, aggregates) {
