@@ -161,6 +161,17 @@ static Node *typed_by_units(Parser *p, const Iv *iv, unsigned units, int32_t sta
                                   NULL));
         return ps_mk_lit_null(p, start, prev_stop(p));
     }
+    int64_t dt;
+    bool overflow = yhi >= 0 ? (iv->months > INT32_MAX || iv->months < INT32_MIN)
+                             : (__builtin_mul_overflow(iv->days, 86400000000LL, &dt) ||
+                                __builtin_add_overflow(dt, iv->micros, &dt));
+    if (overflow) {
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0062", start, prev_stop(p), "msg",
+                                  arena_printf(p->a, "Error parsing '%s' to interval, %s overflow",
+                                               src(p, start, prev_stop(p)), yhi >= 0 ? "integer" : "long"),
+                                  NULL));
+        return ps_mk_lit_null(p, start, prev_stop(p));
+    }
     if (yhi >= 0) return iv_literal(p, iv, type_ym_interval(p->a, ylo, yhi), start);
     if (dhi >= 0) return iv_literal(p, iv, type_dt_interval(p->a, dlo, dhi), start);
     return iv_literal(p, iv, &TYPE_CALENDAR_INTERVAL, start);

@@ -53,6 +53,38 @@ Test(parser_robust, deep_nesting_is_an_error) {
     arena_free(a);
 }
 
+/* Literal-heavy statements built from edge values: overflow must be an error. */
+Test(parser_robust, literal_edges) {
+    static const char *const units[] = {"year", "months", "week", "day", "hours", "minute", "second", "millisecond",
+                                        "microsecond", "nanosecond", "fake"};
+    static const char *const vals[] = {"0", "-1", "9223372036854775807", "99999999999999999999", "1.5", ".5",
+                                       "1e308", "1e-400", "123456789012345678901234567890", "2147483648", "127Y",
+                                       "128Y", "9223372036854775808L", "1e-50BD", "1e999D", "'1'", "'1-2'",
+                                       "'-1-13'", "'1 2:3:4.5'", "'999999999999 23:59:59.999999999'",
+                                       "'2020-02-30'", "'+'", "'1 year 2 day'", "'178956970-8'", "''"};
+    static const char *const typed[] = {"DATE", "TIMESTAMP", "TIMESTAMP_NTZ", "X", "INTERVAL"};
+    Arena *a = arena_new(0);
+    char buf[512];
+    size_t nv = sizeof vals / sizeof vals[0], nu = sizeof units / sizeof units[0];
+    for (size_t i = 0; i < nv; i++)
+        for (size_t j = 0; j < nu; j++) {
+            snprintf(buf, sizeof buf, "SELECT INTERVAL %s %s", vals[i], units[j]);
+            check_one(a, buf, strlen(buf));
+            snprintf(buf, sizeof buf, "SELECT INTERVAL %s %s TO %s", vals[i], units[j], units[(j + 3) % nu]);
+            check_one(a, buf, strlen(buf));
+            snprintf(buf, sizeof buf, "SELECT INTERVAL %s %s %s %s", vals[i], units[j], vals[(i + 7) % nv], units[(j + 5) % nu]);
+            check_one(a, buf, strlen(buf));
+            snprintf(buf, sizeof buf, "SELECT %s + %s * -%s", vals[i], vals[(i + j) % nv], vals[j % nv]);
+            check_one(a, buf, strlen(buf));
+        }
+    for (size_t i = 0; i < nv; i++)
+        for (size_t t = 0; t < sizeof typed / sizeof typed[0]; t++) {
+            snprintf(buf, sizeof buf, "SELECT %s %s", typed[t], vals[i]);
+            check_one(a, buf, strlen(buf));
+        }
+    arena_free(a);
+}
+
 Test(parser_robust, prefixes_and_mutations) {
     const char *shared = corpus_shared_dir();
     if (!shared) {
