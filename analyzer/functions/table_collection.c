@@ -11,7 +11,7 @@ const FuncDef FUNCS_COLLECTION[] = {
     {SCALAR("array_remove", 2, 2, "??", array_elem_op, NULL)},
     {SCALAR("array_contains", 2, 2, "??", array_elem_op, "boolean")},
     {SCALAR("array_position", 2, 2, "??", array_elem_op, "bigint")},
-    {SCALAR("array_insert", 3, 3, "Ai?", array_insert, NULL)},
+    {SCALAR("array_insert", 3, 3, "Ai?", array_insert, NULL), .tostring_tail = ", false"},
     {SCALAR("array_compact", 1, 1, "A", arg0, NULL)},
     {SCALAR("array_distinct", 1, 1, "A", arg0, NULL)},
     {SCALAR("array_except", 2, 2, "??", array_setop, NULL)},

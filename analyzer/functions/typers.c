@@ -278,39 +278,32 @@ bool ty_elem(TypeCtx *c) {
 /* array_contains/array_position/array_remove/array_append/array_prepend:
  * the element argument and the array's element type are widened together;
  * `out` gives a fixed result (boolean, bigint), else the (widened) array. */
-bool ty_array_elem_op(TypeCtx *c) {
+static bool array_elem_op(TypeCtx *c, int ai, int ei) {
     Arena *a = c->an->arena;
-    const DataType *at = c->args[0]->type;
+    const DataType *at = c->args[ai]->type;
     if (at->id == T_NULL) at = type_array(a, &TYPE_NULL, true);
-    if (at->id != T_ARRAY) return fn_typer_error(c, 0, 'A') != NULL;
-    const DataType *w = fn_wider_no_string(a, at->elem, c->args[1]->type);
+    if (at->id != T_ARRAY) return fn_typer_error(c, ai, 'A') != NULL;
+    const DataType *w = fn_wider_no_string(a, at->elem, c->args[ei]->type);
     if (!w) {
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES", c->orig, "sqlExpr",
                                   fn_call_sql_quoted(c), "functionName", sql_ident(a, c->def->name), "dataType",
                                   "\"ARRAY\"", "leftType", sql_type_quoted(a, at), "rightType",
-                                  sql_type_quoted(a, c->args[1]->type), NULL));
+                                  sql_type_quoted(a, c->args[ei]->type), NULL));
         return false;
     }
-    bool cn = at->contains_null || (c->def->out == NULL && fn_expr_nullable(c->args[1]));
-    c->args[0] = fn_mk_cast(c->an, c->args[0], type_array(a, w, at->contains_null));
-    c->args[1] = fn_mk_cast(c->an, c->args[1], w);
+    bool cn = at->contains_null || (c->def->out == NULL && fn_expr_nullable(c->args[ei]));
+    c->args[ai] = fn_mk_cast(c->an, c->args[ai], type_array(a, w, at->contains_null));
+    c->args[ei] = fn_mk_cast(c->an, c->args[ei], w);
     if (c->def->out) return ty_fixed(c);
     c->result = type_array(a, w, cn);
     return true;
 }
 
+bool ty_array_elem_op(TypeCtx *c) { return array_elem_op(c, 0, 1); }
+
 /* array_insert(arr, pos, elem) */
 bool ty_array_insert(TypeCtx *c) {
-    Node *tmp[2] = {c->args[0], c->args[2]};
-    Node **save = c->args;
-    int n = c->nargs;
-    c->args = tmp;
-    c->nargs = 2;
-    bool ok = ty_array_elem_op(c);
-    save[0] = tmp[0];
-    save[2] = tmp[1];
-    c->args = save;
-    c->nargs = n;
+    bool ok = array_elem_op(c, 0, 2);
     if (ok) c->result = type_array(c->an->arena, c->result->elem, true);
     return ok;
 }
