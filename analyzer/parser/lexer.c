@@ -131,6 +131,9 @@ static size_t lex_number(Lexer *lx, size_t i, TokKind *kind, int *suffix) {
 void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
     Lexer lx = {a, sql, len, NULL, 0, 0};
     memset(out, 0, sizeof *out);
+    /* one token per ~4 bytes of SQL is typical: size once, rarely grow */
+    lx.cap = (int32_t)(len / 4 + 16);
+    lx.toks = arena_alloc(a, sizeof(Token) * (size_t)lx.cap);
     size_t i = 0;
     const char *s = sql;
     while (i < len) {
