@@ -83,7 +83,8 @@ struct FuncDef {
     int8_t print_nargs;    /* print only the first n arguments (from_json's schema is hidden); 0: all */
     const char *params;    /* '|'-separated parameter names for named arguments (NULL: positional only) */
     const char *tostring_tail; /* toString only: constructor fields that are not children (Size's
-                                  legacySizeOfNull, false under ANSI), printed after the arguments */
+                                  legacySizeOfNull, MakeDate's failOnError: the values under ANSI,
+                                  Spark 4's default), printed after the arguments */
     /* user-defined functions */
     const DataType *const *udf_args;
     const DataType *udf_result;

@@ -144,6 +144,27 @@ static bool time_add(TypeCtx *c, Node *start, Node *iv, const char *row) {
     return true;
 }
 
+static bool datetime_arith(TypeCtx *c, bool *handled);
+
+/* Nothing matched a string beside a date or timestamp: PromoteStrings casts
+ * the string to that type (findWiderTypeForString), then the datetime
+ * resolution runs again (`date + '1'` → date_add(date, CAST('1' AS DATE)),
+ * which then fails as Spark does; `date - '2001-09-28'` → SubtractDates). */
+static bool promote_string_datetime(TypeCtx *c, bool *handled) {
+    Node *l = c->args[0], *r = c->args[1];
+    const DataType *lt = l->type, *rt = r->type;
+    if (type_is_string(lt) && (rt->id == T_DATE || is_ts(rt))) {
+        c->args[0] = fn_mk_cast(c->an, l, rt);
+        return datetime_arith(c, handled);
+    }
+    if (type_is_string(rt) && (lt->id == T_DATE || is_ts(lt))) {
+        c->args[1] = fn_mk_cast(c->an, r, lt);
+        return datetime_arith(c, handled);
+    }
+    *handled = false;
+    return true;
+}
+
 static bool datetime_arith(TypeCtx *c, bool *handled) {
     Analysis *an = c->an;
     const char *op = c->def->op;
@@ -181,7 +202,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) return time_add(c, r, l, "@dt_add");
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_add", l, r, NULL);
         if (R == T_DATE && !type_is_string(lt)) return replace_with(c, "date_add", r, l, NULL);
-        break;
+        return promote_string_datetime(c, handled);
     case '-':
         if (op[1]) break;
         if (L == T_DATE && is_day_interval(rt)) return replace_with(c, "date_add", l, days_of(c, r, true), &TYPE_DATE);
@@ -219,7 +240,7 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
             return true;
         }
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_sub", l, r, NULL);
-        break;
+        return promote_string_datetime(c, handled);
     case '*': {
         const DataType *it = type_is_interval(lt) ? lt : type_is_interval(rt) ? rt : NULL;
         if (!it) break;

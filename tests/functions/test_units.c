@@ -109,6 +109,9 @@ Test(functions, dates_and_intervals) {
     TYPE_IS("DATE '2020-01-01' + INTERVAL '1' MONTH", "date");
     TYPE_IS("year('2020-01-01')", "int");
     TYPE_IS("date_add('2016-07-30', 1)", "date");
+    /* a string beside a date is promoted to DATE first (AnsiStringPromotionTypeCoercion) */
+    TYPE_IS("DATE '2001-10-01' - '2001-09-28'", "interval day");
+    ERROR_IS("DATE '2011-11-11' + '1'", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
 }
 
 Test(functions, names) {
