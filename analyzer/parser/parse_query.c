@@ -4,12 +4,39 @@
  * VALUES, table-valued functions, joins, LATERAL, LATERAL VIEW), built as
  * Spark's AstBuilder builds them. */
 #include <string.h>
+#include <strings.h>
 
 #include "parser_int.h"
 
 Node *ps_as_predicate(Parser *p, Node *e);
 
 static const char AUTO_SUBQUERY_NAME[] = "__auto_generated_subquery_name";
+
+static bool word_eq_tok(const Parser *p, const Token *t, const char *w) {
+    size_t n = strlen(w);
+    return t->kind == TK_WORD && (size_t)(t->end - t->start) == n && strncasecmp(p->sql + t->start, w, n) == 0;
+}
+
+/* Skips a balanced ( ... ) group (sampling clauses we do not model). */
+static void skip_parens(Parser *p) {
+    ps_expect_op(p, OP_LPAREN);
+    int depth = 1;
+    while (depth && !at_eof(p)) {
+        if (is_op(p, OP_LPAREN)) depth++;
+        if (is_op(p, OP_RPAREN)) depth--;
+        advance(p);
+    }
+}
+
+/* TABLESAMPLE (...) [REPEATABLE (seed)]: sampling keeps the plan's names; dropped. */
+static void skip_sample(Parser *p) {
+    if (!ps_accept_kw(p, KW_TABLESAMPLE)) return;
+    skip_parens(p);
+    if (word_eq_tok(p, tk(p), "REPEATABLE")) {
+        advance(p);
+        skip_parens(p);
+    }
+}
 
 static Node *plan1(Parser *p, NodeKind k, Node *child, int32_t start) {
     Node *n = node_new(p->a, k, start, prev_stop(p));
@@ -217,6 +244,7 @@ Node *ps_parse_relation_primary(Parser *p) {
             /* ( query ) alias — but `((SELECT 1) a JOIN b)` is a relation */
             Node *q = is_op_at(p, 1, OP_LPAREN) ? ps_try(p, paren_query_rel, NULL) : paren_query_rel(p, NULL);
             if (q) {
+                skip_sample(p);
                 TableAlias ta = parse_table_alias(p);
                 p->last_primary_lateral_ok = true;
                 if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
@@ -245,17 +273,7 @@ Node *ps_parse_relation_primary(Parser *p) {
     Node *r = node_new(p->a, NK_UnresolvedRelation, start, prev_stop(p));
     r->u.un.name = np;
     r = node_finish(r);
-    if (is_kw(p, KW_TABLESAMPLE)) {
-        /* sampling does not change the plan's names; skipped */
-        advance(p);
-        ps_expect_op(p, OP_LPAREN);
-        int depth = 1;
-        while (depth && !at_eof(p)) {
-            if (is_op(p, OP_LPAREN)) depth++;
-            if (is_op(p, OP_RPAREN)) depth--;
-            advance(p);
-        }
-    }
+    skip_sample(p);
     TableAlias ta = parse_table_alias(p);
     return apply_alias(p, &ta, r, start);
 }
@@ -704,8 +722,9 @@ static Node *parse_query_primary(Parser *p) {
         r = node_finish(r);
     } else if (is_kw(p, KW_FROM)) {
         Node *from = parse_from_clause(p);
-        if (!is_kw(p, KW_SELECT)) ps_syntax_error(p, "");
-        r = parse_query_spec(p, from, start);
+        /* `FROM t` alone is a query in Spark 4 (the start of a pipe chain) */
+        if (!is_kw(p, KW_SELECT)) r = from;
+        else r = parse_query_spec(p, from, start);
     } else if (is_op(p, OP_LPAREN)) {
         advance(p);
         r = ps_parse_query(p);
@@ -830,10 +849,128 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
     return r;
 }
 
+/* ---- pipe syntax (Spark 4): query |> operator ... ---- */
+
+static Node *named_item(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *e = ps_parse_expr(p);
+    const char *alias = NULL;
+    if (ps_accept_kw(p, KW_AS)) alias = ps_parse_identifier(p);
+    else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p))) alias = ps_parse_identifier(p);
+    if (alias) {
+        Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+        a->u.attr.name = alias;
+        node_set_kids(p->a, a, &e, 1);
+        return node_finish(a);
+    }
+    if (e->kind == NK_UnresolvedAttribute || e->kind == NK_UnresolvedStar) return e;
+    Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
+    node_set_kids(p->a, u, &e, 1);
+    return node_finish(u);
+}
+
+static Node *project(Parser *p, Node *child, NodeVec *items, int32_t start) {
+    Node *n = plan1(p, NK_Project, child, start);
+    node_set_exprs(p->a, n, items->v, items->n);
+    return node_finish(n);
+}
+
+/* One `|> op`: SELECT, EXTEND, DROP, AS, WHERE, AGGREGATE, joins, set
+ * operations, ORDER BY / LIMIT / OFFSET, TABLESAMPLE. */
+static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
+    NodeVec items = {0};
+    if (ps_accept_kw(p, KW_SELECT)) {
+        bool distinct = ps_accept_kw(p, KW_DISTINCT);
+        if (!distinct && is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && tk_at(p, 1)->kind != TK_EOF) advance(p);
+        do ps_nv_push(p, &items, named_item(p));
+        while (ps_accept_op(p, OP_COMMA));
+        Node *r = project(p, left, &items, start);
+        return distinct ? node_finish(plan1(p, NK_Distinct, r, start)) : r;
+    }
+    if (word_eq_tok(p, tk(p), "EXTEND")) {
+        advance(p);
+        Node *star = node_finish(node_new(p->a, NK_UnresolvedStar, -1, -1));
+        ps_nv_push(p, &items, star);
+        do ps_nv_push(p, &items, named_item(p));
+        while (ps_accept_op(p, OP_COMMA));
+        return project(p, left, &items, start);
+    }
+    if (is_kw(p, KW_DROP)) {
+        advance(p);
+        Node *s = node_new(p->a, NK_UnresolvedStar, start, 0);
+        NodeVec ex = {0};
+        do {
+            int32_t es = cur_start(p);
+            NameParts np = ps_parse_multipart(p);
+            ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
+        } while (ps_accept_op(p, OP_COMMA));
+        node_set_kids(p->a, s, ex.v, ex.n);
+        s->stop = prev_stop(p);
+        ps_nv_push(p, &items, node_finish(s));
+        return project(p, left, &items, start);
+    }
+    if (ps_accept_kw(p, KW_AS)) return subquery_alias(p, ps_parse_identifier(p), left, start);
+    if (ps_accept_kw(p, KW_WHERE)) {
+        Node *c = ps_parse_expr(p);
+        /* a WHERE after an aggregation filters its output, not a HAVING */
+        if (left->kind == NK_Aggregate) left = subquery_alias(p, AUTO_SUBQUERY_NAME, left, start);
+        Node *f = plan1(p, NK_Filter, left, start);
+        node_set_exprs(p->a, f, &c, 1);
+        return node_finish(f);
+    }
+    if (word_eq_tok(p, tk(p), "AGGREGATE")) {
+        advance(p);
+        NodeVec aggs = {0}, groups = {0};
+        if (!is_kw(p, KW_GROUP) && !at_eof(p) && !is_op(p, OP_PIPEGT) && !is_op(p, OP_SEMI) && !is_op(p, OP_RPAREN)) {
+            do ps_nv_push(p, &aggs, named_item(p));
+            while (ps_accept_op(p, OP_COMMA));
+        }
+        if (is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY)) {
+            advance(p), advance(p);
+            do ps_nv_push(p, &groups, named_item(p));
+            while (ps_accept_op(p, OP_COMMA));
+        }
+        /* output: the grouping expressions, then the aggregates */
+        NodeVec all = {0};
+        for (uint32_t i = 0; i < groups.n; i++) {
+            Node *g = groups.v[i];
+            ps_nv_push(p, &all, g->kind == NK_Alias || g->kind == NK_UnresolvedAlias ? g->kids[0] : g);
+        }
+        for (uint32_t i = 0; i < groups.n; i++) ps_nv_push(p, &all, groups.v[i]);
+        for (uint32_t i = 0; i < aggs.n; i++) ps_nv_push(p, &all, aggs.v[i]);
+        Node *agg = plan1(p, NK_Aggregate, left, start);
+        node_set_exprs(p->a, agg, all.v, all.n);
+        agg->u.aggregate.ngroup = groups.n;
+        return node_finish(agg);
+    }
+    if (at_join(p)) return parse_join(p, left);
+    if (is_kw(p, KW_UNION) || is_kw(p, KW_EXCEPT) || is_kw(p, KW_MINUS) || is_kw(p, KW_INTERSECT)) {
+        Keyword k = (Keyword)tk(p)->kw;
+        advance(p);
+        bool all = set_quantifier(p);
+        Node *r = parse_intersect_term(p);
+        if (k == KW_UNION) {
+            Node *u = setop(p, NK_Union, left, r, all);
+            return all ? u : node_finish(plan1(p, NK_Distinct, u, start));
+        }
+        return setop(p, k == KW_INTERSECT ? NK_Intersect : NK_Except, left, r, all);
+    }
+    if (is_kw(p, KW_TABLESAMPLE)) {
+        skip_sample(p);
+        return left;
+    }
+    if (is_kw(p, KW_ORDER) || is_kw(p, KW_SORT) || is_kw(p, KW_CLUSTER) || is_kw(p, KW_DISTRIBUTE) ||
+        is_kw(p, KW_LIMIT) || is_kw(p, KW_OFFSET))
+        return parse_organization(p, left, start);
+    ps_syntax_error(p, "");
+}
+
 Node *ps_parse_query_no_with(Parser *p) {
     int32_t start = cur_start(p);
     Node *t = parse_set_term(p);
-    return parse_organization(p, t, start);
+    Node *q = parse_organization(p, t, start);
+    while (ps_accept_op(p, OP_PIPEGT)) q = parse_pipe_op(p, q, start);
+    return q;
 }
 
 Node *ps_parse_query(Parser *p) {

@@ -863,3 +863,33 @@ Test(parser_unit, timestamp_range) {
     cr_assert_str_eq(E("SELECT TIMESTAMP '9999999-01-01'")->error_class, "INVALID_TYPED_LITERAL");
     is_lit(X("DATE '9999-12-31'"), T_DATE);
 }
+
+Test(parser_unit, pipe_syntax) {
+    Node *p = P("FROM t |> WHERE a > 1 |> EXTEND a + 1 AS b |> SELECT a, b |> AS s |> ORDER BY a LIMIT 3");
+    cr_assert_eq(p->kind, NK_GlobalLimit);
+    Node *sort = p->kids[0]->kids[0];
+    cr_assert_eq(sort->kind, NK_Sort);
+    Node *sa = sort->kids[0];
+    cr_assert_eq(sa->kind, NK_SubqueryAlias);
+    Node *proj = sa->kids[0];
+    cr_assert_eq(proj->kind, NK_Project);
+    cr_assert_eq(proj->nexprs, 2);
+    Node *ext = proj->kids[0];
+    cr_assert_eq(ext->kind, NK_Project);
+    cr_assert_eq(ext->exprs[0]->kind, NK_UnresolvedStar);
+    cr_assert_eq(ext->kids[0]->kind, NK_Filter);
+    cr_assert_eq(ext->kids[0]->kids[0]->kind, NK_UnresolvedRelation);
+    p = P("TABLE t |> AGGREGATE sum(x) AS s GROUP BY k |> WHERE s > 1");
+    cr_assert_eq(p->kind, NK_Filter);
+    cr_assert_eq(p->kids[0]->kind, NK_SubqueryAlias);
+    Node *agg = p->kids[0]->kids[0];
+    cr_assert_eq(agg->kind, NK_Aggregate);
+    cr_assert_eq(agg->u.aggregate.ngroup, 1);
+    cr_assert_eq(agg->nexprs, 3);
+    p = P("SELECT 1 AS a |> UNION ALL SELECT 2 |> DROP a");
+    cr_assert_eq(p->kind, NK_Project);
+    cr_assert_eq(p->kids[0]->kind, NK_Union);
+    p = P("FROM t |> LEFT JOIN u ON t.k = u.k");
+    cr_assert_eq(p->kind, NK_Join);
+    cr_assert_eq(p->u.join.type, JOIN_LEFT_OUTER);
+}
