@@ -41,6 +41,12 @@ size_t arena_used(const Arena *a);
 /* Bytes reserved from the system (blocks). */
 size_t arena_reserved(const Arena *a);
 
+/* memcpy that accepts an empty copy from a NULL array (memcpy itself may not
+ * be given NULL even for zero bytes: undefined behaviour UBSan reports). */
+static inline void mem_copy(void *dst, const void *src, size_t n) {
+    if (n) __builtin_memcpy(dst, src, n);
+}
+
 #define ARENA_NEW(a, T) ((T *)arena_zalloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_zalloc((a), sizeof(T) * (size_t)(n)))
 

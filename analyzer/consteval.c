@@ -18,7 +18,7 @@ Value v_dec(const DataType *t, __int128 unscaled) { return (Value){.type = t, .u
 
 Value v_string(Arena *a, const char *p, uint32_t len) {
     char *c = arena_alloc(a, len + 1);
-    if (len) memcpy(c, p, len);
+    if (len) mem_copy(c, p, len);
     c[len] = 0;
     Value v = {.type = &TYPE_STRING};
     v.u.s.p = c;
@@ -355,7 +355,7 @@ static EvStatus filter_rows(Eval *ev, const Node *cond, AttrList in, const Rows 
         ev->env = saved;
         if (st) return st;
         if (!c.is_null && c.u.b) {
-            memcpy(out->v + (size_t)out->n * child->ncols, row, sizeof(Value) * child->ncols);
+            mem_copy(out->v + (size_t)out->n * child->ncols, row, sizeof(Value) * child->ncols);
             out->n++;
         }
     }
@@ -377,7 +377,7 @@ static EvStatus distinct_rows(Eval *ev, const Rows *in, Rows *out) {
         const Value *row = in->v + (size_t)r * in->ncols;
         bool dup = false;
         for (uint32_t k = 0; k < out->n && !dup; k++) dup = row_same(row, out->v + (size_t)k * in->ncols, in->ncols);
-        if (!dup) memcpy(out->v + (size_t)out->n++ * in->ncols, row, sizeof(Value) * in->ncols);
+        if (!dup) mem_copy(out->v + (size_t)out->n++ * in->ncols, row, sizeof(Value) * in->ncols);
     }
     return EV_OK;
 }
@@ -416,7 +416,7 @@ static EvStatus aggregate_rows(Eval *ev, const Node *p, const Rows *child, Rows 
         for (uint32_t r = 0; r < child->n; r++)
             if (group_of[r] == g) {
                 if (first == UINT32_MAX) first = r;
-                memcpy(grows + (size_t)m++ * child->ncols, child->v + (size_t)r * child->ncols,
+                mem_copy(grows + (size_t)m++ * child->ncols, child->v + (size_t)r * child->ncols,
                        sizeof(Value) * child->ncols);
             }
         Value *nullrow = NULL;
@@ -454,8 +454,8 @@ static EvStatus join_rows(Eval *ev, const Node *p, const Rows *l, const Rows *r,
     if (st) return st;
     out->n = 0;
     AttrList both = {la.n + ra.n, ARENA_ARRAY(an->arena, Node *, la.n + ra.n + 1)};
-    memcpy(both.v, la.v, sizeof(Node *) * la.n);
-    memcpy(both.v + la.n, ra.v, sizeof(Node *) * ra.n);
+    mem_copy(both.v, la.v, sizeof(Node *) * la.n);
+    mem_copy(both.v + la.n, ra.v, sizeof(Node *) * ra.n);
     bool *rmatched = ARENA_ARRAY(an->arena, bool, r->n + 1);
     Value *tmp = ARENA_ARRAY(an->arena, Value, l->ncols + r->ncols + 1);
     const EvalEnv *saved = ev->env;
@@ -464,8 +464,8 @@ static EvStatus join_rows(Eval *ev, const Node *p, const Rows *l, const Rows *r,
         bool matched = false;
         for (uint32_t j = 0; j < r->n; j++) {
             const Value *rrow = r->v + (size_t)j * r->ncols;
-            memcpy(tmp, lrow, sizeof(Value) * l->ncols);
-            memcpy(tmp + l->ncols, rrow, sizeof(Value) * r->ncols);
+            mem_copy(tmp, lrow, sizeof(Value) * l->ncols);
+            mem_copy(tmp + l->ncols, rrow, sizeof(Value) * r->ncols);
             bool ok = true;
             if (p->nexprs) {
                 EvalEnv env = {both, tmp, saved};
@@ -480,13 +480,13 @@ static EvStatus join_rows(Eval *ev, const Node *p, const Rows *l, const Rows *r,
             matched = true;
             rmatched[j] = true;
             if (semi) break;
-            memcpy(out->v + (size_t)out->n++ * nc, tmp, sizeof(Value) * nc);
+            mem_copy(out->v + (size_t)out->n++ * nc, tmp, sizeof(Value) * nc);
         }
         if ((jt == JOIN_LEFT_SEMI && matched) || (jt == JOIN_LEFT_ANTI && !matched)) {
-            memcpy(out->v + (size_t)out->n++ * nc, lrow, sizeof(Value) * nc);
+            mem_copy(out->v + (size_t)out->n++ * nc, lrow, sizeof(Value) * nc);
         } else if (!matched && (jt == JOIN_LEFT_OUTER || jt == JOIN_FULL_OUTER)) {
             Value *o = out->v + (size_t)out->n++ * nc;
-            memcpy(o, lrow, sizeof(Value) * l->ncols);
+            mem_copy(o, lrow, sizeof(Value) * l->ncols);
             for (uint32_t c = 0; c < r->ncols; c++) o[l->ncols + c] = v_null(ra.v[c]->type);
         }
     }
@@ -495,7 +495,7 @@ static EvStatus join_rows(Eval *ev, const Node *p, const Rows *l, const Rows *r,
             if (!rmatched[j]) {
                 Value *o = out->v + (size_t)out->n++ * nc;
                 for (uint32_t c = 0; c < l->ncols; c++) o[c] = v_null(la.v[c]->type);
-                memcpy(o + l->ncols, r->v + (size_t)j * r->ncols, sizeof(Value) * r->ncols);
+                mem_copy(o + l->ncols, r->v + (size_t)j * r->ncols, sizeof(Value) * r->ncols);
             }
     return EV_OK;
 }
@@ -549,7 +549,7 @@ static EvStatus sort_rows(Eval *ev, const Node *p, const Rows *in, Rows *out) {
     EvStatus st = rows_alloc(ev, out, in->n, in->ncols);
     if (st) return st;
     for (uint32_t i = 0; i < in->n; i++)
-        memcpy(out->v + (size_t)i * in->ncols, in->v + (size_t)idx[i] * in->ncols, sizeof(Value) * in->ncols);
+        mem_copy(out->v + (size_t)i * in->ncols, in->v + (size_t)idx[i] * in->ncols, sizeof(Value) * in->ncols);
     return EV_OK;
 }
 
@@ -602,7 +602,7 @@ EvStatus ev_plan(Eval *ev, const Node *p, Rows *out) {
                 }
             }
         } else if (p->u.local.rows) {
-            memcpy(out->v, p->u.local.rows, sizeof(Value) * nr * nc);
+            mem_copy(out->v, p->u.local.rows, sizeof(Value) * nr * nc);
         } else if (nr) st = EV_NOTCONST;
         break;
     }
@@ -675,7 +675,7 @@ EvStatus ev_plan(Eval *ev, const Node *p, Rows *out) {
                 st = EV_NOTCONST;
                 break;
             }
-            memcpy(a.v + at, parts[i].v, sizeof(Value) * parts[i].n * nc);
+            mem_copy(a.v + at, parts[i].v, sizeof(Value) * parts[i].n * nc);
             at += (size_t)parts[i].n * nc;
         }
         if (st) break;
@@ -698,7 +698,7 @@ EvStatus ev_plan(Eval *ev, const Node *p, Rows *out) {
             const Value *row = d.v + (size_t)i * d.ncols;
             bool found = false;
             for (uint32_t j = 0; j < b.n && !found; j++) found = row_same(row, b.v + (size_t)j * b.ncols, d.ncols);
-            if (found == keep_if_found) memcpy(out->v + (size_t)out->n++ * d.ncols, row, sizeof(Value) * d.ncols);
+            if (found == keep_if_found) mem_copy(out->v + (size_t)out->n++ * d.ncols, row, sizeof(Value) * d.ncols);
         }
         break;
     }

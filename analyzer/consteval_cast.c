@@ -221,7 +221,7 @@ static bool parse_double_text(const char *s, uint32_t n, double *out) {
     trim_span(&s, &n);
     if (!n || n > 400) return false;
     char buf[512];
-    memcpy(buf, s, n);
+    mem_copy(buf, s, n);
     buf[n] = 0;
     const char *p = buf;
     int sign = 1;

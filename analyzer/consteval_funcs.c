@@ -552,7 +552,7 @@ static EvStatus f_reverse(Eval *ev, const Node *c, Value *a, uint32_t n, Value *
     while (i < len) {
         uint32_t j = i + 1;
         while (j < len && ((unsigned char)a[0].u.s.p[j] & 0xC0) == 0x80) j++;
-        memcpy(p + (len - j), a[0].u.s.p + i, j - i);
+        mem_copy(p + (len - j), a[0].u.s.p + i, j - i);
         i = j;
     }
     return str_out(ev, p, len, o);
@@ -686,7 +686,7 @@ static EvStatus f_split(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o)
 
 static EvStatus make_list(Eval *ev, const Node *c, Value *a, uint32_t n, uint32_t count, Value *o) {
     Value *items = ARENA_ARRAY(A(ev), Value, n + 1);
-    memcpy(items, a, sizeof(Value) * n);
+    mem_copy(items, a, sizeof(Value) * n);
     *o = (Value){.type = c->type};
     o->u.list.items = items;
     o->u.list.n = count;
@@ -1381,7 +1381,7 @@ static EvStatus f_sort_array(Eval *ev, const Node *c, Value *a, uint32_t n, Valu
     bool asc = n < 2 || a[1].u.b;
     uint32_t m = a[0].u.list.n;
     Value *items = ARENA_ARRAY(A(ev), Value, m + 1);
-    memcpy(items, a[0].u.list.items, sizeof(Value) * m);
+    mem_copy(items, a[0].u.list.items, sizeof(Value) * m);
     for (uint32_t i = 1; i < m; i++) {
         Value x = items[i];
         uint32_t j = i;
@@ -1450,7 +1450,7 @@ static EvStatus f_array_append(Eval *ev, const Node *c, Value *a, uint32_t n, Va
     }
     uint32_t m = a[0].u.list.n;
     Value *items = ARENA_ARRAY(A(ev), Value, m + 2);
-    memcpy(items, a[0].u.list.items, sizeof(Value) * m);
+    mem_copy(items, a[0].u.list.items, sizeof(Value) * m);
     items[m] = a[1];
     if (items[m].is_null) items[m].type = c->type->elem;
     return list_out(ev, c, items, m + 1, o);

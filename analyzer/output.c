@@ -113,8 +113,8 @@ static AttrList attrs_of_exprs(Analysis *an, Node *const *exprs, uint32_t n) {
 
 static AttrList concat(Analysis *an, AttrList x, AttrList y) {
     AttrList l = {x.n + y.n, ARENA_ARRAY(an->arena, Node *, x.n + y.n + 1)};
-    if (x.n) memcpy(l.v, x.v, sizeof(Node *) * x.n);
-    if (y.n) memcpy(l.v + x.n, y.v, sizeof(Node *) * y.n);
+    if (x.n) mem_copy(l.v, x.v, sizeof(Node *) * x.n);
+    if (y.n) mem_copy(l.v + x.n, y.v, sizeof(Node *) * y.n);
     return l;
 }
 
@@ -167,7 +167,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
         /* the first child's attributes, nullable if nullable in any child */
         AttrList first = plan_output(an, p->kids[0]);
         AttrList l = {first.n, ARENA_ARRAY(an->arena, Node *, first.n + 1)};
-        memcpy(l.v, first.v, sizeof(Node *) * first.n);
+        if (first.n) mem_copy(l.v, first.v, sizeof(Node *) * first.n);
         for (uint32_t k = 1; k < p->nkids; k++) {
             AttrList o = plan_output(an, p->kids[k]);
             for (uint32_t i = 0; i < l.n && i < o.n; i++)

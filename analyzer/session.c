@@ -14,7 +14,7 @@ Value value_copy(Arena *a, const Value *v) {
     case T_VARCHAR:
     case T_BINARY: {
         char *p = arena_alloc(a, v->u.s.len + 1);
-        if (v->u.s.len) memcpy(p, v->u.s.p, v->u.s.len);
+        if (v->u.s.len) mem_copy(p, v->u.s.p, v->u.s.len);
         p[v->u.s.len] = 0;
         c.u.s.p = p;
         break;
@@ -104,8 +104,8 @@ bool state_set_conf(SessionState *s, const char *key, const char *value) {
     const char **k = ARENA_ARRAY(s->arena, const char *, c->nentries + 1);
     const char **v = ARENA_ARRAY(s->arena, const char *, c->nentries + 1);
     if (c->nentries) {
-        memcpy(k, c->keys, sizeof(char *) * (size_t)c->nentries);
-        memcpy(v, c->values, sizeof(char *) * (size_t)c->nentries);
+        mem_copy(k, c->keys, sizeof(char *) * (size_t)c->nentries);
+        mem_copy(v, c->values, sizeof(char *) * (size_t)c->nentries);
     }
     k[c->nentries] = arena_strdup(s->arena, key);
     v[c->nentries] = arena_strdup(s->arena, value);
@@ -146,7 +146,7 @@ void state_put_view(SessionState *s, const TempView *v) {
             return;
         }
     TempView *views = ARENA_ARRAY(a, TempView, s->nviews + 1);
-    if (s->nviews) memcpy(views, s->views, sizeof(TempView) * (size_t)s->nviews);
+    if (s->nviews) mem_copy(views, s->views, sizeof(TempView) * (size_t)s->nviews);
     views[s->nviews++] = n;
     s->views = views;
 }
@@ -176,7 +176,7 @@ void state_put_var(SessionState *s, const char *name, const DataType *type, cons
             return;
         }
     Variable *vars = ARENA_ARRAY(a, Variable, s->nvars + 1);
-    if (s->nvars) memcpy(vars, s->vars, sizeof(Variable) * (size_t)s->nvars);
+    if (s->nvars) mem_copy(vars, s->vars, sizeof(Variable) * (size_t)s->nvars);
     vars[s->nvars++] = n;
     s->vars = vars;
 }

@@ -25,8 +25,8 @@ void cte_register(Analysis *an, const Node *def) {
         int64_t *ids = ARENA_ARRAY(an->arena, int64_t, cap);
         const Node **defs = ARENA_ARRAY(an->arena, const Node *, cap);
         if (r->n) {
-            memcpy(ids, r->ids, sizeof(int64_t) * r->n);
-            memcpy(defs, r->defs, sizeof(Node *) * r->n);
+            mem_copy(ids, r->ids, sizeof(int64_t) * r->n);
+            mem_copy(defs, r->defs, sizeof(Node *) * r->n);
         }
         r->ids = ids;
         r->defs = defs;

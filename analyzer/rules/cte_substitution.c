@@ -91,7 +91,7 @@ static void defs_push(Analysis *an, DefList *d, Node *def) {
     if (d->n == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 8;
         Node **v = ARENA_ARRAY(an->arena, Node *, cap);
-        if (d->n) memcpy(v, d->v, sizeof(Node *) * d->n);
+        if (d->n) mem_copy(v, d->v, sizeof(Node *) * d->n);
         d->v = v;
         d->cap = cap;
     }
@@ -261,7 +261,7 @@ static Node *legacy_subst(Analysis *an, Node *p, const CteScope *defs) {
     uint32_t nk = p->kind == NK_UnresolvedWith ? 1 : p->nkids;
     if (nk) {
         Node **kids = ARENA_ARRAY(an->arena, Node *, p->nkids + 1);
-        memcpy(kids, p->kids, sizeof(Node *) * p->nkids);
+        mem_copy(kids, p->kids, sizeof(Node *) * p->nkids);
         for (uint32_t i = 0; i < nk; i++) {
             kids[i] = legacy_subst(an, p->kids[i], defs);
             if (!kids[i]) return NULL;

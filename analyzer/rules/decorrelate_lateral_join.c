@@ -66,7 +66,7 @@ static void add_pred(Pull *u, Node *e) {
     if (u->n == u->cap) {
         uint32_t cap = u->cap * 2 + 4;
         Node **v = ARENA_ARRAY(u->an->arena, Node *, cap);
-        if (u->n) memcpy(v, u->preds, sizeof(Node *) * u->n);
+        if (u->n) mem_copy(v, u->preds, sizeof(Node *) * u->n);
         u->preds = v;
         u->cap = cap;
     }
@@ -186,7 +186,7 @@ static Node *pull(Pull *u, Node *p) {
         if (u->failed) return p;
         AttrList need = needed(u);
         Node **list = ARENA_ARRAY(an->arena, Node *, p->nexprs + need.n + 1);
-        if (p->nexprs) memcpy(list, p->exprs, sizeof(Node *) * p->nexprs);
+        if (p->nexprs) mem_copy(list, p->exprs, sizeof(Node *) * p->nexprs);
         uint32_t n = p->nexprs;
         for (uint32_t i = 0; i < need.n; i++)
             if (!list_has_id(list, n, need.v[i]->u.attr.id)) list[n++] = need.v[i];
@@ -212,7 +212,7 @@ static Node *pull(Pull *u, Node *p) {
         AttrList need = needed(u);
         uint32_t ng = p->u.aggregate.ngroup, na = p->nexprs - ng;
         Node **groups = ARENA_ARRAY(an->arena, Node *, ng + need.n + 1);
-        if (ng) memcpy(groups, p->exprs, sizeof(Node *) * ng);
+        if (ng) mem_copy(groups, p->exprs, sizeof(Node *) * ng);
         uint32_t g = ng;
         for (uint32_t i = 0; i < need.n; i++) {
             bool dup = false;
@@ -221,13 +221,13 @@ static Node *pull(Pull *u, Node *p) {
             if (!dup) groups[g++] = need.v[i];
         }
         Node **aggs = ARENA_ARRAY(an->arena, Node *, na + need.n + 1);
-        if (na) memcpy(aggs, p->exprs + ng, sizeof(Node *) * na);
+        if (na) mem_copy(aggs, p->exprs + ng, sizeof(Node *) * na);
         uint32_t k = na;
         for (uint32_t i = 0; i < need.n; i++)
             if (!list_has_id(aggs, k, need.v[i]->u.attr.id)) aggs[k++] = need.v[i];
         Node **all = ARENA_ARRAY(an->arena, Node *, g + k);
-        if (g) memcpy(all, groups, sizeof(Node *) * g);
-        if (k) memcpy(all + g, aggs, sizeof(Node *) * k);
+        if (g) mem_copy(all, groups, sizeof(Node *) * g);
+        if (k) mem_copy(all + g, aggs, sizeof(Node *) * k);
         Node *c = node_copy(an->arena, p);
         c->u.aggregate.ngroup = g;
         node_set_exprs(an->arena, c, all, g + k);
@@ -361,7 +361,7 @@ static Node *decorrelate_top_project(Analysis *an, Node *j, Node *proj) {
     }
     AttrList left = plan_output(an, j->kids[0]);
     Node **top = ARENA_ARRAY(an->arena, Node *, left.n + proj->nexprs + 1);
-    if (left.n) memcpy(top, left.v, sizeof(Node *) * left.n);
+    if (left.n) mem_copy(top, left.v, sizeof(Node *) * left.n);
     for (uint32_t i = 0; i < proj->nexprs; i++) top[left.n + i] = strip_outer_references(an, proj->exprs[i]);
     Node *out = make_project(an, join, top, left.n + proj->nexprs);
     if (j->nexprs > 1) {
@@ -404,7 +404,7 @@ static Node *decorrelate(Analysis *an, Node *j) {
     AttrList left = plan_output(an, j->kids[0]);
     AttrList right = plan_output(an, plan); /* the lateral output to restore */
     Node **top = ARENA_ARRAY(an->arena, Node *, left.n + right.n + 1);
-    if (left.n) memcpy(top, left.v, sizeof(Node *) * left.n);
+    if (left.n) mem_copy(top, left.v, sizeof(Node *) * left.n);
     if (scalar_agg && u.n) {
         /* COUNT bug: LEFT OUTER join, aggregates recomputed above it */
         Node *new_agg = scalar_agg;
@@ -427,8 +427,8 @@ static Node *decorrelate(Analysis *an, Node *j) {
             top[left.n + i] = node_finish(a);
         }
         Node **list = ARENA_ARRAY(an->arena, Node *, ng * 2 + s.n + 1);
-        if (ng) memcpy(list, new_agg->exprs, sizeof(Node *) * ng);
-        if (s.n) memcpy(list + ng, s.aggs, sizeof(Node *) * s.n);
+        if (ng) mem_copy(list, new_agg->exprs, sizeof(Node *) * ng);
+        if (s.n) mem_copy(list + ng, s.aggs, sizeof(Node *) * s.n);
         uint32_t nl = ng + s.n;
         for (uint32_t g = 0; g < ng; g++)
             if (new_agg->exprs[g]->kind == NK_AttributeReference) list[nl++] = new_agg->exprs[g];
@@ -438,7 +438,7 @@ static Node *decorrelate(Analysis *an, Node *j) {
         np = replace_aggregate(an, np, new_agg, agg2);
         if (jt == JOIN_INNER || jt == JOIN_CROSS) jt = JOIN_LEFT_OUTER;
     } else {
-        if (right.n) memcpy(top + left.n, right.v, sizeof(Node *) * right.n);
+        if (right.n) mem_copy(top + left.n, right.v, sizeof(Node *) * right.n);
     }
     Node *join = make_join(an, j, j->kids[0], np, jt, cond);
     return make_project(an, join, top, left.n + right.n);

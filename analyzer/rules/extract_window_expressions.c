@@ -33,7 +33,7 @@
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
     do { \
-        if ((n) != 0) memcpy((d), (s), (n)); \
+        if ((n) != 0) mem_copy((d), (s), (n)); \
     } while (0)
 
 typedef struct NodeVec {

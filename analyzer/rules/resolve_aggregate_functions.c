@@ -35,7 +35,7 @@ static Node *add_output(AggExt *x, Node *e, const char *name) {
     if (x->n == x->cap) {
         uint32_t cap = x->cap * 2 + 4;
         Node **l = ARENA_ARRAY(an->arena, Node *, cap);
-        memcpy(l, x->list, sizeof(Node *) * x->n);
+        mem_copy(l, x->list, sizeof(Node *) * x->n);
         x->list = l;
         x->cap = cap;
     }
@@ -150,13 +150,13 @@ static Node *rewrite(Node *p, void *ctx) {
     uint32_t ng = agg->u.aggregate.ngroup;
     AggExt x = {an, agg, NULL, agg->nexprs - ng, agg->nexprs - ng + 8, agg->nexprs - ng, ain};
     x.list = ARENA_ARRAY(an->arena, Node *, x.cap);
-    memcpy(x.list, agg->exprs + ng, sizeof(Node *) * x.n);
+    mem_copy(x.list, agg->exprs + ng, sizeof(Node *) * x.n);
     for (uint32_t i = 0; i < p->nexprs; i++) exprs[i] = extract(&x, exprs[i]);
     Node *new_agg = agg;
     if (x.n != x.original) {
         Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.n);
-        memcpy(all, agg->exprs, sizeof(Node *) * ng);
-        memcpy(all + ng, x.list, sizeof(Node *) * x.n);
+        mem_copy(all, agg->exprs, sizeof(Node *) * ng);
+        mem_copy(all + ng, x.list, sizeof(Node *) * x.n);
         new_agg = node_with_exprs(an->arena, agg, all, ng + x.n);
     }
     if (proj && new_agg == agg) return node_with_exprs(an->arena, p, exprs, p->nexprs);

@@ -65,7 +65,7 @@ static Node *detach_tvf(Analysis *an, Node *p) {
     const Node *f = p->kids[0];
     Node **ex = ARENA_ARRAY(an->arena, Node *, f->nexprs + 2);
     ex[0] = p->exprs[0];
-    memcpy(ex + 1, f->exprs, sizeof(Node *) * f->nexprs);
+    mem_copy(ex + 1, f->exprs, sizeof(Node *) * f->nexprs);
     Node *c = node_copy(an->arena, p);
     node_set_exprs(an->arena, c, ex, f->nexprs + 1);
     node_set_kids(an->arena, c, NULL, 0);

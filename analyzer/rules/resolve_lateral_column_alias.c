@@ -136,7 +136,7 @@ static Node *wrap_list(Analysis *an, Node *p, uint32_t from) {
         }
         if (r != item && !out) {
             out = ARENA_ARRAY(an->arena, Node *, p->nexprs);
-            if (p->nexprs) memcpy(out, p->exprs, sizeof(Node *) * p->nexprs);
+            if (p->nexprs) mem_copy(out, p->exprs, sizeof(Node *) * p->nexprs);
         }
         if (out) out[from + i] = r;
         note_alias(&w, r);
@@ -220,7 +220,7 @@ Node *push_aliases_below(Analysis *an, Node *p, const bool *push) {
     AttrList cout = plan_output(an, child);
     Node **list = ARENA_ARRAY(an->arena, Node *, n);
     Node **inner = ARENA_ARRAY(an->arena, Node *, cout.n + n);
-    if (cout.n) memcpy(inner, cout.v, sizeof(Node *) * cout.n);
+    if (cout.n) mem_copy(inner, cout.v, sizeof(Node *) * cout.n);
     for (uint32_t i = 0; i < n; i++) {
         list[i] = p->exprs[i];
         if (!push[i]) continue;
@@ -248,7 +248,7 @@ static Node *unwrap_project(Analysis *an, Node *p) {
     Node *child = p->kids[0];
     AttrList cout = plan_output(an, child);
     Node **inner = ARENA_ARRAY(an->arena, Node *, cout.n + u.norder);
-    if (cout.n) memcpy(inner, cout.v, sizeof(Node *) * cout.n);
+    if (cout.n) mem_copy(inner, cout.v, sizeof(Node *) * cout.n);
     for (uint32_t k = 0; k < u.norder; k++) {
         Entry *en = &u.entries[u.order[k]];
         list[en->idx] = to_attribute(an, en->alias);
@@ -379,8 +379,8 @@ Node *lca_lift_aggregate(Analysis *an, Node *agg, bool subqueries) {
         if (an_failed(an)) return agg;
     }
     Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.nkept + 1);
-    if (ng) memcpy(all, agg->exprs, sizeof(Node *) * ng);
-    if (x.nkept) memcpy(all + ng, x.kept, sizeof(Node *) * x.nkept);
+    if (ng) mem_copy(all, agg->exprs, sizeof(Node *) * ng);
+    if (x.nkept) mem_copy(all + ng, x.kept, sizeof(Node *) * x.nkept);
     Node *below = node_copy(an->arena, agg);
     node_set_exprs(an->arena, below, all, ng + x.nkept);
     below = node_finish(below);

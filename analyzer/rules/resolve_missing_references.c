@@ -35,7 +35,7 @@ static WalkResult find_missing(const Node *n, void *ctx) {
             if (m->nadded == m->cap) {
                 uint32_t cap = m->cap * 2 + 4;
                 Node **a = ARENA_ARRAY(m->an->arena, Node *, cap);
-                if (m->nadded) memcpy(a, m->added, sizeof(Node *) * m->nadded);
+                if (m->nadded) mem_copy(a, m->added, sizeof(Node *) * m->nadded);
                 m->added = a;
                 m->cap = cap;
             }
@@ -73,8 +73,8 @@ static Node *rewrite(Node *p, void *ctx) {
     if (!m.nadded) return node_with_exprs(an->arena, p, exprs, p->nexprs);
     /* Spark refuses to add columns below a DISTINCT or an aggregation */
     Node **items = ARENA_ARRAY(an->arena, Node *, proj->nexprs + m.nadded);
-    memcpy(items, proj->exprs, sizeof(Node *) * proj->nexprs);
-    memcpy(items + proj->nexprs, m.added, sizeof(Node *) * m.nadded);
+    mem_copy(items, proj->exprs, sizeof(Node *) * proj->nexprs);
+    mem_copy(items + proj->nexprs, m.added, sizeof(Node *) * m.nadded);
     Node *wider = node_with_exprs(an->arena, proj, items, proj->nexprs + m.nadded);
     Node *op = node_copy(an->arena, p);
     node_set_exprs(an->arena, op, exprs, p->nexprs);

@@ -32,7 +32,7 @@ static Node *sort_ordinals(Analysis *an, Node *p) {
         }
         if (!orders) {
             orders = ARENA_ARRAY(an->arena, Node *, p->nexprs);
-            memcpy(orders, p->exprs, sizeof(Node *) * p->nexprs);
+            mem_copy(orders, p->exprs, sizeof(Node *) * p->nexprs);
         }
         orders[i] = node_with_kid(an->arena, o, 0, out.v[v - 1]);
     }
@@ -67,7 +67,7 @@ static Node *group_ordinals(Analysis *an, Node *p) {
         }
         if (!exprs) {
             exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs);
-            memcpy(exprs, p->exprs, sizeof(Node *) * p->nexprs);
+            mem_copy(exprs, p->exprs, sizeof(Node *) * p->nexprs);
         }
         if (target->kind == NK_Literal && target->type->id == T_INT) {
             /* grouping by a position that holds an integer constant: Spark keeps

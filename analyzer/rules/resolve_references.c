@@ -167,7 +167,7 @@ static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList inpu
         if (m + exp.n > cap) {
             uint32_t ncap = (m + exp.n) * 2;
             Node **nv = ARENA_ARRAY(an->arena, Node *, ncap);
-            memcpy(nv, v, sizeof(Node *) * m);
+            mem_copy(nv, v, sizeof(Node *) * m);
             v = nv;
             cap = ncap;
         }
@@ -260,7 +260,7 @@ static Node *apply_node(Node *p, void *ctx) {
             all[i] = r;
             if (r != g) changed = true;
         }
-        memcpy(all + ng, aggs, sizeof(Node *) * na);
+        mem_copy(all + ng, aggs, sizeof(Node *) * na);
         if (!changed) return p;
         Node *c = node_copy(an->arena, p);
         node_set_exprs(an->arena, c, all, ng + na);

@@ -36,7 +36,7 @@ static void push_found(OuterCollect *c, Node *e) {
     if (c->n == c->cap) {
         uint32_t cap = c->cap ? c->cap * 2 : 8;
         Node **f = ARENA_ARRAY(c->an->arena, Node *, cap);
-        if (c->n) memcpy(f, c->found, sizeof(Node *) * c->n);
+        if (c->n) mem_copy(f, c->found, sizeof(Node *) * c->n);
         c->found = f;
         c->cap = cap;
     }
@@ -192,7 +192,7 @@ static Node *dedup_lateral_output(Analysis *an, Node *p, AttrList left) {
             continue;
         if (!items) {
             items = ARENA_ARRAY(an->arena, Node *, p->nexprs);
-            memcpy(items, p->exprs, sizeof(Node *) * p->nexprs);
+            mem_copy(items, p->exprs, sizeof(Node *) * p->nexprs);
         }
         items[i] = make_alias(an, e, e->kids[0]->u.attr.name, false);
     }
@@ -233,8 +233,8 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
         AttrList l = plan_output(an, p->kids[0]);
         AttrList r = plan_output(an, nsub->u.subq.plan);
         AttrList all = {0, ARENA_ARRAY(an->arena, Node *, l.n + r.n + 1)};
-        if (l.n) memcpy(all.v, l.v, sizeof(Node *) * l.n);
-        if (r.n) memcpy(all.v + l.n, r.v, sizeof(Node *) * r.n);
+        if (l.n) mem_copy(all.v, l.v, sizeof(Node *) * l.n);
+        if (r.n) mem_copy(all.v + l.n, r.v, sizeof(Node *) * r.n);
         all.n = l.n + r.n;
         cond = resolve_expr_refs(an, cond, all, NULL, 0);
         if (an_failed(an)) return p;

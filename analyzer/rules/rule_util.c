@@ -92,7 +92,7 @@ AttrList plan_input(Analysis *an, const Node *plan) {
     AttrList l = {0, ARENA_ARRAY(an->arena, Node *, n + 1)};
     for (uint32_t i = 0; i < plan->nkids; i++) {
         AttrList c = plan_output(an, plan->kids[i]);
-        if (c.n) memcpy(l.v + l.n, c.v, sizeof(Node *) * c.n);
+        if (c.n) mem_copy(l.v + l.n, c.v, sizeof(Node *) * c.n);
         l.n += c.n;
     }
     return l;

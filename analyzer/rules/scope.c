@@ -121,7 +121,7 @@ static void cands_push(Analysis *an, Cands *c, Node *a) {
     if (c->n == c->cap) {
         uint32_t cap = c->cap * 2;
         Node **v = ARENA_ARRAY(an->arena, Node *, cap);
-        memcpy(v, c->v, sizeof(Node *) * c->n);
+        mem_copy(v, c->v, sizeof(Node *) * c->n);
         c->v = v;
         c->cap = cap;
     }
@@ -274,7 +274,7 @@ static int levenshtein(const char *a, const char *b) {
             if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;
             cur[j] = v;
         }
-        memcpy(prev, cur, sizeof(int) * (lb + 1));
+        mem_copy(prev, cur, sizeof(int) * (lb + 1));
     }
     return prev[lb];
 }

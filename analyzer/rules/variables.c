@@ -33,7 +33,7 @@ bool variable_is_config_key(const SessionState *s, const char *key) {
     char buf[256];
     size_t len = strlen(key);
     if (len >= sizeof buf) return false;
-    memcpy(buf, key, len + 1);
+    mem_copy(buf, key, len + 1);
     char *p = buf;
     while (n < 3) {
         parts[n++] = p;
