@@ -55,7 +55,8 @@ typedef struct CzcCall CzcCall;
  * own, see czc_conn_loop). Nothing is dialled until the first call. Never NULL. */
 CzcConn *czc_conn_new(uv_loop_t *loop, const char *host, int port);
 /* Ends every call (on_done with CANCELLED), closes the socket, frees. Not from
- * inside one of this connection's callbacks. */
+ * inside one of this connection's callbacks. On a loop of yours, run it once
+ * more afterwards so the handles finish closing (uv_run(loop, UV_RUN_DEFAULT)). */
 void czc_conn_free(CzcConn *c);
 uv_loop_t *czc_conn_loop(CzcConn *c);
 /* Calls started and not yet ended. */
