@@ -42,6 +42,11 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     sb_putc(sb, '(');
     if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
     uint32_t n = nargs_of(call);
+    const FuncDef *pd = call->u.call.def;
+    /* BinaryPad(funcName, str, len, pad): its toString starts with the name */
+    if (!sql && pd && call->type && call->type->id == T_BINARY &&
+        (strcmp(pd->name, "lpad") == 0 || strcmp(pd->name, "rpad") == 0))
+        sb_printf(sb, "%s, ", pd->name);
     print_args(sb, call->kids, 0, n, pa, ctx);
     const FuncDef *d = call->u.call.def;
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {

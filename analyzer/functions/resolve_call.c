@@ -511,6 +511,28 @@ static Node *default_comparator(Analysis *an, const DataType *elem, const Node *
     return node_finish(l);
 }
 
+/* Does the call's text have a FROM at its own parenthesis level? */
+static bool has_from_clause(const Analysis *an, const Node *u) {
+    if (!an->sql || u->start < 0 || u->stop < u->start || (size_t)u->stop >= an->sql_len) return false;
+    const char *s = an->sql + u->start, *e = an->sql + u->stop + 1;
+    int depth = 0;
+    char quote = 0;
+    for (const char *p = s; p < e; p++) {
+        if (quote) {
+            if (*p == '\\' && p + 1 < e) p++;
+            else if (*p == quote) quote = 0;
+            continue;
+        }
+        if (*p == '\'' || *p == '"' || *p == '`') quote = *p;
+        else if (*p == '(') depth++;
+        else if (*p == ')') depth--;
+        else if (depth == 1 && p + 4 <= e && !strncasecmp(p, "from", 4) && p > s && !isalnum((unsigned char)p[-1]) &&
+                 p[-1] != '_' && (p + 4 == e || (!isalnum((unsigned char)p[4]) && p[4] != '_')))
+            return true;
+    }
+    return false;
+}
+
 /* Is argument i of a higher-order function a function slot ('L')? */
 static bool lambda_slot(const FuncDef *def, int i) {
     size_t n = def->in ? strlen(def->in) : 0;
@@ -548,6 +570,11 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     Arena *a = an->arena;
     int nargs = (int)u->u.un.nargs;
     const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;
+    /* SUBSTR(s FROM p [FOR l]) is built as `substring` (AstBuilder.visitSubstring) */
+    if (!strcasecmp(def->name, "substr") && has_from_clause(an, u)) {
+        called = "substring";
+        def = func_lookup_builtin("substring");
+    }
     /* name => value arguments go to their parameter positions */
     bool named = false, gaps = false;
     for (int i = 0; i < nargs; i++) named = named || u->kids[i]->kind == NK_NamedArgument;

@@ -29,7 +29,7 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("greatest", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
     {SCALAR("least", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
     {SCALAR("hex", 1, 1, "?", fixed, "string")},
-    {SCALAR("unhex", 1, 1, "s", fixed, "binary"), .flags = FD_NULLABLE},
+    {SCALAR("unhex", 1, 1, "s", fixed, "binary"), .flags = FD_NULLABLE, .tostring_tail = ", false"},
     {SCALAR("negative", 1, 1, "?", unary_num, NULL), .print = CS_UNARY_NAMED},
     {SCALAR("positive", 1, 1, "?", unary_num, NULL), .print = CS_PREFIX, .op = "+"},
     {SCALAR("pmod", 2, 2, "??", rem, NULL)},

@@ -7,6 +7,7 @@
 
 const FuncDef FUNCS_STRING[] = {
     {SCALAR("ascii", 1, 1, "s", fixed, "int")},
+    {SCALAR("btrim", 1, 2, "ss", fixed, "string")},
     {SCALAR("base64", 1, 1, "B", fixed, "string")},
     {SCALAR("unbase64", 1, 1, "s", fixed, "binary")},
     {SCALAR("bit_length", 1, 1, "x", fixed, "int")},
@@ -30,7 +31,7 @@ const FuncDef FUNCS_STRING[] = {
     {SCALAR("format_string", 1, -1, "s?", fixed, "string")},
     {SCALAR("printf", 1, -1, "s?", fixed, "string")},
     STR1("initcap"), STR1("lcase"), STR1("lower"), STR1("ucase"), STR1("upper"), STR1("soundex"),
-    STR1("btrim"), STR1("url_decode"), STR1("url_encode"),
+    STR1("url_decode"), STR1("url_encode"),
     STR1("validate_utf8"), STR1("make_valid_utf8"), STR1("quote"),
     {SCALAR("trim", 1, 2, "ss", fixed, "string"), .print = CS_TRIM, .op = "BOTH"},
     {SCALAR("ltrim", 1, 2, "ss", fixed, "string"), .print = CS_TRIM, .op = "LEADING"},
@@ -44,8 +45,8 @@ const FuncDef FUNCS_STRING[] = {
     {SCALAR("left", 2, 2, "si", fixed, "string")},
     {SCALAR("right", 2, 2, "si", fixed, "string")},
     {SCALAR("levenshtein", 2, 3, "ssi", fixed, "int")},
-    {SCALAR("lpad", 2, 3, "sis", fixed, "string"), .defaults = "s "},
-    {SCALAR("rpad", 2, 3, "sis", fixed, "string"), .defaults = "s "},
+    {SCALAR("lpad", 2, 3, "???", pad, NULL), .defaults = "s "},
+    {SCALAR("rpad", 2, 3, "???", pad, NULL), .defaults = "s "},
     {SCALAR("luhn_check", 1, 1, "s", fixed, "boolean")},
     {SCALAR("mask", 1, 5, "sssss", fixed, "string"), .defaults = "sX|sx|sn|n",
      .params = "input|upperChar|lowerChar|digitChar|otherChar"},

@@ -319,6 +319,33 @@ bool ty_array_setop(TypeCtx *c) {
     return true;
 }
 
+/* lpad/rpad: BinaryPad when the input (and the pad, if given) are binary
+ * (the default pad then is X'00'); otherwise StringLPad/StringRPad */
+static bool cast_or_fail(TypeCtx *c, int i, char code) {
+    const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
+    if (!t) return fn_typer_error(c, i, code) != NULL;
+    c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    return true;
+}
+
+bool ty_pad(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    bool given_pad = c->orig && c->orig->kind == NK_UnresolvedFunction && c->orig->u.un.nargs >= 3;
+    bool binary = c->args[0]->type->id == T_BINARY && (!given_pad || c->args[2]->type->id == T_BINARY);
+    if (binary && !given_pad) {
+        Node *z = fn_mk_literal(a, &TYPE_BINARY, false);
+        char *b = arena_alloc(a, 1);
+        b[0] = 0;
+        z->u.lit.v.u.s.p = b;
+        z->u.lit.v.u.s.len = 1;
+        c->args[2] = node_finish(z);
+    }
+    char code = binary ? 'B' : 's';
+    if (!cast_or_fail(c, 0, code) || !cast_or_fail(c, 1, 'i') || !cast_or_fail(c, 2, code)) return false;
+    c->result = binary ? &TYPE_BINARY : &TYPE_STRING;
+    return true;
+}
+
 /* concat: strings, binaries or arrays (ConcatCoercion casts the rest to string) */
 bool ty_concat(TypeCtx *c) {
     bool all_bin = c->nargs > 0, all_arr = c->nargs > 0;

@@ -114,6 +114,16 @@ Test(functions, dates_and_intervals) {
     ERROR_IS("DATE '2011-11-11' + '1'", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
 }
 
+Test(functions, strings) {
+    /* lpad/rpad over binary are BinaryPad, padding with X'00' */
+    TYPE_IS("lpad(unhex('aa'), 5)", "binary");
+    NAME_IS("lpad(unhex('aa'), 5)", "lpad(unhex(aa), 5, X'00')");
+    TYPE_IS("rpad('hi', 5)", "string");
+    NAME_IS("btrim('xyxtrimyyx', 'xy')", "btrim(xyxtrimyyx, xy)");
+    NAME_IS("substr('Spark SQL' FROM 5)", "substring(Spark SQL, 5, 2147483647)");
+    NAME_IS("substr('Spark SQL', 5)", "substr(Spark SQL, 5, 2147483647)");
+}
+
 Test(functions, names) {
     NAME_IS("1 + 2", "(1 + 2)");
     NAME_IS("acos(1)", "ACOS(1)");
