@@ -38,15 +38,30 @@ static uint32_t nargs_of(const Node *call) {
 
 static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
                         void *ctx) {
-    sb_puts(sb, name);
-    sb_putc(sb, '(');
-    if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
     uint32_t n = nargs_of(call);
     const FuncDef *pd = call->u.call.def;
-    /* BinaryPad(funcName, str, len, pad): its toString starts with the name */
+    bool binary_args = n >= 1 && call->kids[0]->type && call->kids[0]->type->id == T_BINARY;
+    sb_puts(sb, !sql && pd && pd->tostring_name && !binary_args ? pd->tostring_name : name);
+    sb_putc(sb, '(');
+    if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
+    /* BinaryPad(funcName, str, len, pad) and the binary string predicates
+       (StaticInvoke): their toString starts with the name */
     if (!sql && pd && call->type && call->type->id == T_BINARY &&
         (strcmp(pd->name, "lpad") == 0 || strcmp(pd->name, "rpad") == 0))
         sb_printf(sb, "%s, ", pd->name);
+    if (!sql && pd && pd->tostring_name && n == 2 && binary_args) sb_printf(sb, "%s, ", pd->name);
+    /* ToBinary(expr, format: Option, nullOnInvalidFormat) */
+    if (!sql && pd && strcmp(pd->name, "to_binary") == 0 && n >= 1) {
+        pa(sb, call->kids[0], ctx);
+        if (n >= 2) {
+            sb_puts(sb, ", Some(");
+            pa(sb, call->kids[1], ctx);
+            sb_puts(sb, "), false)");
+        } else {
+            sb_puts(sb, ", None, false)");
+        }
+        return;
+    }
     print_args(sb, call->kids, 0, n, pa, ctx);
     const FuncDef *d = call->u.call.def;
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {

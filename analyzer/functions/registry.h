@@ -82,6 +82,8 @@ struct FuncDef {
     EmptyResult empty;
     int8_t print_nargs;    /* print only the first n arguments (from_json's schema is hidden); 0: all */
     const char *params;    /* '|'-separated parameter names for named arguments (NULL: positional only) */
+    const char *tostring_name; /* toString only: a name other than the SQL one (Contains) */
+    const char *expected_num;  /* WRONG_NUM_ARGS expectedNum when the builder says otherwise */
     const char *tostring_tail; /* toString only: constructor fields that are not children (Size's
                                   legacySizeOfNull, MakeDate's failOnError: the values under ANSI,
                                   Spark 4's default), printed after the arguments */
@@ -159,7 +161,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
     X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
-    X(filter) X(map_filter) X(array_sort) X(pad)
+    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred)
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)

@@ -155,6 +155,7 @@ Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r) {
 }
 
 static const char *expected_num(Arena *a, const FuncDef *d) {
+    if (d->expected_num) return d->expected_num;
     if (d->max_args == d->min_args) return arena_printf(a, "%d", d->min_args);
     if (d->max_args < 0) return arena_printf(a, "> %d", d->min_args - 1);
     StrBuf sb;

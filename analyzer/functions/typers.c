@@ -346,6 +346,18 @@ bool ty_pad(TypeCtx *c) {
     return true;
 }
 
+/* contains/startswith/endswith: two binaries compare as bytes (a
+ * StaticInvoke), anything else as strings */
+bool ty_str_pred(TypeCtx *c) {
+    if (c->args[0]->type->id == T_BINARY && c->args[1]->type->id == T_BINARY) {
+        c->result = &TYPE_BOOLEAN;
+        return true;
+    }
+    if (!cast_or_fail(c, 0, 's') || !cast_or_fail(c, 1, 's')) return false;
+    c->result = &TYPE_BOOLEAN;
+    return true;
+}
+
 /* concat: strings, binaries or arrays (ConcatCoercion casts the rest to string) */
 bool ty_concat(TypeCtx *c) {
     bool all_bin = c->nargs > 0, all_arr = c->nargs > 0;
