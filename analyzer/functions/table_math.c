@@ -24,7 +24,7 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("ceiling", 1, 2, "ni", ceil_floor, NULL)},
     {SCALAR("floor", 1, 2, "ni", ceil_floor, NULL), .pname = "FLOOR"},
     {SCALAR("bin", 1, 1, "l", fixed, "string")},
-    {SCALAR("conv", 3, 3, "sii", fixed, "string"), .flags = FD_NULLABLE},
+    {SCALAR("conv", 3, 3, "sii", fixed, "string"), .flags = FD_NULLABLE, .tostring_tail = ", true"},
     {SCALAR("factorial", 1, 1, "i", fixed, "bigint"), .flags = FD_NULLABLE},
     {SCALAR("greatest", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
     {SCALAR("least", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
