@@ -42,8 +42,15 @@ const char *func_family(const FuncDef *def);
  *  - a LambdaFunction has kids[0] = body, kids[1..] = NamedLambdaVariable;
  *    func_resolve_call binds and types the lambdas of a higher-order call
  *    (parameters referenced in the body as UnresolvedAttribute or
- *    UnresolvedNamedLambdaVariable become the variables), and returns NULL
+ *    UnresolvedNamedLambdaVariable become the variables; a column resolved
+ *    from the bare parameter name is the parameter, as in Spark, whose parser
+ *    makes every body name a lambda variable first), and returns NULL
  *    without an error while a body still refers to something unresolved;
+ *    a plain expression in a function slot (`transform(a, 0)`) becomes a
+ *    hidden lambda, flagged NF_IMPLICIT (Spark prints `hidden` = true);
+ *  - a type error around a generator argument (`explode(a) + 1`) is not
+ *    reported: NULL without an error, so ExtractGenerator's
+ *    UNSUPPORTED_GENERATOR.* errors come first, as in Spark;
  *  - an AggregateExpression has kids[0] = the aggregate Call, kids[1] = the
  *    FILTER condition when NF_HAS_FILTER; a WITHIN GROUP ordering is the
  *    Call's last kid (a SortOrder);
