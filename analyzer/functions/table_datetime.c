@@ -52,7 +52,7 @@ const FuncDef FUNCS_DATETIME[] = {
     {SCALAR("make_date", 3, 3, "iii", fixed, "date"), .flags = FD_NULLABLE, .tostring_tail = ", true"},
     {SCALAR("make_dt_interval", 0, 4, "iiiG", fixed, "interval day to second"), .defaults = "i0|i0|i0|m0.000000"},
     {SCALAR("make_interval", 0, 7, "iiiiiiG", fixed, "interval"), .flags = FD_NULLABLE,
-     .defaults = "i0|i0|i0|i0|i0|i0|m0.000000"},
+     .defaults = "i0|i0|i0|i0|i0|i0|m0.000000", .tostring_tail = ", true"},
     {SCALAR("try_make_interval", 0, 7, "iiiiiiG", fixed, "interval"), .flags = FD_NULLABLE,
      .defaults = "i0|i0|i0|i0|i0|i0|m0.000000"},
     {SCALAR("make_ym_interval", 0, 2, "ii", fixed, "interval year to month"), .defaults = "i0|i0"},

@@ -305,6 +305,12 @@ bool ty_div(TypeCtx *c) {
     bool handled;
     if (!datetime_arith(c, &handled)) return false;
     if (handled) return keep_try_name(c);
+    /* `x / interval`: no coercion applies (Divide does not accept an
+       interval, so ImplicitTypeCasts leaves it), the operand types differ */
+    if (type_is_interval(c->args[1]->type) && !type_equal(c->args[0]->type, c->args[1]->type)) {
+        fn_fail_binary_diff(c, c->args[0]->type, c->args[1]->type);
+        return false;
+    }
     /* Divide takes double or decimal: a string operand is cast to double */
     for (int i = 0; i < 2; i++)
         if (type_is_string(c->args[i]->type) && !type_is_string(c->args[1 - i]->type))
