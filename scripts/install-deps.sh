@@ -13,6 +13,14 @@ PACKAGES=(
   libcriterion-dev                          # unit tests
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   nghttp2-client curl                       # h2load bursts, curl tests
+  # tests/polyglot: Go and Java engines on their stock gRPC stacks, built offline
+  # from Debian's packaged sources and jars. The explicit golang-protobuf 1.5
+  # keeps apt from picking the 1.3 alternative, which grpc-go 1.33 cannot use.
+  golang-go golang-google-grpc-dev golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev
+  protoc-gen-go protoc-gen-go-grpc
+  default-jdk-headless libgrpc-java libprotobuf-java protobuf-compiler-grpc-java-plugin
+  libnetty-java libperfmark-java libgoogle-gson-java libguava-java  # grpc-netty's runtime
+  libgeronimo-annotation-1.3-spec-java      # javax.annotation.Generated on the grpc-java stubs
 )
 
 missing=()

@@ -1,0 +1,111 @@
+// A Java engine calling catalyzerd with the stock grpc-java stack: stubs come
+// straight from proto/catalyzer.proto (protoc --java_out + the grpc-java
+// plugin), the channel is grpc-netty found through ManagedChannelBuilder.
+//
+// Usage: java io.catalyzer.example.CatalyzerClient HOST:PORT
+//
+// It runs a session Execute (CREATE TEMPORARY VIEW), then a streamed Analyze
+// with every rule traced that reads the view in the same session, then a
+// stateless Analyze that must fail with a Spark error class. Each line it
+// prints is checked by tests/polyglot; it exits non-zero on any mismatch.
+package io.catalyzer.example;
+
+import io.catalyzer.v1.AnalyzeRequest;
+import io.catalyzer.v1.AnalyzeResponse;
+import io.catalyzer.v1.AnalyzeResult;
+import io.catalyzer.v1.AnalyzerGrpc;
+import io.catalyzer.v1.DropSessionRequest;
+import io.catalyzer.v1.DropSessionResponse;
+import io.catalyzer.v1.ExecuteRequest;
+import io.catalyzer.v1.ExecuteResponse;
+import io.catalyzer.v1.SqlQuery;
+import io.catalyzer.v1.TraceEvent;
+import io.catalyzer.v1.TraceLevel;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+public final class CatalyzerClient {
+    private static void fail(String why) {
+        System.err.println("czclient-java: " + why);
+        System.exit(1);
+    }
+
+    /** One streamed Analyze: events numbered 0, 1, 2, ... then exactly one result, last. */
+    private static AnalyzeResult analyze(AnalyzerGrpc.AnalyzerBlockingStub stub, AnalyzeRequest req,
+                                         List<TraceEvent> events) {
+        AnalyzeResult result = null;
+        Iterator<AnalyzeResponse> it = stub.withDeadlineAfter(30, TimeUnit.SECONDS).analyze(req);
+        while (it.hasNext()) {
+            AnalyzeResponse msg = it.next();
+            if (result != null) fail("a message after the result");
+            switch (msg.getKindCase()) {
+                case TRACE_EVENT:
+                    TraceEvent ev = msg.getTraceEvent();
+                    if (ev.getSequence() != events.size())
+                        fail("event " + events.size() + " arrived with sequence " + ev.getSequence());
+                    events.add(ev);
+                    break;
+                case RESULT:
+                    result = msg.getResult();
+                    if (!msg.getSessionId().equals(req.getSessionId()))
+                        fail("session_id echoed as '" + msg.getSessionId() + "', sent '" + req.getSessionId() + "'");
+                    break;
+                default:
+                    fail("a message with neither an event nor a result");
+            }
+        }
+        if (result == null) fail("the stream ended without a result");
+        return result;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) fail("usage: CatalyzerClient HOST:PORT");
+        ManagedChannel channel = ManagedChannelBuilder.forTarget(args[0]).usePlaintext().build();
+        try {
+            AnalyzerGrpc.AnalyzerBlockingStub stub = AnalyzerGrpc.newBlockingStub(channel);
+            String session = "java-" + ProcessHandle.current().pid();
+
+            // Session state: a view over inline rows, created by a statement.
+            ExecuteResponse ex = stub.withDeadlineAfter(30, TimeUnit.SECONDS).execute(ExecuteRequest.newBuilder()
+                .setSessionId(session)
+                .setSql("CREATE TEMPORARY VIEW orders AS SELECT * FROM VALUES (1, 2.50BD), (2, 7.25BD) AS t(id, amount)")
+                .build());
+            if (ex.getResultsCount() != 1 || !ex.getResults(0).getOk()) fail("Execute results: " + ex.getResultsList());
+            System.out.println("execute: ok session=" + ex.getSessionId());
+
+            // A traced analysis in the same session that reads the view.
+            List<TraceEvent> events = new ArrayList<>();
+            AnalyzeResult res = analyze(stub, AnalyzeRequest.newBuilder()
+                .setSessionId(session)
+                .setSql(SqlQuery.newBuilder().setQuery("SELECT id, amount * 2 AS doubled FROM orders WHERE id > 1"))
+                .setTraceLevel(TraceLevel.TRACE_LEVEL_ALL)
+                .build(), events);
+            long effective = events.stream().filter(TraceEvent::getEffective).count();
+            System.out.println("events: " + events.size() + " in order, " + effective + " effective");
+            for (TraceEvent ev : events)
+                if (ev.getEffective())
+                    System.out.println("event " + ev.getSequence() + ": " + ev.getBatch() + " / " + ev.getRule()
+                        + " iteration " + ev.getIteration() + " changed " + ev.getChangedKinds());
+            if (!res.getOk()) fail("Analyze failed: " + res.getError().getErrorClass() + " " + res.getError().getMessage());
+            System.out.println("result: ok schema=" + res.getSchema());
+            System.out.println("tree:\n" + res.getTreeString());
+
+            // A stateless call that must fail with Spark's error class.
+            AnalyzeResult bad = analyze(stub, AnalyzeRequest.newBuilder()
+                .setSql(SqlQuery.newBuilder().setQuery("SELECT nope FROM orders"))
+                .build(), new ArrayList<>());
+            if (bad.getOk() || !bad.hasError()) fail("a stateless call saw the session's view or did not fail");
+            System.out.println("error: " + bad.getError().getErrorClass());
+
+            DropSessionResponse drop = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+                .dropSession(DropSessionRequest.newBuilder().setSessionId(session).build());
+            System.out.println("drop: existed=" + drop.getExisted());
+        } finally {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Polyglot proof: a Go or Java engine calls catalyzerd with its own stock
+gRPC stack. This test generates that language's stubs from proto/ with
+protoc and the language's plugin, builds the client in the build directory
+(clients/go or clients/java from the source tree, offline, against Debian's
+packaged gRPC), starts a real catalyzerd on port 0, runs the client against
+it and checks what it printed. TAP output; skips (and says why) when the
+toolchain is not installed — scripts/install-deps.sh installs it.
+
+Usage: run_client.py go|java
+Environment (set by tests/polyglot/meson.build):
+  CATALYZERD        the daemon binary
+  CATALYZER_SOURCE  source root (proto/, clients/)
+  POLYGLOT_BUILD    a build directory of this test's own
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+SOURCE = os.environ.get("CATALYZER_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
+CATALYZERD = os.environ.get("CATALYZERD", "catalyzerd")
+BUILD = os.environ.get("POLYGLOT_BUILD", os.path.join(os.getcwd(), "polyglot"))
+PROTO = os.path.join(SOURCE, "proto")
+GOCODE = "/usr/share/gocode"
+JARS = "/usr/share/java"
+
+# Compile-time jars for the stubs and the client; the runtime adds grpc-core
+# with the netty transport (found by ManagedChannelBuilder through its
+# ServiceLoader entry) and what those load. Unversioned names: Debian's
+# symlinks to whatever version is installed.
+JAVA_COMPILE = ["protobuf", "grpc-api", "grpc-stub", "grpc-protobuf", "grpc-protobuf-lite", "guava",
+                "geronimo-annotation-1.3-spec"]  # javax.annotation.Generated, gone from JDK 11+
+JAVA_RUNTIME = ["protobuf", "grpc-api", "grpc-context", "grpc-core", "grpc-stub", "grpc-protobuf",
+                "grpc-protobuf-lite", "grpc-netty", "guava", "perfmark-api", "gson", "netty-common",
+                "netty-buffer", "netty-transport", "netty-resolver", "netty-codec", "netty-codec-http",
+                "netty-codec-http2", "netty-handler"]
+
+EXPECTED = [
+    "execute: ok session=",
+    "result: ok schema=struct<id:int,doubled:decimal(5,2)>",
+    "error: TABLE_OR_VIEW_NOT_FOUND",
+    "drop: existed=true",
+]
+
+n = 0
+failed = 0
+
+
+def ok(cond, name, detail=""):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
+    if not cond:
+        failed += 1
+        for line in str(detail).splitlines()[-40:]:
+            print("# " + line)
+    sys.stdout.flush()
+    return cond
+
+
+def skip_all(why):
+    print("1..0 # SKIP " + why)
+    sys.exit(0)
+
+
+def bail(why):
+    print("1..%d" % n)
+    print("# " + why)
+    sys.exit(1)
+
+
+def run(cmd, env=None, timeout=120):
+    t0 = time.time()
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    return r, time.time() - t0
+
+
+def missing_tools(lang):
+    need = ["protoc"]
+    if lang == "go":
+        need += ["go", "protoc-gen-go", "protoc-gen-go-grpc"]
+        paths = [GOCODE + "/src/google.golang.org/grpc", GOCODE + "/src/google.golang.org/protobuf",
+                 # grpc-go 1.33 needs the APIv2-backed github.com/golang/protobuf 1.4+;
+                 # Debian's 1.3 alternative lacks this file
+                 GOCODE + "/src/github.com/golang/protobuf/proto/registry.go"]
+    else:
+        need += ["javac", "java", "grpc_java_plugin"]
+        paths = [os.path.join(JARS, j + ".jar") for j in sorted(set(JAVA_COMPILE + JAVA_RUNTIME))]
+    gone = [t for t in need if shutil.which(t) is None] + [p for p in paths if not os.path.exists(p)]
+    return gone
+
+
+def build_go():
+    """GOPATH mode over a private tree plus Debian's /usr/share/gocode: no
+    modules, no proxy, no network."""
+    root = os.path.join(BUILD, "go")
+    gen = os.path.join(root, "src")
+    shutil.rmtree(os.path.join(gen, "catalyzer"), ignore_errors=True)
+    os.makedirs(os.path.join(gen, "czclient"), exist_ok=True)
+    # go_package "catalyzer/v1" puts the stubs at src/catalyzer/v1
+    r, dt = run(["protoc", "--proto_path=" + PROTO, "--go_out=" + gen, "--go-grpc_out=" + gen,
+                 os.path.join(PROTO, "catalyzer.proto")])
+    if not ok(r.returncode == 0, "protoc-gen-go + protoc-gen-go-grpc stubs (%.1fs)" % dt, r.stderr):
+        bail("no stubs")
+    shutil.copy(os.path.join(SOURCE, "clients", "go", "main.go"), os.path.join(gen, "czclient", "main.go"))
+    env = dict(os.environ, GO111MODULE="off", GOPATH=root + ":" + GOCODE, GOFLAGS="", GOPROXY="off",
+               GOCACHE=os.path.join(root, "cache"), CGO_ENABLED="0")
+    exe = os.path.join(root, "czclient")
+    r, dt = run(["go", "build", "-o", exe, "czclient"], env=env, timeout=300)
+    if not ok(r.returncode == 0, "go build against /usr/share/gocode (%.1fs)" % dt, r.stderr):
+        bail("no client")
+    return [exe]
+
+
+def build_java():
+    root = os.path.join(BUILD, "java")
+    gen, classes = os.path.join(root, "gen"), os.path.join(root, "classes")
+    for d in (gen, classes):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    r, dt = run(["protoc", "--proto_path=" + PROTO, "--java_out=" + gen,
+                 "--plugin=protoc-gen-grpc-java=" + shutil.which("grpc_java_plugin"), "--grpc-java_out=" + gen,
+                 os.path.join(PROTO, "catalyzer.proto")])
+    if not ok(r.returncode == 0, "protoc --java_out + grpc-java plugin stubs (%.1fs)" % dt, r.stderr):
+        bail("no stubs")
+    srcs = [os.path.join(d, f) for d, _, fs in os.walk(gen) for f in fs if f.endswith(".java")]
+    srcs.append(os.path.join(SOURCE, "clients", "java", "io", "catalyzer", "example", "CatalyzerClient.java"))
+    cp = ":".join(os.path.join(JARS, j + ".jar") for j in JAVA_COMPILE)
+    r, dt = run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", classes, "-cp", cp] + srcs, timeout=300)
+    if not ok(r.returncode == 0, "javac against /usr/share/java (%.1fs)" % dt, r.stdout + r.stderr):
+        bail("no client")
+    cp = ":".join([classes] + [os.path.join(JARS, j + ".jar") for j in JAVA_RUNTIME])
+    # C1 only: a short-lived client starts faster without the optimising JIT
+    return ["java", "-XX:TieredStopAtLevel=1", "-cp", cp, "io.catalyzer.example.CatalyzerClient"]
+
+
+def start_daemon():
+    proc = subprocess.Popen([CATALYZERD, "--grpc", "127.0.0.1:0", "--http", "off"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()
+    try:
+        info = json.loads(first)
+        port = int(info["grpc_port"])
+    except (ValueError, KeyError) as e:
+        proc.kill()
+        ok(False, "catalyzerd started", "%s: %r %s" % (e, first, proc.stderr.read()))
+        bail("no daemon")
+    ok(True, "catalyzerd listening on 127.0.0.1:%d" % port)
+    return proc, port
+
+
+def stop_daemon(proc):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        rc = proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    log = proc.stderr.read()
+    ok(rc == 0, "catalyzerd drained and exited 0 (%s)" % rc, log[-2000:])
+    return log
+
+
+def main():
+    lang = sys.argv[1] if len(sys.argv) > 1 else ""
+    if lang not in ("go", "java"):
+        print("usage: run_client.py go|java", file=sys.stderr)
+        sys.exit(2)
+    gone = missing_tools(lang)
+    if gone:
+        skip_all("%s toolchain not installed (scripts/install-deps.sh installs it): missing %s"
+                 % (lang, ", ".join(gone)))
+    os.makedirs(BUILD, exist_ok=True)
+    client = build_go() if lang == "go" else build_java()
+
+    proc, port = start_daemon()
+    try:
+        r, dt = run(client + ["127.0.0.1:%d" % port], timeout=60)
+    except subprocess.TimeoutExpired as e:
+        r, dt = None, 60.0
+        ok(False, "%s client finished within 60s" % lang, e)
+    log = stop_daemon(proc)
+    if r is None:
+        bail("client hung")
+    out = r.stdout
+    ok(r.returncode == 0, "%s client exit 0 (%.2fs)" % (lang, dt), out + r.stderr)
+    lines = out.splitlines()
+    for want in EXPECTED:
+        ok(any(line.startswith(want) for line in lines), "printed: " + want, out)
+
+    # events streamed before the result, numbered 0.. (the client checks the
+    # numbering and fails on a message after the result)
+    ev = [line for line in lines if line.startswith("events: ")]
+    count = int(ev[0].split()[1]) if ev else 0
+    ok(count > 0 and "in order" in ev[0], "trace events streamed in order (%d)" % count, out)
+    eff = [line for line in lines if line.startswith("event ")]
+    ok(any("ResolveRelations" in line for line in eff), "the session's view resolved by ResolveRelations", out)
+    result_at = next((i for i, line in enumerate(lines) if line.startswith("result: ")), -1)
+    ok(eff and result_at > lines.index(eff[-1]), "the result came after the events", out)
+
+    # the daemon saw the same session for Execute and Analyze
+    session = next((line.split("session=", 1)[1] for line in lines if line.startswith("execute: ok session=")), None)
+    reqs = [json.loads(x) for x in log.splitlines() if x.startswith("{") and '"msg":"request"' in x]
+    methods = [x.get("method") for x in reqs if session and x.get("session_id") == session]
+    ok(methods[:2] == ["Execute", "Analyze"] and "DropSession" in methods,
+       "daemon log: Execute then Analyze in session %s" % session, "\n".join(map(str, reqs)))
+
+    print("1..%d" % n)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
