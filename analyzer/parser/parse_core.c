@@ -325,6 +325,7 @@ Node *ps_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start
     c->type = t;
     c->u.cast.try_ = try_;
     c->u.cast.ansi = true;
+    c->flags |= NF_PENDING; /* the analyzer checks the cast once its child is typed */
     node_set_kids(p->a, c, &e, 1);
     return node_finish(c);
 }

@@ -593,6 +593,11 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
             return;
         }
         const DataType *t = e->type ? e->type : &TYPE_NULL;
+        if (s && !e->u.cast.try_ && type_is_complex(t)) {
+            /* Spark's Cast.sql omits casts to ARRAY/MAP/STRUCT */
+            expr_print_style(sb, e->kids[0], st);
+            return;
+        }
         if (s) {
             sb_puts(sb, e->u.cast.try_ ? "TRY_CAST(" : "CAST(");
             expr_print_style(sb, e->kids[0], st);

@@ -60,6 +60,17 @@ static Node *resolve_expr(Node *e, void *ctx) {
         return r ? r : e;
     }
     case NK_Cast:
+        if (e->flags & NF_PENDING) {
+            /* a user's CAST: checked (CAST_* / DATATYPE_MISMATCH) once its child is typed */
+            if (!node_resolved(e->kids[0])) return e;
+            Node *r = expr_resolve_typed(an, e);
+            if (!r) return e;
+            Node *c = node_copy(an->arena, r);
+            c->flags &= ~(uint32_t)NF_PENDING;
+            c->u.cast.ansi = an->conf->ansi;
+            return node_finish(c);
+        }
+        /* fall through */
     case NK_CaseWhen:
     case NK_In:
     case NK_UnresolvedExtractValue:
