@@ -39,6 +39,15 @@ static bool check_expr(Check *c, const Node *e) {
         if (!check_expr(c, e->kids[i])) return false;
     switch (e->kind) {
     case NK_UnresolvedAttribute: return unresolved_attribute(c, e);
+    case NK_Call:
+        /* after analysis a generator lives only in a Generate */
+        if (e->u.call.def && func_kind(e->u.call.def) == FK_GENERATOR && c->op->kind != NK_Generate) {
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            plan_node_print(&sb, c->op);
+            return fail(an, error_make(an->arena, "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT", e, "plan", sb_str(&sb), NULL));
+        }
+        break;
     case NK_UnresolvedStar:
         return fail(an, error_make(an->arena, "INVALID_USAGE_OF_STAR_OR_REGEX", e, "elem", "'*'", "prettyName",
                                    node_kind_name(c->op->kind), NULL));
@@ -66,6 +75,14 @@ static bool check_expr(Check *c, const Node *e) {
         }
     }
     if (e->kind == NK_UnresolvedFunction) {
+        const FuncDef *def = lookup_function(an, e);
+        if (def && func_kind(def) == FK_GENERATOR) {
+            /* a generator left where no rule could extract it (GROUP BY, a condition, ...) */
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            plan_node_print(&sb, c->op);
+            return fail(an, error_make(an->arena, "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT", e, "plan", sb_str(&sb), NULL));
+        }
         /* arguments are resolved but the call is not: typing failed */
         return fail(an, error_make(an->arena, "INTERNAL_ERROR", e, "message",
                                    arena_printf(an->arena, "function %s could not be resolved",

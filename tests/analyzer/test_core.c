@@ -34,6 +34,7 @@ Test(core, resolves_tables_columns_and_names) {
     expect_error(s, "SELECT a FROM nope", "TABLE_OR_VIEW_NOT_FOUND");
     expect_error(s, "SELECT nosuchfn(a) FROM t", "UNRESOLVED_ROUTINE");
     expect_error(s, "SELECT a, count(*) FROM t", "MISSING_GROUP_BY");
+    expect_error(s, "SELECT count(*) FROM t GROUP BY explode(array(a))", "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT");
     /* a user's CAST is checked once its argument is typed */
     expect_error(s, "SELECT CAST(array(a) AS INT) FROM t", "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION");
     expect_ok(s, "SELECT CAST(b AS INT), CAST(NULL AS ARRAY<INT>) FROM t", "struct<b:int,NULL:array<int>>");
