@@ -29,7 +29,14 @@ DUCKDB_NODE_API=${DUCKDB_NODE_API:-@duckdb/node-api@1.5.6-r.1}
 PGBIN=/usr/lib/postgresql/15/bin
 PY=/usr/bin/python3
 
-log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+# each step is logged with the load average, kept in the report's run log
+log() {
+    local line
+    line=$(printf '[bench %s] [load %s] %s' "$(date -u +%H:%M:%S)" "$(cut -d' ' -f1 /proc/loadavg)" "$*")
+    printf '%s\n' "$line" >&2
+    [ -d "$OUT" ] && printf '%s\n' "$line" >>"$OUT/steps.log"
+    return 0
+}
 
 [ -d "$WL/tpch" ] || { echo "bench: no workloads at $WL (set CATALYZER_SHARED)" >&2; exit 2; }
 rm -rf "$OUT"
@@ -183,17 +190,22 @@ load_run() {
     done
     wait "$lp" || log "daemon: $name: catalyzer-load exited $?"
     echo "$name $peak" >>"$OUT/daemon/rss_peak.txt"
+    echo "$name $(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/daemon/loadavg.txt"
     echo "catalyzer-load --daemon 127.0.0.1:PORT --workload \$WL/tpch --duration $LOAD_SECONDS --json $*" \
         >"$OUT/daemon/$name.cmd"
 }
+# warm-up (not reported): sessions, allocator and page cache of a fresh daemon
+"$LOAD" --daemon "127.0.0.1:$PORT" --workload "$WL/tpch" --duration 2 --connections 2 --concurrency 4 --json \
+    >"$OUT/daemon/warmup.out" 2>&1 || true
 load_run c1 --connections 1 --concurrency 1
 load_run c2 --connections 1 --concurrency 2
 load_run saturating --connections 4 --concurrency 16
 load_run saturating-lean --connections 4 --concurrency 16 --lean
 HALF=$("$PY" -c 'import json; print(int(json.load(open("'"$OUT/daemon/saturating.json"'"))["throughput_rps"] / 2))')
-load_run half-rate --connections 4 --concurrency 16 --rate "$HALF"
+# open loop at half the saturating rate: 2 x 8 streams are plenty for the backlog
+load_run half-rate --connections 2 --concurrency 8 --rate "$HALF"
 HALFL=$("$PY" -c 'import json; print(int(json.load(open("'"$OUT/daemon/saturating-lean.json"'"))["throughput_rps"] / 2))')
-load_run half-rate-lean --connections 4 --concurrency 16 --rate "$HALFL" --lean
+load_run half-rate-lean --connections 2 --concurrency 8 --rate "$HALFL" --lean
 sleep 1
 echo "rss_after_kib=$(rss_kib)" >>"$OUT/daemon/info.txt"
 kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
