@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@ int daemon_start(DaemonProc *d, int port) {
     d->pid = fork();
     if (d->pid < 0) return -1;
     if (d->pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* a test that crashes does not leave its daemon behind */
         dup2(fd, 2);
         int null = open("/dev/null", O_RDWR);
         dup2(null, 1);
