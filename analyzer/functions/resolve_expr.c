@@ -49,7 +49,14 @@ static Node *type_cast(Analysis *an, Node *e) {
     bool nullable = fn_expr_nullable(child) || e->u.cast.try_ ||
                     (!ansi && !type_is_string(to)) ||
                     (type_is_string(child->type) && !type_is_string(to) && e->u.cast.try_);
-    return finish_typed(an, e, e->kids, e->nkids, to, nullable);
+    Node *r = finish_typed(an, e, e->kids, e->nkids, to, nullable);
+    if (r && (r->flags & NF_PENDING)) {
+        /* the user's cast is now checked (the parser leaves it pending) */
+        Node *c = node_copy(an->arena, r);
+        c->flags &= ~(uint32_t)NF_PENDING;
+        r = node_finish(c);
+    }
+    return r;
 }
 
 static const char *types_list(Arena *a, Node *const *v, uint32_t from, uint32_t to, uint32_t step) {
