@@ -99,7 +99,7 @@ fi
     echo "os=$(. /etc/os-release && echo "$PRETTY_NAME")"
     echo "gcc=$(gcc -dumpfullversion)"
     echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    echo "modified=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | wc -l)"
+    echo "modified=$(git -C "$ROOT" status --porcelain --untracked-files=no -- . ':!BENCHMARKS.md' 2>/dev/null | wc -l)"
     echo "postgres=$("$PGBIN/postgres" --version)"
     echo "sqlite=$(dpkg-query -W -f='${Version}' libsqlite3-0)"
     echo "duckdb=$("$OUT/tools/duckdb_prepare" --version)"
