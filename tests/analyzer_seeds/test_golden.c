@@ -8,49 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
 #include "harness.h"
-
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = fread(b, 1, (size_t)n, f);
-    fclose(f);
-    b[got] = 0;
-    *len = got;
-    return b;
-}
 
 static void check_golden(const char *name) {
     const char *src = getenv("CATALYZER_SOURCE");
     if (!src) cr_skip_test("CATALYZER_SOURCE not set");
     char path[4096];
-    size_t len, elen;
+    size_t len;
     snprintf(path, sizeof path, "%s/tests/analyzer_seeds/golden/%s.sql", src, name);
-    char *sql = slurp(path, &len);
+    char *sql = golden_slurp(path, &len);
     cr_assert_not_null(sql, "cannot read %s", path);
     snprintf(path, sizeof path, "%s/tests/analyzer_seeds/golden/%s.out", src, name);
-    char *expected = slurp(path, &elen);
-    cr_assert_not_null(expected, "cannot read %s", path);
     char *got = NULL;
     size_t glen = 0;
     FILE *out = open_memstream(&got, &glen);
     harness_run_script(out, sql, len);
     fclose(out);
-    if (strcmp(got, expected) != 0) {
-        /* the first differing line, for the log */
-        size_t i = 0, line = 1;
-        while (got[i] && got[i] == expected[i]) {
-            if (got[i] == '\n') line++;
-            i++;
-        }
-        cr_assert_fail("%s.out differs at line %zu", name, line);
-    }
+    golden_expect_file(path, got);
     free(got);
-    free(expected);
     free(sql);
 }
 
