@@ -669,7 +669,7 @@ static CzcCall *call_new(CzcConn *c, const char *method_path, const ProtobufCMes
     call->req[3] = (uint8_t)(n >> 8);
     call->req[4] = (uint8_t)n;
     if (req) protobuf_c_message_pack(req, call->req + 5);
-    else if (n) memcpy(call->req + 5, raw, n);
+    else if (n && raw) memcpy(call->req + 5, raw, n);
     call->req_len = n + 5;
     call->next = c->calls;
     if (c->calls) c->calls->prev = call;
