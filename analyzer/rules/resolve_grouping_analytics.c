@@ -291,7 +291,10 @@ static const char *exprs_string(Analysis *an, Node *const *v, uint32_t n) {
 }
 
 static bool is_grouping_call(const Node *e, const char *name) {
-    return e->kind == NK_Call && e->u.call.def && !strcasecmp(func_name(e->u.call.def), name);
+    if (e->kind != NK_Call || !e->u.call.def) return false;
+    const char *n = func_name(e->u.call.def);
+    /* the first letter rules out nearly every call before the string compare */
+    return (n[0] | 32) == (name[0] | 32) && !strcasecmp(n, name);
 }
 
 static Node *call_named(Analysis *an, const char *name, bool op, Node **args, uint32_t n, const Node *pos) {
