@@ -322,7 +322,7 @@ w("## Per query")
 w("")
 w("Catalyzer: median / min µs of %s in-process runs and the arena bytes of one analysis; each peer:" % (
     cz.get("tpcds/iterations")))
-w("median µs of its prepare over %s runs and the ratio to Catalyzer's median (raw)." % (
+w("median µs of its prepare over %s runs (PostgreSQL: messages of 10, see Method) and the ratio to Catalyzer's median (raw)." % (
     knobs.split("ITER_PEER=")[-1].split()[0] if "ITER_PEER=" in knobs else "?"))
 w("`rejected` means the peer refused the (mechanically adapted) query; the reasons are listed below.")
 for s in SETS:
