@@ -1006,18 +1006,29 @@ Node *ps_parse_query(Parser *p) {
     /* duplicate names, in first-seen order; reported on the whole query */
     StrBuf dups;
     sb_init(&dups, p->a, 16);
-    for (uint32_t i = 0; i < ctes.n; i++) {
-        const char *ni = ctes.v[i]->u.alias.name.v[0];
-        bool seen_before = false, dup = false;
-        for (uint32_t j = 0; j < i; j++)
-            if (strcmp(ctes.v[j]->u.alias.name.v[0], ni) == 0) seen_before = true;
-        if (seen_before) continue;
-        for (uint32_t j = i + 1; j < ctes.n; j++)
-            if (strcmp(ctes.v[j]->u.alias.name.v[0], ni) == 0) dup = true;
-        if (dup) {
-            if (dups.len) sb_puts(&dups, ", ");
-            sb_put_quoted_ident(&dups, ni);
+    {
+        /* counted in a hash table (linear in the number of CTEs), reported in first-seen order */
+        uint32_t cap = 16;
+        while (cap < ctes.n * 2) cap *= 2;
+        int32_t *slot = arena_alloc(p->a, sizeof(int32_t) * cap); /* index of the first CTE with a name */
+        uint32_t *count = arena_zalloc(p->a, sizeof(uint32_t) * (ctes.n ? ctes.n : 1));
+        int32_t *first = arena_alloc(p->a, sizeof(int32_t) * (ctes.n ? ctes.n : 1));
+        for (uint32_t h = 0; h < cap; h++) slot[h] = -1;
+        for (uint32_t i = 0; i < ctes.n; i++) {
+            const char *ni = ctes.v[i]->u.alias.name.v[0];
+            uint32_t hash = 2166136261u;
+            for (const unsigned char *c = (const unsigned char *)ni; *c; c++) hash = (hash ^ *c) * 16777619u;
+            uint32_t h = hash & (cap - 1);
+            while (slot[h] >= 0 && strcmp(ctes.v[slot[h]]->u.alias.name.v[0], ni) != 0) h = (h + 1) & (cap - 1);
+            if (slot[h] < 0) slot[h] = (int32_t)i;
+            first[i] = slot[h];
+            count[slot[h]]++;
         }
+        for (uint32_t i = 0; i < ctes.n; i++)
+            if (first[i] == (int32_t)i && count[i] > 1) {
+                if (dups.len) sb_puts(&dups, ", ");
+                sb_put_quoted_ident(&dups, ctes.v[i]->u.alias.name.v[0]);
+            }
     }
     if (dups.len)
         ps_defer_error(p, ps_perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));

@@ -9,39 +9,39 @@
 
 #include "rules.h"
 
+/* Resolved definitions by id: ids are small consecutive numbers given by
+ * CTESubstitution, so a directly indexed array (grown by doubling). */
 struct CteRegistry {
-    uint32_t n, cap;
-    int64_t *ids;
-    const Node **defs;
+    uint32_t cap;
+    const Node **defs; /* defs[id], NULL when not (yet) resolved */
+    uint32_t n;        /* registered */
+    int64_t *ids;      /* in registration order, for merging */
 };
 
 void cte_register(Analysis *an, const Node *def) {
     struct CteRegistry *r = an->ctes;
     if (!r) r = an->ctes = ARENA_NEW(an->arena, struct CteRegistry);
-    for (uint32_t i = 0; i < r->n; i++)
-        if (r->ids[i] == def->u.cte.id) return;
-    if (r->n == r->cap) {
-        uint32_t cap = r->cap ? r->cap * 2 : 8;
-        int64_t *ids = ARENA_ARRAY(an->arena, int64_t, cap);
+    int64_t id = def->u.cte.id;
+    if (id < 0) return;
+    if ((uint64_t)id >= r->cap) {
+        uint32_t cap = r->cap ? r->cap : 16;
+        while ((uint64_t)id >= cap) cap *= 2;
         const Node **defs = ARENA_ARRAY(an->arena, const Node *, cap);
-        if (r->n) {
-            mem_copy(ids, r->ids, sizeof(int64_t) * r->n);
-            mem_copy(defs, r->defs, sizeof(Node *) * r->n);
-        }
-        r->ids = ids;
+        int64_t *ids = ARENA_ARRAY(an->arena, int64_t, cap);
+        mem_copy(defs, r->defs, sizeof(Node *) * r->cap);
+        mem_copy(ids, r->ids, sizeof(int64_t) * r->n);
         r->defs = defs;
+        r->ids = ids;
         r->cap = cap;
     }
-    r->ids[r->n] = def->u.cte.id;
-    r->defs[r->n++] = def;
+    if (r->defs[id]) return;
+    r->defs[id] = def;
+    r->ids[r->n++] = id;
 }
 
 static const Node *registry_get(const Analysis *an, int64_t id) {
     const struct CteRegistry *r = an->ctes;
-    if (!r) return NULL;
-    for (uint32_t i = 0; i < r->n; i++)
-        if (r->ids[i] == id) return r->defs[i];
-    return NULL;
+    return r && id >= 0 && (uint64_t)id < r->cap ? r->defs[id] : NULL;
 }
 
 static WalkResult collect(const Node *n, void *ctx) {
@@ -83,5 +83,5 @@ const Rule RULE_RESOLVE_CTE_REFS = {
 
 void cte_merge(Analysis *an, const struct CteRegistry *other) {
     if (!other) return;
-    for (uint32_t i = 0; i < other->n; i++) cte_register(an, other->defs[i]);
+    for (uint32_t i = 0; i < other->n; i++) cte_register(an, other->defs[other->ids[i]]);
 }

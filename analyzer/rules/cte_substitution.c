@@ -117,16 +117,26 @@ static Node *subst_expr(Node *e, void *c) {
     return node_finish(n);
 }
 
+/* DUPLICATED_CTE_NAMES: names hashed into a small open-addressing table, so a
+ * WITH of n definitions costs n, not n^2. */
 static bool duplicate_names(Analysis *an, Node *w) {
-    for (uint32_t i = 1; i < w->nkids; i++)
-        for (uint32_t j = 1; j < i; j++) {
-            const char *a = w->kids[i]->u.alias.name.v[0], *b = w->kids[j]->u.alias.name.v[0];
-            if (ident_eq(an, a, b)) {
+    uint32_t n = w->nkids - 1, cap = 16;
+    while (cap < n * 2) cap *= 2;
+    const char **slots = ARENA_ARRAY(an->arena, const char *, cap);
+    for (uint32_t i = 1; i < w->nkids; i++) {
+        const char *a = w->kids[i]->u.alias.name.v[0];
+        for (uint32_t h = attr_name_hash(a) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+            if (!slots[h]) {
+                slots[h] = a;
+                break;
+            }
+            if (ident_eq(an, slots[h], a)) {
                 an_fail(an, error_make(an->arena, "DUPLICATED_CTE_NAMES", w, "duplicateNames", sql_ident(an->arena, a),
                                        NULL));
                 return true;
             }
         }
+    }
     return false;
 }
 
