@@ -369,6 +369,27 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
     return r;
 }
 
+CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
+    CzResult *r = cz_result_prepare();
+    const char *text = arena_strndup(r->arena, sql, len);
+    ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
+                        .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
+                        .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
+                        .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
+    ErrorInfo *err = NULL;
+    Node *stmt = parse_statement(r->arena, text, len, &po, &err);
+    if (!stmt) {
+        set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
+                  len);
+        return r;
+    }
+    r->status = CZ_OK;
+    r->plan = stmt;
+    r->is_command = node_kind_is_command(stmt->kind);
+    r->tree = plan_tree_string(r->arena, stmt);
+    return r;
+}
+
 void cz_run_plan(CzSession *s, CzResult *r, Node *unresolved, const char *sql_text, const CzRunOptions *opts) {
     run_guarded(s, r, unresolved, sql_text, sql_text ? strlen(sql_text) : 0, opts);
 }

@@ -20,6 +20,7 @@
 enum { MAX_VARS = 64 };
 
 typedef struct ParseRun {
+    CzcClient *daemon; /* --daemon: the parse is done by catalyzerd */
     const char *file;
     int nfailed;
     int nok;
@@ -62,11 +63,51 @@ static void forget_vars(ParseRun *r) {
     r->nvars = 0;
 }
 
+/* Through the daemon: Analyze with parse_only; the same output as in process. */
+static void parse_remote(ParseRun *r, Arena *a, const char *sql, size_t len, const char *where) {
+    /* ${var} substitution is the client's, as in process: SET statements are
+       read locally for it */
+    ErrorInfo *lerr = NULL;
+    ParserOptions lopts = {0};
+    Node *local = parse_statement(a, sql, len, &lopts, &lerr);
+    if (local) remember_set(r, local);
+    Catalyzer__V1__SqlQuery q = CATALYZER__V1__SQL_QUERY__INIT;
+    q.query = arena_strndup(a, sql, len);
+    Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
+    rq.sql = &q;
+    rq.parse_only = true;
+    rq.omit_resolved_plan = true;
+    Catalyzer__V1__AnalyzeResponse *resp = NULL;
+    char msg[512] = "";
+    int st = czc_client_analyze(r->daemon, &rq, NULL, NULL, &resp, msg, sizeof msg);
+    if (st != CZC_OK || !resp || !resp->result) {
+        fprintf(stderr, "%s: daemon: %s: %s\n", where, czc_status_name(st), msg);
+        r->nfailed++;
+    } else if (resp->result->ok) {
+        fputs(resp->result->tree_string ? resp->result->tree_string : "", stdout);
+        fputc('\n', stdout);
+        r->nok++;
+    } else {
+        const Catalyzer__V1__AnalysisError *e = resp->result->error;
+        int start = e && e->context ? e->context->start : -1, stop = e && e->context ? e->context->stop : -1;
+        fprintf(stderr, "%s: %s: %s (start %d, stop %d)\n", where, e ? e->error_class : "?", e ? e->message : "?", start,
+                stop);
+        r->nfailed++;
+    }
+    if (resp) catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+}
+
 static void parse_one(ParseRun *r, const char *sql, size_t len, const char *where) {
     Arena *a = arena_new(0);
     ErrorInfo *err = NULL;
     ParserOptions opts = {0};
     sql = parse_substitute_variables(a, sql, len, lookup_var, r, &len);
+    if (r->daemon) {
+        parse_remote(r, a, sql, len, where);
+        arena_free(a);
+        return;
+    }
     Node *plan = parse_statement(a, sql, len, &opts, &err);
     if (plan) {
         remember_set(r, plan);
@@ -157,25 +198,50 @@ static int parse_jsonl(ParseRun *r, const char *text, size_t len) {
 }
 
 int cmd_parse(int argc, char **argv) {
-    if (cli_daemon_arg(argc, argv)) return cmd_parse_daemon(argc, argv);
-    if (argc < 1) {
-        fprintf(stderr, "usage: catalyzer parse FILE...\n");
+    const char *daemon = cli_daemon_arg(argc, argv);
+    CzcClient *cl = NULL;
+    if (daemon) {
+        char err[256];
+        if (!*daemon || !(cl = czc_client_new(daemon, err, sizeof err))) {
+            fprintf(stderr, "catalyzer parse: --daemon: %s\n", *daemon ? err : "HOST:PORT expected");
+            return 2;
+        }
+    }
+    int nfiles = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--daemon")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(argv[i], "--daemon=", 9)) continue;
+        nfiles++;
+    }
+    if (nfiles < 1) {
+        fprintf(stderr, "usage: catalyzer parse [--daemon HOST:PORT] FILE...\n");
+        if (cl) czc_client_free(cl);
         return 2;
     }
     int failed = 0;
     for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--daemon")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(argv[i], "--daemon=", 9)) continue;
         size_t len;
         char *text = read_file(argv[i], &len);
         if (!text) {
             fprintf(stderr, "catalyzer parse: cannot read %s\n", argv[i]);
+            if (cl) czc_client_free(cl);
             return 2;
         }
-        ParseRun r = {.file = argv[i]};
+        ParseRun r = {.daemon = cl, .file = argv[i]};
         if (ends_with(argv[i], ".jsonl")) {
             int rc = parse_jsonl(&r, text, len);
             if (rc) {
                 forget_vars(&r);
                 free(text);
+                if (cl) czc_client_free(cl);
                 return rc;
             }
         } else {
@@ -186,5 +252,6 @@ int cmd_parse(int argc, char **argv) {
         free(text);
         failed += r.nfailed;
     }
+    if (cl) czc_client_free(cl);
     return failed ? 1 : 0;
 }

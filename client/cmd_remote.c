@@ -6,7 +6,8 @@
  *   explain  Analyze with the tree string (and the rule trace with --trace).
  *   bench    round-trip time of Analyze per query (median/min/max us) and
  *            the daemon's arena bytes.
- *   parse, functions  the daemon has no RPC for them: said so, exit 2. */
+ *   functions  the ListFunctions RPC.
+ * (parse --daemon lives in cmd_parse.c: Analyze with parse_only.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,18 +231,34 @@ usage:
 
 /* ---------------------------------------------------------------- parse, functions */
 
-int cmd_parse_daemon(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "catalyzer parse --daemon: catalyzerd has no parse-only RPC (Analyze always analyses); "
-                    "run `catalyzer parse` in process\n");
-    return 2;
-}
-
 int cmd_functions_daemon(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "catalyzer functions --daemon: catalyzerd has no RPC listing functions; "
-                    "run `catalyzer functions` in process\n");
-    return 2;
+    const char *daemon = cli_daemon_arg(argc, argv);
+    if (argc != 2 || !daemon || !*daemon) {
+        fprintf(stderr, "usage: catalyzer functions [--daemon HOST:PORT]\n");
+        return 2;
+    }
+    char err[256];
+    CzcClient *cl = czc_client_new(daemon, err, sizeof err);
+    if (!cl) {
+        fprintf(stderr, "catalyzer functions: --daemon: %s\n", err);
+        return 2;
+    }
+    czc_client_set_timeout(cl, 120000);
+    Catalyzer__V1__ListFunctionsRequest rq = CATALYZER__V1__LIST_FUNCTIONS_REQUEST__INIT;
+    ProtobufCMessage *out = NULL;
+    char msg[512] = "";
+    int st = czc_client_unary(cl, "/catalyzer.v1.Analyzer/ListFunctions", &rq.base,
+                              &catalyzer__v1__list_functions_response__descriptor, &out, msg, sizeof msg);
+    int rc = 0;
+    if (st != CZC_OK) {
+        fprintf(stderr, "catalyzer: daemon: %s: %s\n", czc_status_name(st), msg);
+        rc = 2;
+    } else {
+        const Catalyzer__V1__ListFunctionsResponse *resp = (const Catalyzer__V1__ListFunctionsResponse *)out;
+        for (size_t i = 0; i < resp->n_functions; i++)
+            printf("%s\t%s\t%s\n", resp->functions[i]->name, resp->functions[i]->family, resp->functions[i]->kind);
+    }
+    if (out) protobuf_c_message_free_unpacked(out, NULL);
+    czc_client_free(cl);
+    return rc;
 }

@@ -45,7 +45,6 @@ char *remote_result_json(const Catalyzer__V1__AnalyzeResult *res, int index);
 int cmd_run_daemon(int argc, char **argv);
 int cmd_explain_daemon(int argc, char **argv);
 int cmd_bench_daemon(int argc, char **argv);
-int cmd_parse_daemon(int argc, char **argv);
 int cmd_functions_daemon(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 

@@ -265,6 +265,7 @@ static const struct {
     {"/catalyzer.v1.Analyzer/Execute", RPC_EXECUTE},
     {"/catalyzer.v1.Analyzer/RegisterCatalog", RPC_REGISTER_CATALOG},
     {"/catalyzer.v1.Analyzer/DropSession", RPC_DROP_SESSION},
+    {"/catalyzer.v1.Analyzer/ListFunctions", RPC_LIST_FUNCTIONS},
     {"/grpc.health.v1.Health/Check", RPC_HEALTH_CHECK},
     {"/grpc.health.v1.Health/Watch", RPC_HEALTH_WATCH},
 };

@@ -277,6 +277,7 @@ static const struct {
     {"/v1/execute", RPC_EXECUTE},
     {"/v1/register-catalog", RPC_REGISTER_CATALOG},
     {"/v1/drop-session", RPC_DROP_SESSION},
+    {"/v1/list-functions", RPC_LIST_FUNCTIONS},
 };
 
 static void handle(Http1Conn *c) {

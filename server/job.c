@@ -10,7 +10,8 @@
 #include "server.h"
 
 const char *rpc_method_name(RpcMethod m) {
-    static const char *const N[] = {"Analyze", "Execute", "RegisterCatalog", "DropSession", "Health.Check", "Health.Watch"};
+    static const char *const N[] = {"Analyze", "Execute", "RegisterCatalog", "DropSession", "Health.Check", "Health.Watch",
+                                    "ListFunctions"};
     return m < RPC_COUNT_ ? N[m] : "unknown";
 }
 

@@ -23,6 +23,7 @@ typedef enum RpcMethod {
     RPC_DROP_SESSION,
     RPC_HEALTH_CHECK,
     RPC_HEALTH_WATCH,
+    RPC_LIST_FUNCTIONS,
     RPC_COUNT_,
 } RpcMethod;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalyzer.pb-c.h"
+#include "functions/functions.h"
 #include "grpc_codec.h"
 #include "pb_check.h"
 #include "pb_json.h"
@@ -30,6 +31,7 @@ const ProtobufCMessageDescriptor *rpc_request_descriptor(RpcMethod m) {
     case RPC_EXECUTE: return &catalyzer__v1__execute_request__descriptor;
     case RPC_REGISTER_CATALOG: return &catalyzer__v1__register_catalog_request__descriptor;
     case RPC_DROP_SESSION: return &catalyzer__v1__drop_session_request__descriptor;
+    case RPC_LIST_FUNCTIONS: return &catalyzer__v1__list_functions_request__descriptor;
     default: return NULL;
     }
 }
@@ -321,7 +323,7 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         o.param_values_sql = pv;
         o.npos_params = (int)q->n_positional_params;
         o.pos_params_sql = (const char *const *)q->positional_params;
-        r = cz_run_sql(s, q->query, strlen(q->query), &o);
+        r = rq->parse_only ? cz_parse_sql(s, q->query, strlen(q->query), &o) : cz_run_sql(s, q->query, strlen(q->query), &o);
         free(pn);
         free(pv);
     } else if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN) {
@@ -461,6 +463,28 @@ static int do_register(Rpc *c, Catalyzer__V1__RegisterCatalogRequest *rq, char *
     return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
 }
 
+static int do_list_functions(Rpc *c) {
+    static const char *const KINDS[] = {"scalar", "aggregate", "window", "generator"};
+    const char *const *names;
+    int n = func_builtin_names(&names);
+    Catalyzer__V1__FunctionInfo **fs = arena_alloc(c->a, sizeof(*fs) * (size_t)(n ? n : 1));
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        const FuncDef *d = func_lookup_builtin(names[i]);
+        if (!d) continue;
+        Catalyzer__V1__FunctionInfo *f = arena_alloc(c->a, sizeof *f);
+        catalyzer__v1__function_info__init(f);
+        f->name = (char *)names[i];
+        f->family = (char *)func_family(d);
+        f->kind = (char *)KINDS[func_kind(d)];
+        fs[k++] = f;
+    }
+    Catalyzer__V1__ListFunctionsResponse resp = CATALYZER__V1__LIST_FUNCTIONS_RESPONSE__INIT;
+    resp.n_functions = k;
+    resp.functions = fs;
+    return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
+}
+
 static int do_drop(Rpc *c) {
     /* The loop unlinks the session once this job completes (server.c). */
     Catalyzer__V1__DropSessionResponse resp = CATALYZER__V1__DROP_SESSION_RESPONSE__INIT;
@@ -487,6 +511,7 @@ void rpc_run(Job *j) {
             status = do_register(&c, (Catalyzer__V1__RegisterCatalogRequest *)rq, err, sizeof err);
             break;
         case RPC_DROP_SESSION: status = do_drop(&c); break;
+        case RPC_LIST_FUNCTIONS: status = do_list_functions(&c); break;
         default:
             status = GRPC_UNIMPLEMENTED;
             snprintf(err, sizeof err, "method not implemented");

@@ -86,6 +86,22 @@ try:
         t.ok(strip_times(local.stdout) == strip_times(remote.stdout), "trace --daemon: same timeline but the times",
              "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode()[:3000], remote.stdout.decode()[:3000]))
 
+        # parse: the same trees on stdout and the same errors on stderr, exit 1 for a bad statement
+        pq = os.path.join(tmp, "p.sql")
+        with open(pq, "w") as f:
+            f.write("SET x = 1;\nSELECT a, ${x} + 1 FROM t WHERE b IN (SELECT 1);\nSELECT FROM WHERE;\n"
+                    "WITH w AS (SELECT 1) SELECT * FROM w")
+        local, remote = run(["parse", pq]), run(["parse", "--daemon", d.addr, pq])
+        t.ok(local.returncode == 1 and remote.returncode == 1 and local.stdout == remote.stdout
+             and local.stderr == remote.stderr and b"PARSE_SYNTAX_ERROR" in remote.stderr,
+             "parse --daemon: identical trees and parse errors",
+             "in process:\n%s%s\ndaemon:\n%s%s" % (local.stdout.decode(), local.stderr.decode(),
+                                                    remote.stdout.decode(), remote.stderr.decode()))
+        local, remote = run(["functions"]), run(["functions", "--daemon", d.addr])
+        t.ok(local.returncode == 0 and remote.returncode == 0 and local.stdout == remote.stdout
+             and local.stdout.count(b"\n") > 400, "functions --daemon: the same list",
+             remote.stderr.decode())
+
         b = run(["bench", "--daemon", d.addr, "--iterations", "20", "--json", q])
         ok = b.returncode == 0
         try:
