@@ -86,9 +86,9 @@ typedef struct CzRunOptions {
 CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts);
 
 /* Only parses one statement: on success the result's tree (cz_result_tree)
- * is the unresolved plan as `catalyzer parse` prints it and its plan is the
- * unresolved plan; on failure the error is the parse error. The session
- * supplies the parser's configuration only. Never returns NULL. */
+ * is the unresolved plan as `catalyzer parse` prints it (cz_result_plan is
+ * NULL: nothing was analysed); on failure the error is the parse error. The
+ * session supplies the parser's configuration only. Never returns NULL. */
 CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts);
 
 /* Analyses an already-built unresolved plan (e.g. decoded from protobuf),

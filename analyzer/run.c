@@ -384,10 +384,9 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
         return r;
     }
     r->status = CZ_OK;
-    r->plan = stmt;
     r->is_command = node_kind_is_command(stmt->kind);
     r->tree = plan_tree_string(r->arena, stmt);
-    return r;
+    return r; /* no analysed plan: cz_result_plan stays NULL */
 }
 
 void cz_run_plan(CzSession *s, CzResult *r, Node *unresolved, const char *sql_text, const CzRunOptions *opts) {
