@@ -34,6 +34,11 @@ run_suite() { # DIR LABEL [meson options...]
 }
 
 run_suite build "release"
+# The Spark conformance figures (per file, per function family, totals) and the workloads.
+echo "== conformance (release build)"
+sed -n '/^conformance: spark-/,/^workloads:\|^-------\|^=======/p' build/meson-logs/testlog.txt \
+  | grep -E '^conformance|^  [A-Za-z/_.-]+ +[0-9]+/[0-9]+|TOTAL|FAIL' | sed 's/^/  /'
+grep -E '^workloads:|^fuzz_analyzer:' build/meson-logs/testlog.txt | sed 's/^/  /' 
 # Sanitizer build: leaks, out-of-bounds and undefined behaviour fail the tests.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   run_suite build-asan "ASan+UBSan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
