@@ -11,23 +11,9 @@
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "bench_util.h"
 #include "remote.h"
 
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static const char *base_name(const char *p) {
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
 
 int cmd_bench(int argc, char **argv) {
     if (cli_daemon_arg(argc, argv)) return cmd_bench_daemon(argc, argv);
@@ -85,23 +71,23 @@ int cmd_bench(int argc, char **argv) {
         size_t bytes = 0;
         const char *st = "ok";
         for (long it = 0; it < iterations; it++) {
-            double t0 = now_us();
+            double t0 = bench_now_us();
             CzResult *r = cz_run_sql(s, q.sql, q.len, NULL);
-            times[it] = now_us() - t0;
+            times[it] = bench_now_us() - t0;
             if (it == 0) {
                 bytes = cz_result_arena_bytes(r);
                 if (cz_result_status(r) != CZ_OK) st = "error";
             }
             cz_result_free(r);
         }
-        qsort(times, (size_t)iterations, sizeof(double), cmp_double);
+        qsort(times, (size_t)iterations, sizeof(double), bench_cmp_double);
         double med = times[iterations / 2];
         total_median += med;
         if (json)
             printf("%s{\"query\":\"%s\",\"median_us\":%.2f,\"min_us\":%.2f,\"max_us\":%.2f,\"arena_bytes\":%zu,\"status\":\"%s\"}",
-                   f ? "," : "", base_name(files[f]), med, times[0], times[iterations - 1], bytes, st);
+                   f ? "," : "", bench_base_name(files[f]), med, times[0], times[iterations - 1], bytes, st);
         else
-            printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", base_name(files[f]), med, times[0], times[iterations - 1], bytes,
+            printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", bench_base_name(files[f]), med, times[0], times[iterations - 1], bytes,
                    st);
         statements_free(&l);
     }

@@ -15,6 +15,7 @@
 
 #include "catalyzer.h"
 #include "input.h"
+#include "bench_util.h"
 #include "remote.h"
 
 int cmd_run_daemon(int argc, char **argv) {
@@ -96,21 +97,6 @@ int cmd_explain_daemon(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- bench */
 
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static const char *base_name(const char *p) {
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
 
 /* Runs a file's statements once in the session (schema, set-up). */
 static void run_once(Remote *r, const char *path, const char *what, int *status) {
@@ -188,9 +174,9 @@ int cmd_bench_daemon(int argc, char **argv) {
         long it;
         for (it = 0; it < iterations; it++) {
             Catalyzer__V1__AnalyzeResponse *resp = NULL;
-            double t0 = now_us();
+            double t0 = bench_now_us();
             int rs = remote_analyze(&r, q.sql, q.len, false, 0, false, NULL, NULL, &resp);
-            times[it] = now_us() - t0;
+            times[it] = bench_now_us() - t0;
             if (rs != CZC_OK) {
                 st = "rpc-error";
                 break;
@@ -206,14 +192,14 @@ int cmd_bench_daemon(int argc, char **argv) {
             statements_free(&l);
             continue;
         }
-        qsort(times, (size_t)it, sizeof(double), cmp_double);
+        qsort(times, (size_t)it, sizeof(double), bench_cmp_double);
         double med = times[it / 2];
         total_median += med;
         if (json)
             printf("%s{\"query\":\"%s\",\"median_us\":%.2f,\"min_us\":%.2f,\"max_us\":%.2f,\"arena_bytes\":%zu,\"status\":\"%s\"}",
-                   printed++ ? "," : "", base_name(files[f]), med, times[0], times[it - 1], bytes, st);
+                   printed++ ? "," : "", bench_base_name(files[f]), med, times[0], times[it - 1], bytes, st);
         else
-            printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", base_name(files[f]), med, times[0], times[it - 1], bytes, st);
+            printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", bench_base_name(files[f]), med, times[0], times[it - 1], bytes, st);
         statements_free(&l);
     }
     if (json) printf("],\"total_median_us\":%.2f}\n", total_median);
