@@ -4,7 +4,6 @@
 #ifndef CZ_ANALYSIS_H
 #define CZ_ANALYSIS_H
 
-#include <setjmp.h>
 #include <stdbool.h>
 
 #include "arena.h"
@@ -31,7 +30,6 @@ typedef struct Analysis {
     struct OuterScope *outer;   /* the enclosing queries' scopes while resolving a subquery (rules/scope.h) */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
     const volatile int *cancel; /* non-zero: stop */
-    jmp_buf *oom;               /* where the arena budget handler jumps */
     struct CteRegistry *ctes;   /* resolved CTE definitions by id (rules/cte_refs.c) */
     const char *view_ns;        /* inside a persistent view: its namespace (names resolve there,
                                    and temporary views are not visible); NULL otherwise */

@@ -269,10 +269,8 @@ const char *cz_result_json(CzResult *r, int index) {
 
 /* ---- running ---- */
 
-static void on_budget_exhausted(void *ctx) {
-    Analysis *an = ctx;
-    longjmp(*an->oom, 1);
-}
+/* The arena's budget handler: back to run_guarded, in the same thread. */
+static void on_budget_exhausted(void *ctx) { longjmp(*(jmp_buf *)ctx, 1); }
 
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
@@ -334,8 +332,6 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
 static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
     /* the memory budget: the arena jumps back here when exhausted */
     jmp_buf oom;
-    Analysis holder = {0};
-    holder.oom = &oom;
     if (opts && opts->memory_limit) {
         if (setjmp(oom)) {
             arena_set_limit(r->arena, 0, NULL, NULL);
@@ -344,7 +340,7 @@ static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, 
             set_error(r, e, sql, len);
             return;
         }
-        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &holder);
+        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &oom);
     }
     run_analysis(s, r, stmt, sql, len, opts);
     arena_set_limit(r->arena, 0, NULL, NULL);
