@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
-#include "bench_util.h"
 #include "remote.h"
 
 

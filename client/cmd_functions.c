@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "functions/functions.h"
 #include "remote.h"
+#include "functions/functions.h"
 
 int cmd_functions(int argc, char **argv) {
     if (cli_daemon_arg(argc, argv)) return cmd_functions_daemon(argc, argv);

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
 #include "catalyzer.h"
 #include "commands.h"
-#include "parser.h"
-#include "printer.h"
 #include "remote.h"
+#include "core/arena.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 /* Keys set by earlier `SET key = value` statements of the file, for
  * Spark's ${var} substitution (what a session would do). */

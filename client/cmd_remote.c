@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "catalyzer.h"
 #include "input.h"
-#include "bench_util.h"
 #include "remote.h"
 
 int cmd_run_daemon(int argc, char **argv) {

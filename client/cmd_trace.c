@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
 #include "catalyzer.h"
 #include "input.h"
-#include "parser.h"
-#include "printer.h"
 #include "remote.h"
+#include "core/arena.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 typedef struct Ev {
     char *batch, *rule, *kinds, *plan;

@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arena.h"
 #include "catalyzer.h"
-#include "strbuf.h"
+#include "core/arena.h"
+#include "core/strbuf.h"
 
 /* Deadline of each CLI call: generous, a stuck daemon still ends the CLI. */
 enum { CLI_TIMEOUT_MS = 120000 };

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "catalyzer.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 enum { METRIC_METHODS = 8, METRIC_STATUSES = 17, METRIC_BUCKETS = 14, METRIC_CLASSES = 256, METRIC_RULES = 1024 };
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parser.h"
+#include "parser/parser.h"
 
 typedef Catalyzer__V1__Relation Rel;
 typedef Catalyzer__V1__Expression Expr;

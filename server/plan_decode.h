@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
 #include "catalyzer.pb-c.h"
-#include "ir.h"
+#include "core/arena.h"
+#include "core/ir.h"
 
 typedef struct DecodeLimits {
     uint32_t max_depth;

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "printer.h"
+#include "print/printer.h"
 
 #define NEW(T, INIT)                      \
     ({                                    \

@@ -6,9 +6,9 @@
 #ifndef CZ_PLAN_ENCODE_H
 #define CZ_PLAN_ENCODE_H
 
-#include "arena.h"
 #include "catalyzer.pb-c.h"
-#include "ir.h"
+#include "core/arena.h"
+#include "core/ir.h"
 
 Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *plan);
 Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e);

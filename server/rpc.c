@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "catalyzer.pb-c.h"
-#include "functions/functions.h"
 #include "grpc_codec.h"
 #include "pb_check.h"
 #include "pb_json.h"
 #include "plan_decode.h"
 #include "plan_encode.h"
 #include "server.h"
+#include "functions/functions.h"
 
 #define NEW(T, INIT)                      \
     ({                                    \

@@ -3,6 +3,7 @@
  * wider types, implicit casts for expected input types, cast legality. */
 #include <string.h>
 
+#include "functions.h"
 #include "registry.h"
 
 /* ---- small type facts ---- */

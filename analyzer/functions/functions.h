@@ -9,11 +9,10 @@
 
 #include <stdbool.h>
 
-#include "analysis.h"
-#include "ir.h"
-#include "strbuf.h"
-
-typedef enum FuncKind { FK_SCALAR, FK_AGGREGATE, FK_WINDOW, FK_GENERATOR } FuncKind;
+#include "core/analysis.h"
+#include "core/func_sig.h"
+#include "core/ir.h"
+#include "core/strbuf.h"
 
 /* What an aggregate returns on empty input (for decorrelation's COUNT bug). */
 typedef enum EmptyResult { EMPTY_NULL, EMPTY_ZERO, EMPTY_FALSE, EMPTY_TRUE, EMPTY_EMPTY_ARRAY } EmptyResult;
@@ -101,15 +100,6 @@ const DataType *coerce_wider_type_n(Arena *a, const DataType *const *types, int 
 Node *coerce_cast(Analysis *an, Node *e, const DataType *t);
 /* Whether Spark can cast from → to (explicit CAST, ANSI). */
 bool can_cast(const DataType *from, const DataType *to, bool ansi);
-
-/* ---- printing (used by printer.c) ---- */
-
-typedef void (*PrintArgFn)(StrBuf *sb, const Node *arg, void *ctx);
-/* Prints a Call (and AggregateExpression's inner call) as Spark does: `sql`
- * style for output names (`(a + 1)`, `ACOS(1)`, `count(DISTINCT b)`), or
- * toString style for plans (`(a#1 + 1)`, `count(b#2)`); print_arg prints each
- * argument in the same style. */
-void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_arg, void *ctx);
 
 /* ---- user-defined functions ---- */
 const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataType *const *arg_types,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "functions.h"
 #include "registry.h"
 
 typedef struct Binding {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "functions.h"
 #include "registry.h"
 
 static const FuncDef *const FAMILIES[] = {

@@ -15,43 +15,9 @@
 #define CZ_FUNCTIONS_REGISTRY_H
 
 #include "functions.h"
+#include "core/func_sig.h"
 
-typedef enum CallStyle {
-    CS_FUNC = 0,     /* name(a, b) */
-    CS_BINARY,       /* (a op b) */
-    CS_PREFIX,       /* sql (op a); toString per def (- a → -a, NOT a) */
-    CS_TILDE,        /* ~a */
-    CS_POSTFIX,      /* sql (a IS NULL); toString isnull(a) */
-    CS_LIKE,         /* a LIKE b [ESCAPE 'c'] */
-    CS_LIKE_MULTI,   /* a LIKE ANY (p, q) */
-    CS_RLIKE,        /* RLIKE(a, b) with the called name upper-cased */
-    CS_IF,           /* sql (IF(c, a, b)); toString if (c) a else b */
-    CS_EXTRACT,      /* name(field FROM source) */
-    CS_WITHIN_GROUP, /* name(arg) WITHIN GROUP (ORDER BY x [DESC]) */
-    CS_RANK,         /* sql NAME(); toString name(children) */
-    CS_STRUCT,       /* sql struct(values); toString struct(name, value, ...) */
-    CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
-    CS_UNARY_NAMED,  /* negative(a) both ways */
-    CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
-    CS_LAG,          /* Lag holds the negated offset (Spark's children); sql prints the user's offset */
-    CS_TRIM,         /* sql trim(s) / TRIM(BOTH t FROM s); toString trim(s, None|Some(t)); op = BOTH/LEADING/TRAILING */
-    CS_IGNORE_NULLS, /* last kid is ignoreNulls: sql name(x) [IGNORE NULLS]; toString name(x, flag) */
-    CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
-} CallStyle;
 
-enum {
-    FD_NONDET = 1u << 0,       /* nondeterministic (rand, uuid, shuffle) */
-    FD_NULLABLE = 1u << 1,     /* result always nullable */
-    FD_NOT_NULL = 1u << 2,     /* result never null */
-    FD_OPERATOR = 1u << 3,     /* an operator (arguments printed as in Spark's BinaryOperator) */
-    FD_ORDERABLE = 1u << 4,    /* arguments must be orderable (min, max, greatest, least) */
-    FD_ALIAS_PRINT = 1u << 5,  /* mod/negative: printed as name(args) when called by this name */
-    FD_LAMBDA = 1u << 6,       /* higher-order: some arguments are lambdas */
-    FD_FOLDABLE_ARGS = 1u << 7, /* later arguments must be constant */
-    FD_NO_WINDOW_FRAME = 1u << 8,
-    FD_WINDOW_ONLY = 1u << 9,  /* rank-like: needs an OVER clause */
-    FD_TYPED_IMP = 1u << 10,   /* TypedImperativeAggregate: toString adds the buffer offsets `, 0, 0` */
-};
 
 typedef struct TypeCtx {
     Analysis *an;
@@ -67,26 +33,20 @@ typedef struct TypeCtx {
 typedef bool (*TyperFn)(TypeCtx *c);
 
 struct FuncDef {
-    const char *name;
-    const char *pname;
-    FuncKind kind;
+    /* first, so a Call's `def` is also its FuncSig (core/func_sig.h) */
+    union {
+        FuncSig sig;
+        struct { FUNC_SIG_FIELDS };
+    };
     int8_t min_args;
     int8_t max_args;       /* -1: any number */
     const char *in;        /* argument spec codes */
     TyperFn typer;
     const char *out;       /* result type (Spark type syntax) for ty_fixed and friends */
     const char *defaults;  /* '|'-separated default arguments: i1, l1, s<text>, btrue, n (NULL), @fn */
-    uint32_t flags;
-    CallStyle print;
-    const char *op;        /* operator text (CS_BINARY, CS_PREFIX, CS_POSTFIX, CS_LIKE) */
     EmptyResult empty;
-    int8_t print_nargs;    /* print only the first n arguments (from_json's schema is hidden); 0: all */
     const char *params;    /* '|'-separated parameter names for named arguments (NULL: positional only) */
-    const char *tostring_name; /* toString only: a name other than the SQL one (Contains) */
     const char *expected_num;  /* WRONG_NUM_ARGS expectedNum when the builder says otherwise */
-    const char *tostring_tail; /* toString only: constructor fields that are not children (Size's
-                                  legacySizeOfNull, MakeDate's failOnError: the values under ANSI,
-                                  Spark 4's default), printed after the arguments */
     /* user-defined functions */
     const DataType *const *udf_args;
     const DataType *udf_result;

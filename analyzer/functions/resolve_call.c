@@ -9,8 +9,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "printer.h"
+#include "functions.h"
 #include "registry.h"
+#include "catalog/conf.h"
+#include "core/func_sig.h"
+#include "print/printer.h"
 
 const FuncDef *func_lookup_arity(const char *name, int nargs);
 

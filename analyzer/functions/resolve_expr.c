@@ -5,8 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "printer.h"
+#include "functions.h"
 #include "registry.h"
+#include "catalog/conf.h"
+#include "print/printer.h"
 
 const FuncDef *func_lookup_arity(const char *name, int nargs);
 

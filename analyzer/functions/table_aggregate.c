@@ -1,6 +1,8 @@
 /* Aggregate, window and generator functions. `empty` is what an aggregate
  * returns over no rows (count → 0), which decorrelation needs. */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define DBL_AGG1(nm) {AGG(nm, 1, 1, "d", fixed, "double"), .flags = FD_NULLABLE}
 #define DBL_AGG2(nm) {AGG(nm, 2, 2, "dd", fixed, "double"), .flags = FD_NULLABLE}

@@ -1,6 +1,8 @@
 /* Array, map and struct functions, and the higher-order functions over
  * them (their lambdas are typed through func_lambda_arg_types). */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define HOF (FD_LAMBDA)
 

@@ -1,7 +1,9 @@
 /* Date, timestamp and interval functions. 'D' takes dates (strings and
  * timestamps cast to date), 'T' any timestamp (strings and dates cast to
  * timestamp), 'Z' a local timestamp. */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define DATE_FIELD(nm) {SCALAR(nm, 1, 1, "D", fixed, "int")}
 #define TIME_FIELD(nm) {SCALAR(nm, 1, 1, "T", fixed, "int")}

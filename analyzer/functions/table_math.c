@@ -1,6 +1,8 @@
 /* Math functions. Spark prints the unary math functions by their upper-case
  * class names (`ACOS(1)`) unless registered as an alias (`ln`, `pow`). */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define DBL1(nm, pn) {SCALAR(nm, 1, 1, "d", fixed, "double"), .pname = pn}
 #define DBL2(nm, pn) {SCALAR(nm, 2, 2, "dd", fixed, "double"), .pname = pn}
@@ -20,9 +22,9 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("pi", 0, 0, "", fixed, "double"), .pname = "PI", .flags = FD_NOT_NULL},
     {SCALAR("round", 1, 2, "ni", round, NULL), .defaults = "i0"},
     {SCALAR("bround", 1, 2, "ni", round, NULL), .defaults = "i0"},
-    {SCALAR("ceil", 1, 2, "ni", ceil_floor, NULL), .pname = "CEIL"},
-    {SCALAR("ceiling", 1, 2, "ni", ceil_floor, NULL)},
-    {SCALAR("floor", 1, 2, "ni", ceil_floor, NULL), .pname = "FLOOR"},
+    {SCALAR("ceil", 1, 2, "ni", ceil_floor, NULL), .pname = "CEIL", .flags = FD_SCALE_LOWER},
+    {SCALAR("ceiling", 1, 2, "ni", ceil_floor, NULL), .flags = FD_SCALE_LOWER},
+    {SCALAR("floor", 1, 2, "ni", ceil_floor, NULL), .pname = "FLOOR", .flags = FD_SCALE_LOWER},
     {SCALAR("bin", 1, 1, "l", fixed, "string")},
     {SCALAR("conv", 3, 3, "sii", fixed, "string"), .flags = FD_NULLABLE, .tostring_tail = ", true"},
     {SCALAR("factorial", 1, 1, "i", fixed, "bigint"), .flags = FD_NULLABLE},

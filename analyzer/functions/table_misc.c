@@ -1,6 +1,8 @@
 /* Conditional, hashing, bitmap, reflection, variant, cast-named functions
  * (`date(x)`, `int(x)`), and the JSON/CSV/XML/XPath family. */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define CAST_FN(nm, ty) {SCALAR(nm, 1, 1, "?", cast_alias, ty)}
 #define XPATH(nm, ty) {SCALAR(nm, 2, 2, "ss", fixed, ty), .flags = FD_NULLABLE}

@@ -1,6 +1,8 @@
 /* Operators: arithmetic, comparison, logic, bitwise, null tests, LIKE. The
  * parser names them by symbol or keyword (UnresolvedFunction.is_operator). */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define OP (FD_OPERATOR)
 

@@ -1,7 +1,9 @@
 /* String and binary functions. Argument code 's' takes any atomic type by
  * ANSI store assignment (so `upper(1)` casts 1 to string); 'x' is string
  * or binary. */
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 #define STR1(nm) {SCALAR(nm, 1, 1, "s", fixed, "string")}
 

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "printer.h"
+#include "functions.h"
 #include "registry.h"
+#include "catalog/conf.h"
+#include "print/printer.h"
 
 static const DataType *parse_type(Arena *a, const char *s) {
     const char *err = NULL;

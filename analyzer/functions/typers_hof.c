@@ -4,7 +4,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 static const Node *lambda_body(const Node *l) {
     return l && l->kind == NK_LambdaFunction && l->nkids ? l->kids[0] : NULL;

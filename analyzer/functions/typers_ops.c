@@ -2,8 +2,9 @@
  * datetime/interval forms of + - * /), comparisons, logic, bitwise. */
 #include <string.h>
 
-#include "printer.h"
+#include "functions.h"
 #include "registry.h"
+#include "print/printer.h"
 
 const FuncDef *func_lookup_arity(const char *name, int nargs);
 

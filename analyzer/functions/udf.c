@@ -2,7 +2,9 @@
  * caller's arena, typed by ty_udf (arguments cast to the declared types). */
 #include <string.h>
 
+#include "functions.h"
 #include "registry.h"
+#include "core/func_sig.h"
 
 const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
                              const DataType *result, bool deterministic) {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "functions.h"
 #include "registry.h"
 
 static Node *bound(Analysis *an, FrameBoundType t) {

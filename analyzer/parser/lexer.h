@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "core/arena.h"
 
 /* Keywords the parser looks at (case-insensitive spelling = the name),
  * kept in ASCII order: the lexer binary-searches them. */

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "errors.h"
-#include "ir.h"
+#include "core/errors.h"
+#include "core/ir.h"
 
 typedef struct ParserOptions {
     bool double_quoted_identifiers; /* spark.sql.ansi.doubleQuotedIdentifiers */

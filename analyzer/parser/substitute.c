@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "parser.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 const char *parse_substitute_variables(Arena *a, const char *sql, size_t len, ParseVarLookup lookup, void *ctx,
                                        size_t *outlen) {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "functions.h"
 #include "print_internal.h"
+#include "printer.h"
 
 /* ---- names ---- */
 

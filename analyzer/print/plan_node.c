@@ -7,8 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "catalog.h"
 #include "print_internal.h"
+#include "printer.h"
+#include "catalog/catalog.h"
 
 static void list(StrBuf *sb, Node *const *v, uint32_t n) { expr_list_print(sb, v, n, PS_STRING); }
 

@@ -57,4 +57,11 @@ void dt_interval_print(StrBuf *sb, int64_t micros, int start, int end);
 /* CalendarInterval.toString: `1 years 2 days 3 hours`. */
 void calendar_interval_print(StrBuf *sb, int32_t months, int32_t days, int64_t micros);
 
+/* Prints a Call (and AggregateExpression's inner call) as Spark does: `sql`
+ * style for output names (`(a + 1)`, `ACOS(1)`, `count(DISTINCT b)`), or
+ * toString style for plans (`(a#1 + 1)`, `count(b#2)`); print_arg prints each
+ * argument in the same style. The print form comes from the call's FuncSig. */
+typedef void (*PrintArgFn)(StrBuf *sb, const Node *arg, void *ctx);
+void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_arg, void *ctx);
+
 #endif

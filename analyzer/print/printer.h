@@ -13,12 +13,12 @@
  * Numbers print as JDK 17 prints them (Spark's golden files come from it).
  * Output is linear in its size: the tree prefix is one growing buffer.
  * All results live in the given arena (or the StrBuf's); nothing else is
- * allocated. Resolved calls are printed through func_print (functions.h). */
+ * allocated. Resolved calls are printed by print_call.c from their FuncSig (core/func_sig.h). */
 #ifndef CZ_PRINTER_H
 #define CZ_PRINTER_H
 
-#include "ir.h"
-#include "strbuf.h"
+#include "core/ir.h"
+#include "core/strbuf.h"
 
 const char *plan_tree_string(Arena *a, const Node *plan);
 void plan_tree_print(StrBuf *sb, const Node *plan);

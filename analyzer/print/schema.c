@@ -1,6 +1,7 @@
 /* Output schema strings: `struct<a:int,(a + 1):int>` (Spark's
  * StructType.catalogString: names unquoted, types in catalog form). */
 #include "print_internal.h"
+#include "printer.h"
 
 const char *schema_string(Arena *a, Node *const *attrs, uint32_t n) {
     StrBuf sb;

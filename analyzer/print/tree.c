@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "print_internal.h"
+#include "printer.h"
 
 typedef struct TreeCtx {
     StrBuf *out;

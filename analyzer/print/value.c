@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "print_internal.h"
+#include "printer.h"
 
 enum { MICROS_PER_SECOND = 1000000 };
 #define MICROS_PER_MINUTE (60LL * MICROS_PER_SECOND)

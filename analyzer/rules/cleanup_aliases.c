@@ -6,6 +6,7 @@
  *   Project [(a#1 AS x#2 + 1) AS y#3]           Project [(a#1 + 1) AS y#3]
  *   +- Filter (b#4 AS c#5 > 0)           =>     +- Filter (b#4 > 0)
  */
+#include "rule.h"
 #include "rules.h"
 
 static Node *strip_alias(Node *e, void *ctx) {

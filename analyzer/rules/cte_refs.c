@@ -7,42 +7,11 @@
  */
 #include <string.h>
 
+#include "rule.h"
 #include "rules.h"
-
-/* Resolved definitions by id: ids are small consecutive numbers given by
- * CTESubstitution, so a directly indexed array (grown by doubling). */
-struct CteRegistry {
-    uint32_t cap;
-    const Node **defs; /* defs[id], NULL when not (yet) resolved */
-    uint32_t n;        /* registered */
-    int64_t *ids;      /* in registration order, for merging */
-};
-
-void cte_register(Analysis *an, const Node *def) {
-    struct CteRegistry *r = an->ctes;
-    if (!r) r = an->ctes = ARENA_NEW(an->arena, struct CteRegistry);
-    int64_t id = def->u.cte.id;
-    if (id < 0) return;
-    if ((uint64_t)id >= r->cap) {
-        uint32_t cap = r->cap ? r->cap : 16;
-        while ((uint64_t)id >= cap) cap *= 2;
-        const Node **defs = ARENA_ARRAY(an->arena, const Node *, cap);
-        int64_t *ids = ARENA_ARRAY(an->arena, int64_t, cap);
-        mem_copy(defs, r->defs, sizeof(Node *) * r->cap);
-        mem_copy(ids, r->ids, sizeof(int64_t) * r->n);
-        r->defs = defs;
-        r->ids = ids;
-        r->cap = cap;
-    }
-    if (r->defs[id]) return;
-    r->defs[id] = def;
-    r->ids[r->n++] = id;
-}
-
-static const Node *registry_get(const Analysis *an, int64_t id) {
-    const struct CteRegistry *r = an->ctes;
-    return r && id >= 0 && (uint64_t)id < r->cap ? r->defs[id] : NULL;
-}
+#include "core/output.h"
+#include "rules/lib/cte_registry.h"
+#include "rules/lib/transform_subqueries.h"
 
 static WalkResult collect(const Node *n, void *ctx) {
     Analysis *an = ctx;
@@ -54,7 +23,7 @@ static WalkResult collect(const Node *n, void *ctx) {
 static Node *resolve_ref(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (p->kind != NK_CTERelationRef || !(p->flags & NF_PENDING)) return p;
-    const Node *def = registry_get(an, p->u.cte.id);
+    const Node *def = cte_registry_get(an, p->u.cte.id);
     if (!def) return p;
     AttrList out = plan_output(an, def->kids[0]);
     Node **attrs = ARENA_ARRAY(an->arena, Node *, out.n + 1);
@@ -80,8 +49,3 @@ const Rule RULE_RESOLVE_CTE_REFS = {
     .nkinds = 1,
     .apply = apply,
 };
-
-void cte_merge(Analysis *an, const struct CteRegistry *other) {
-    if (!other) return;
-    for (uint32_t i = 0; i < other->n; i++) cte_register(an, other->defs[other->ids[i]]);
-}

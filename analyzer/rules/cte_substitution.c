@@ -26,34 +26,18 @@
  */
 #include <string.h>
 
-#include "cte_scope.h"
+#include "rule.h"
 #include "rules.h"
+#include "catalog/conf.h"
+#include "core/output.h"
+#include "rules/lib/cte_scope.h"
+#include "rules/lib/scope.h"
 
 static KindMask subquery_kinds(void) {
     return KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery);
 }
 
 /* ---- scope ---- */
-
-const CteScope *cte_scope_lookup(const Analysis *an, const CteScope *s, const char *name) {
-    for (; s; s = s->next)
-        if (ident_eq(an, s->name, name)) return s;
-    return NULL;
-}
-
-Node *cte_scope_make_ref(Analysis *an, const Node *at, const char *name, const CteScope *d) {
-    if (d->inline_body) return d->inline_body;
-    Node *r = node_new(an->arena, NK_CTERelationRef, at->start, at->stop);
-    r->u.cte.id = d->id;
-    r->u.cte.name = d->name;
-    r->flags |= NF_PENDING;
-    r = node_finish(r);
-    /* Spark adds SubqueryAlias(name) so the reference is qualified by the name used */
-    Node *sa = node_new(an->arena, NK_SubqueryAlias, at->start, at->stop);
-    sa->u.alias.name = name_parts1(an->arena, name);
-    node_set_kids(an->arena, sa, &r, 1);
-    return node_finish(sa);
-}
 
 static const CteScope *push(Analysis *an, const CteScope *s, const char *name, int64_t id, Node *body) {
     CteScope *ns = ARENA_NEW(an->arena, CteScope);

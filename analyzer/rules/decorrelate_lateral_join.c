@@ -35,10 +35,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "catalog/conf.h"
+#include "check/subquery_checks.h"
+#include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
-#include "subquery_checks.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/outer_refs.h"
+#include "rules/lib/semantic_equal.h"
+#include "rules/lib/transform_subqueries.h"
 
 typedef struct Pull {
     Analysis *an;

@@ -25,10 +25,17 @@
  */
 #include <string.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "core/func_sig.h"
+#include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
-#include "variables.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/column_refs.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/semantic_equal.h"
+#include "rules/lib/variables.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \

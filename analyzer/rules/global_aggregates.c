@@ -4,8 +4,9 @@
  *   Project [count(1) AS count(1)#2L]       Aggregate [count(1) AS count(1)#2L]
  *   +- Relation t[a#1]                =>    +- Relation t[a#1]
  */
-#include "output.h"
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;

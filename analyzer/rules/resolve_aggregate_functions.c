@@ -12,9 +12,16 @@
  */
 #include <string.h>
 
-#include "print/printer.h"
+#include "rule.h"
 #include "rules.h"
-#include "variables.h"
+#include "core/output.h"
+#include "print/printer.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/column_refs.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/scope.h"
+#include "rules/lib/semantic_equal.h"
+#include "rules/lib/variables.h"
 
 typedef struct AggExt {
     Analysis *an;

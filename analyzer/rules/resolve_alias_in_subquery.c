@@ -18,8 +18,11 @@
  * lateral aliases), so an alias of an aggregate (`sum(x) AS a`) is visible
  * too; the subquery is then evaluated after the aggregation.
  */
-#include "lateral_alias.h"
+#include "rule.h"
 #include "rules.h"
+#include "catalog/conf.h"
+#include "rules/lib/lateral_alias.h"
+#include "rules/lib/plan_inputs.h"
 
 static bool is_subquery(NodeKind k) {
     return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery;

@@ -4,8 +4,10 @@
  *
  *   Project [unresolvedalias((a#1 + 1))]    =>    Project [(a#1 + 1) AS (a + 1)#2]
  */
-#include "print/printer.h"
+#include "rule.h"
 #include "rules.h"
+#include "print/printer.h"
+#include "rules/lib/builders.h"
 
 static Node *resolve_alias(Node *e, void *ctx) {
     Analysis *an = ctx;

@@ -11,27 +11,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "functions/functions.h"
-#include "catalog.h"
+#include "rule.h"
 #include "rules.h"
-
-ErrorInfo *unresolved_routine(Analysis *an, const Node *f) {
-    return error_make(an->arena, "UNRESOLVED_ROUTINE", f, "routineName", sql_id_parts(an->arena, f->u.un.name),
-                      "searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]", NULL);
-}
-
-const FuncDef *lookup_function(Analysis *an, const Node *f) {
-    NameParts n = f->u.un.name;
-    const char *name = n.v[n.n - 1];
-    if (f->u.un.is_operator) return func_lookup_builtin(name);
-    if (n.n == 1 && an->catalog) {
-        const FuncDef *udf = catalog_find_udf(an->catalog, name);
-        if (udf) return udf;
-    }
-    bool builtin_path = n.n == 1 || (n.n == 2 && strcasecmp(n.v[0], "builtin") == 0) ||
-                        (n.n == 3 && strcasecmp(n.v[0], "system") == 0 && strcasecmp(n.v[1], "builtin") == 0);
-    return builtin_path ? func_lookup_builtin(name) : NULL;
-}
+#include "catalog/catalog.h"
+#include "catalog/conf.h"
+#include "functions/functions.h"
+#include "rules/lib/function_lookup.h"
 
 static bool args_resolved(const Node *f) {
     for (uint32_t i = 0; i < f->nkids; i++) {

@@ -19,9 +19,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "core/func_sig.h"
+#include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/plan_inputs.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \

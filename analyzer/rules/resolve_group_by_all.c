@@ -6,7 +6,10 @@
  */
 #include <strings.h>
 
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "rules/lib/plan_inputs.h"
 
 static bool is_group_by_all(const Node *p) {
     if (p->kind != NK_Aggregate || p->u.aggregate.ngroup != 1) return false;

@@ -6,9 +6,11 @@
  */
 #include <string.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
 
 static bool foldable(const Node *e) {
     switch (e->kind) {

@@ -10,8 +10,13 @@
  */
 #include <string.h>
 
+#include "rule.h"
 #include "rules.h"
-#include "variables.h"
+#include "core/output.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/column_refs.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/variables.h"
 
 typedef struct Missing {
     Analysis *an;

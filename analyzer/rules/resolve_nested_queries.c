@@ -13,8 +13,10 @@
  *      +- SubqueryAlias t                   +- SubqueryAlias t
  *         +- Project [1 AS a#1]                +- Project [1 AS a#1]
  */
-#include "analyze.h"
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "rules/lib/cte_registry.h"
 
 static bool is_query_root(const Node *p) {
     switch (p->kind) {
@@ -38,7 +40,7 @@ static Node *rewrite(Node *p, void *ctx) {
     }
     if (plan_is_resolved(child) || !is_query_root(child)) return p;
     if (child->kind == NK_SubqueryAlias && !is_query_root(child->kids[0])) return p;
-    Node *r = analyze_nested(an, child, an->outer);
+    Node *r = an_analyze_nested(an, child, an->outer);
     if (!r || r == child) return p;
     Node *n = node_with_kid(an->arena, p, 0, r);
     if (n->kind == NK_CTERelationDef && plan_is_resolved(r)) cte_register(an, n);

@@ -8,8 +8,11 @@
  */
 #include <string.h>
 
-#include "print/printer.h"
+#include "rule.h"
 #include "rules.h"
+#include "catalog/conf.h"
+#include "core/output.h"
+#include "print/printer.h"
 
 static bool int_literal(const Node *e, int64_t *v) {
     if (e->kind != NK_Literal || e->u.lit.v.is_null || e->type->id != T_INT || (e->flags & NF_IMPLICIT)) return false;

@@ -11,10 +11,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyze.h"
-#include "parser/parser.h"
+#include "rule.h"
 #include "rules.h"
-#include "session.h"
+#include "catalog/conf.h"
+#include "catalog/session.h"
+#include "core/output.h"
+#include "parser/parser.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/cte_registry.h"
 
 /* Spark's SessionCatalog.formatTableName: names lower-cased unless case-sensitive. */
 static const char *format_name(Analysis *an, const char *name) {
@@ -72,7 +76,7 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     if (!temporary) an->view_ns = ns;
     struct CteRegistry *saved_ctes = an->ctes;
     an->ctes = NULL; /* the query's CTEs are not visible inside a view */
-    Node *body = analyze_nested(an, parsed, NULL);
+    Node *body = an_analyze_nested(an, parsed, NULL);
     an->view_ns = saved_ns;
     if (!an->ctes) an->ctes = saved_ctes;
     else {

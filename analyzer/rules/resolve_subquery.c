@@ -12,12 +12,19 @@
  */
 #include <string.h>
 
-#include "analyze.h"
-#include "functions/functions.h"
-#include "print/printer.h"
+#include "rule.h"
 #include "rules.h"
-#include "subquery_checks.h"
-#include "variables.h"
+#include "catalog/conf.h"
+#include "check/check.h"
+#include "check/subquery_checks.h"
+#include "core/output.h"
+#include "functions/functions.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/column_refs.h"
+#include "rules/lib/outer_refs.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/scope.h"
+#include "rules/lib/variables.h"
 
 typedef struct OuterCollect {
     Analysis *an;
@@ -80,15 +87,6 @@ static void collect_outer_plan(OuterCollect *c, const Node *p) {
     for (uint32_t i = 0; i < p->nkids; i++) collect_outer_plan(c, p->kids[i]);
 }
 
-static Node *strip_one(Node *e, void *ctx) {
-    (void)ctx;
-    return e->kind == NK_OuterReference ? e->kids[0] : e;
-}
-
-Node *strip_outer_references(Analysis *an, Node *e) {
-    return expr_transform_up(an->arena, e, KIND_MASK(NK_OuterReference), strip_one, NULL);
-}
-
 typedef struct SubCtx {
     Analysis *an;
     OuterScope *scope;
@@ -127,7 +125,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     if (e->type && node_resolved(e)) return e;
     Node *plan = e->u.subq.plan;
     if (!plan_is_resolved(plan)) {
-        plan = analyze_nested(an, plan, s->scope);
+        plan = an_analyze_nested(an, plan, s->scope);
         if (!plan || !stuck(an, plan)) return e;
     }
     Node *n = node_copy(an->arena, e);
@@ -208,7 +206,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
     Node *nsub = sub;
     if (!node_resolved(sub) || !sub->type) {
         if (!plan_is_resolved(plan)) {
-            plan = analyze_nested(an, plan, scope);
+            plan = an_analyze_nested(an, plan, scope);
             if (!plan || !stuck(an, plan)) return p;
         }
         if (!plan_is_resolved(plan)) {

@@ -4,7 +4,10 @@
  *   'UnresolvedSubqueryColumnAliases [a, b]      Project [c1#1 AS a#3, c2#2 AS b#4]
  *   +- LocalRelation [c1#1, c2#2]          =>    +- LocalRelation [c1#1, c2#2]
  */
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "rules/lib/builders.h"
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;

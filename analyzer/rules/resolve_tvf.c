@@ -6,10 +6,13 @@
  */
 #include <strings.h>
 
-#include "consteval.h"
+#include "rule.h"
+#include "rules.h"
+#include "core/func_sig.h"
+#include "core/output.h"
+#include "eval/consteval.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
 
 static bool const_long(Analysis *an, const Node *e, int64_t *out) {
     if (e->kind == NK_Literal && !e->u.lit.v.is_null && type_is_integral(e->type)) {

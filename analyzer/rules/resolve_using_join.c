@@ -12,7 +12,12 @@
  */
 #include <string.h>
 
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/scope.h"
 
 static Node *find(Analysis *an, AttrList l, const char *name) {
     for (uint32_t i = 0; i < l.n; i++)

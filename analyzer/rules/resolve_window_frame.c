@@ -18,9 +18,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "core/func_sig.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/semantic_equal.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \

@@ -10,9 +10,11 @@
  */
 #include <strings.h>
 
+#include "rule.h"
+#include "rules.h"
+#include "core/func_sig.h"
 #include "functions/functions.h"
 #include "print/printer.h"
-#include "rules.h"
 
 static bool is_rank_like(const char *name) {
     return !strcasecmp(name, "rank") || !strcasecmp(name, "dense_rank") || !strcasecmp(name, "percent_rank");

@@ -1,11 +1,9 @@
-/* Every rule of the analyzer (one file each) and the helpers they share. */
+/* Every rule of the analyzer, one file each (the helpers they share are in
+ * rules/lib/, one header each; the batches that run them: driver/batches.c). */
 #ifndef CZ_RULES_H
 #define CZ_RULES_H
 
-#include "analysis.h"
-#include "executor.h"
-#include "output.h"
-#include "scope.h"
+#include "rule.h"
 
 extern const Rule RULE_CTE_SUBSTITUTION;
 extern const Rule RULE_WINDOWS_SUBSTITUTION;
@@ -40,42 +38,4 @@ extern const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY;
 extern const Rule RULE_DECORRELATE_LATERAL_JOIN;
 extern const Rule RULE_CLEANUP_ALIASES;
 
-/* ---- helpers (rule_util.c) ---- */
-
-/* Like plan_transform_up_all (analysed subtrees included), but also rewrites
- * the plans of subquery expressions found in each node's expressions
- * (post-order). */
-Node *plan_transform_up_with_subqueries(Analysis *an, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-
-/* An Alias of e named name (fresh id). */
-Node *make_alias(Analysis *an, Node *e, const char *name, bool generated);
-/* A resolved Project over child. */
-Node *make_project(Analysis *an, Node *child, Node *const *exprs, uint32_t n);
-Node *make_subquery_alias(Analysis *an, Node *child, NameParts name);
-Node *make_literal_int(Analysis *an, int64_t v, const Node *pos);
-Node *make_cast(Analysis *an, Node *e, const DataType *t);
-
-/* Children of plan all resolved (Spark's childrenResolved). */
-bool children_resolved(const Node *plan);
-/* The input attributes of plan's expressions: its children's output. */
-AttrList plan_input(Analysis *an, const Node *plan);
-
-
-
-/* Structural equality of resolved expressions (Spark's semanticEquals):
- * attributes by id, aliases ignored on neither side, positions ignored. */
-bool expr_semantic_equal(const Node *a, const Node *b);
-
-/* The function a call names (session UDFs, then built-ins), or NULL; and
- * Spark's error for an unknown one (resolve_functions.c). */
-struct FuncDef;
-const struct FuncDef *lookup_function(Analysis *an, const Node *unresolved_fn);
-ErrorInfo *unresolved_routine(Analysis *an, const Node *unresolved_fn);
-
-/* Makes a resolved CTERelationDef's output known to references (cte_refs.c). */
-void cte_register(Analysis *an, const Node *def);
-void cte_merge(Analysis *an, const struct CteRegistry *other);
-/* Whether every attribute e references (outside subqueries and outer
- * references) is one of attrs. */
-bool expr_refs_within(const Node *e, AttrList attrs);
 #endif

@@ -18,8 +18,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "functions/functions.h"
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "functions/functions.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/plan_inputs.h"
+#include "rules/lib/semantic_equal.h"
 
 static bool is_time_window(const Node *e) {
     if (e->kind != NK_Call || !e->u.call.def) return false;

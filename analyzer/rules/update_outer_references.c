@@ -9,8 +9,12 @@
  *   :  +- Filter (d#5 < min(outer(b#3)))      =>    :  +- Filter (d#5 < outer(min(b)#9))
  *   +- Aggregate [a#2], [a#2, min(b#3) AS min(b)#9] +- Aggregate [a#2], [a#2, min(b#3) AS min(b)#9]
  */
+#include "rule.h"
 #include "rules.h"
-#include "subquery_checks.h"
+#include "check/subquery_checks.h"
+#include "core/output.h"
+#include "rules/lib/outer_refs.h"
+#include "rules/lib/semantic_equal.h"
 
 typedef struct Upd {
     Analysis *an;

@@ -10,9 +10,12 @@
  */
 #include <string.h>
 
-#include "functions/functions.h"
-#include "print/printer.h"
+#include "rule.h"
 #include "rules.h"
+#include "core/output.h"
+#include "functions/functions.h"
+#include "rules/lib/builders.h"
+#include "rules/lib/plan_inputs.h"
 
 static const char *op_name(const Node *p) {
     switch (p->kind) {

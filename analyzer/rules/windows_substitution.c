@@ -15,7 +15,9 @@
  */
 #include <string.h>
 
+#include "rule.h"
 #include "rules.h"
+#include "rules/lib/transform_subqueries.h"
 
 typedef struct Defs {
     Analysis *an;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
 #include "catalyzer.h"
 #include "golden.h"
-#include "strbuf.h"
+#include "core/arena.h"
+#include "core/strbuf.h"
 
 static void print_result(StrBuf *out, int index, const char *stmt, size_t len, void *result) {
     (void)stmt;

@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
 #include "catalyzer.h"
-#include "consteval.h"
+#include "catalog/conf.h"
+#include "catalog/session.h"
+#include "core/analysis.h"
+#include "eval/consteval.h"
 #include "print/printer.h"
-#include "session.h"
 
 static CzSession *S;
 static Arena *A;

@@ -10,7 +10,7 @@
 
 #include "catalyzer.h"
 #include "golden.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 typedef struct Script {
     CzSession *s;

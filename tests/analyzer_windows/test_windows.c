@@ -9,10 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "arena.h"
 #include "catalyzer.h"
 #include "golden.h"
-#include "strbuf.h"
+#include "core/arena.h"
+#include "core/strbuf.h"
 
 static void print_result(StrBuf *out, int index, const char *stmt, size_t len, void *result) {
     CzResult *r = result;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /* The whole file, NUL-terminated, malloc'd (caller frees); NULL if unreadable. */
 char *golden_slurp(const char *path, size_t *len);

@@ -5,11 +5,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "functions.h"
 #include "harness.h"
-#include "parser.h"
-#include "printer.h"
-#include "registry.h"
+#include "catalog/conf.h"
+#include "core/func_sig.h"
+#include "functions/functions.h"
+#include "functions/registry.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 static bool kids_resolved(const Node *e) {
     for (uint32_t i = 0; i < e->nkids; i++) {

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "analysis.h"
+#include "core/analysis.h"
 
 typedef struct Env {
     Analysis *an;

@@ -9,12 +9,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../print/corpus.h"
-#include "functions.h"
-#include "parser.h"
-#include "printer.h"
 #include "harness.h"
-#include "registry.h"
+#include "../print/corpus.h"
+#include "functions/functions.h"
+#include "functions/registry.h"
+#include "parser/parser.h"
 
 typedef struct Tally {
     const char *family;

@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "functions.h"
 #include "harness.h"
-#include "printer.h"
+#include "catalog/conf.h"
+#include "functions/functions.h"
+#include "print/printer.h"
 
 typedef struct Res {
     const char *type;  /* catalog string, or NULL on error */

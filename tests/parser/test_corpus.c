@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "corpus.h"
-#include "parser.h"
+#include "parser/parser.h"
 
 /* A parameter Spark gives (NULL: not checked) must be ours too. */
 static bool same_param(const ErrorInfo *e, const char *name, const char *want) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "corpus.h"
-#include "parser.h"
+#include "parser/parser.h"
 
 static void check_one(Arena *a, const char *sql, size_t len) {
     ErrorInfo *err = NULL;

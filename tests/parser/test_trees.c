@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "parser.h"
-#include "printer.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 static Arena *A;
 static void setup(void) { A = arena_new(0); }

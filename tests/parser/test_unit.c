@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parser.h"
+#include "parser/parser.h"
 
 static Arena *A;
 static void setup(void) { A = arena_new(0); }

@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "corpus.h"
-#include "parser.h"
-#include "printer.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 static double now(void) {
     struct timespec ts;

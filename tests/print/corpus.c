@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 typedef struct JP {
     Arena *a;

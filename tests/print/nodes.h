@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "ir.h"
+#include "core/ir.h"
 
 extern Arena *A;
 

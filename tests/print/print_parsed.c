@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
-#include "parser.h"
-#include "printer.h"
+#include "core/errors.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {

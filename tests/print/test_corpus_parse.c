@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "corpus.h"
-#include "parser.h"
-#include "printer.h"
+#include "parser/parser.h"
+#include "print/printer.h"
 
 static int expr_count;
 

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "nodes.h"
-#include "printer.h"
+#include "print/printer.h"
 
 Arena *A;
 static void setup(void) { A = arena_new(0); }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "nodes.h"
-#include "printer.h"
+#include "print/printer.h"
 
 Arena *A;
 static void setup(void) { A = arena_new(0); }

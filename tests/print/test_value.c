@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "printer.h"
+#include "print/printer.h"
 
 static Arena *A;
 static void setup(void) { A = arena_new(0); }

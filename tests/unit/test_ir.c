@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "ir.h"
+#include "core/ir.h"
 
 static Arena *A;
 static void setup(void) { A = arena_new(0); }

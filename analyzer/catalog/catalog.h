@@ -1,0 +1,73 @@
+/* The catalog: namespaces, tables and persistent views, user functions.
+ * A Catalog is an immutable version: a change builds a new version
+ * (catalog_clone + edits) and publishes it; analyses hold a reference to the
+ * version they started with, so readers never lock. */
+#ifndef CZ_CATALOG_H
+#define CZ_CATALOG_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "core/arena.h"
+#include "core/types.h"
+
+struct FuncDef;
+
+typedef struct ColumnDef {
+    const char *name;
+    const DataType *type;
+    bool nullable;
+    uint32_t name_hash; /* attr_name_hash(name), computed when the table is published */
+} ColumnDef;
+
+typedef struct TableDef {
+    const char *catalog;   /* "spark_catalog" */
+    const char *ns;        /* "default" */
+    const char *name;      /* "t" */
+    int ncols;
+    ColumnDef *cols;
+    const char *provider;  /* "parquet" unless given */
+    bool is_view;          /* a persistent view */
+    const char *view_text; /* its SQL text, analysed in its own context when referenced */
+    int nview_cols;        /* user-given column names of the view (0: the query's) */
+    const char **view_cols;
+} TableDef;
+
+typedef struct UdfDef {
+    const char *name;
+    const struct FuncDef *def;
+} UdfDef;
+
+typedef struct Catalog {
+    atomic_int refs;
+    Arena *arena;
+    int nnamespaces;
+    const char **namespaces;
+    int ntables;
+    TableDef **tables;
+    int nudfs;
+    UdfDef *udfs;
+} Catalog;
+
+/* A catalog with spark_catalog.default only. refs = 1. */
+Catalog *catalog_new(void);
+/* A mutable deep copy of c (refs = 1) to edit and then publish. */
+Catalog *catalog_clone(const Catalog *c);
+void catalog_retain(Catalog *c);
+void catalog_release(Catalog *c);
+
+bool catalog_has_namespace(const Catalog *c, const char *ns);
+const TableDef *catalog_find_table(const Catalog *c, const char *ns, const char *name);
+const struct FuncDef *catalog_find_udf(const Catalog *c, const char *name);
+
+/* Edits (on a clone only). Strings and types are copied into the catalog's arena. */
+void catalog_add_namespace(Catalog *c, const char *ns);
+bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade); /* false: not empty */
+TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int ncols, const ColumnDef *cols);
+bool catalog_drop_table(Catalog *c, const char *ns, const char *name);
+void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def);
+
+/* Names compare case-insensitively (Spark's catalog lower-cases them). */
+bool name_eq(const char *a, const char *b);
+
+#endif

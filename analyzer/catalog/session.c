@@ -1,0 +1,192 @@
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "conf.h"
+
+Value value_copy(Arena *a, const Value *v) {
+    Value c = *v;
+    c.type = type_copy(a, v->type);
+    if (v->is_null) return c;
+    switch (v->type->id) {
+    case T_STRING:
+    case T_CHAR:
+    case T_VARCHAR:
+    case T_BINARY: {
+        char *p = arena_alloc(a, v->u.s.len + 1);
+        if (v->u.s.len) mem_copy(p, v->u.s.p, v->u.s.len);
+        p[v->u.s.len] = 0;
+        c.u.s.p = p;
+        break;
+    }
+    case T_ARRAY:
+    case T_MAP:
+    case T_STRUCT: {
+        uint32_t n = v->type->id == T_MAP ? v->u.list.n * 2 : v->u.list.n;
+        Value *items = ARENA_ARRAY(a, Value, n ? n : 1);
+        for (uint32_t i = 0; i < n; i++) items[i] = value_copy(a, &v->u.list.items[i]);
+        c.u.list.items = items;
+        break;
+    }
+    default: break;
+    }
+    return c;
+}
+
+SessionState *state_new(void) {
+    SessionState *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    s->arena = arena_new(4096);
+    conf_init_defaults(&s->conf);
+    s->current_ns = "default";
+    return s;
+}
+
+SessionState *state_clone(const SessionState *o) {
+    SessionState *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    Arena *a = s->arena = arena_new(4096);
+    s->conf = o->conf;
+    s->conf.keys = ARENA_ARRAY(a, const char *, o->conf.nentries + 1);
+    s->conf.values = ARENA_ARRAY(a, const char *, o->conf.nentries + 1);
+    for (int i = 0; i < o->conf.nentries; i++) {
+        s->conf.keys[i] = arena_strdup(a, o->conf.keys[i]);
+        s->conf.values[i] = arena_strdup(a, o->conf.values[i]);
+    }
+    s->current_ns = arena_strdup(a, o->current_ns);
+    s->nviews = o->nviews;
+    s->views = ARENA_ARRAY(a, TempView, o->nviews + 1);
+    for (int i = 0; i < o->nviews; i++) {
+        const TempView *v = &o->views[i];
+        TempView *n = &s->views[i];
+        n->name = arena_strdup(a, v->name);
+        n->sql = v->sql ? arena_strdup(a, v->sql) : NULL;
+        n->ncols = v->ncols;
+        n->cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
+        for (int j = 0; j < v->ncols; j++) n->cols[j] = arena_strdup(a, v->cols[j]);
+        n->plan = v->plan; /* decoded plans are kept by the session that registered them */
+        n->nout = v->nout;
+        n->out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
+        n->out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
+        for (int j = 0; j < v->nout; j++) {
+            n->out_names[j] = arena_strdup(a, v->out_names[j]);
+            n->out_types[j] = type_copy(a, v->out_types[j]);
+        }
+    }
+    s->nvars = o->nvars;
+    s->vars = ARENA_ARRAY(a, Variable, o->nvars + 1);
+    for (int i = 0; i < o->nvars; i++) {
+        const Variable *v = &o->vars[i];
+        Variable *n = &s->vars[i];
+        n->name = arena_strdup(a, v->name);
+        n->type = type_copy(a, v->type);
+        n->value = value_copy(a, &v->value);
+        n->default_sql = v->default_sql ? arena_strdup(a, v->default_sql) : NULL;
+    }
+    return s;
+}
+
+void state_free(SessionState *s) {
+    if (!s) return;
+    arena_free(s->arena);
+    free(s);
+}
+
+bool state_set_conf(SessionState *s, const char *key, const char *value) {
+    if (!conf_apply(&s->conf, key, value)) return false;
+    Conf *c = &s->conf;
+    for (int i = 0; i < c->nentries; i++)
+        if (strcasecmp(c->keys[i], key) == 0) {
+            c->values[i] = arena_strdup(s->arena, value);
+            return true;
+        }
+    /* grow: arrays live in the state arena (states are small and short-lived) */
+    const char **k = ARENA_ARRAY(s->arena, const char *, c->nentries + 1);
+    const char **v = ARENA_ARRAY(s->arena, const char *, c->nentries + 1);
+    if (c->nentries) {
+        mem_copy(k, c->keys, sizeof(char *) * (size_t)c->nentries);
+        mem_copy(v, c->values, sizeof(char *) * (size_t)c->nentries);
+    }
+    k[c->nentries] = arena_strdup(s->arena, key);
+    v[c->nentries] = arena_strdup(s->arena, value);
+    c->keys = k;
+    c->values = v;
+    c->nentries++;
+    return true;
+}
+
+const char *state_get_conf(const SessionState *s, const char *key) {
+    for (int i = 0; i < s->conf.nentries; i++)
+        if (strcasecmp(s->conf.keys[i], key) == 0) return s->conf.values[i];
+    return NULL;
+}
+
+const TempView *state_find_view(const SessionState *s, const char *name) {
+    for (int i = 0; i < s->nviews; i++)
+        if (strcasecmp(s->views[i].name, name) == 0) return &s->views[i];
+    return NULL;
+}
+
+void state_put_view(SessionState *s, const TempView *v) {
+    Arena *a = s->arena;
+    TempView n = {.name = arena_strdup(a, v->name), .sql = v->sql ? arena_strdup(a, v->sql) : NULL,
+                  .ncols = v->ncols, .plan = v->plan};
+    n.cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
+    for (int j = 0; j < v->ncols; j++) n.cols[j] = arena_strdup(a, v->cols[j]);
+    n.nout = v->nout;
+    n.out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
+    n.out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
+    for (int j = 0; j < v->nout; j++) {
+        n.out_names[j] = arena_strdup(a, v->out_names[j]);
+        n.out_types[j] = type_copy(a, v->out_types[j]);
+    }
+    for (int i = 0; i < s->nviews; i++)
+        if (strcasecmp(s->views[i].name, v->name) == 0) {
+            s->views[i] = n;
+            return;
+        }
+    TempView *views = ARENA_ARRAY(a, TempView, s->nviews + 1);
+    if (s->nviews) mem_copy(views, s->views, sizeof(TempView) * (size_t)s->nviews);
+    views[s->nviews++] = n;
+    s->views = views;
+}
+
+bool state_drop_view(SessionState *s, const char *name) {
+    for (int i = 0; i < s->nviews; i++)
+        if (strcasecmp(s->views[i].name, name) == 0) {
+            s->views[i] = s->views[--s->nviews];
+            return true;
+        }
+    return false;
+}
+
+const Variable *state_find_var(const SessionState *s, const char *name) {
+    for (int i = 0; i < s->nvars; i++)
+        if (strcasecmp(s->vars[i].name, name) == 0) return &s->vars[i];
+    return NULL;
+}
+
+void state_put_var(SessionState *s, const char *name, const DataType *type, const Value *value, const char *default_sql) {
+    Arena *a = s->arena;
+    Variable n = {.name = arena_strdup(a, name), .type = type_copy(a, type), .value = value_copy(a, value),
+                  .default_sql = default_sql ? arena_strdup(a, default_sql) : NULL};
+    for (int i = 0; i < s->nvars; i++)
+        if (strcasecmp(s->vars[i].name, name) == 0) {
+            s->vars[i] = n;
+            return;
+        }
+    Variable *vars = ARENA_ARRAY(a, Variable, s->nvars + 1);
+    if (s->nvars) mem_copy(vars, s->vars, sizeof(Variable) * (size_t)s->nvars);
+    vars[s->nvars++] = n;
+    s->vars = vars;
+}
+
+bool state_drop_var(SessionState *s, const char *name) {
+    for (int i = 0; i < s->nvars; i++)
+        if (strcasecmp(s->vars[i].name, name) == 0) {
+            s->vars[i] = s->vars[--s->nvars];
+            return true;
+        }
+    return false;
+}

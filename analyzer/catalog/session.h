@@ -1,0 +1,67 @@
+/* Session state: configuration, current namespace, temporary views and
+ * session variables. A statement that changes it works on a clone and the
+ * clone replaces the state only if the statement succeeds — a failed
+ * statement leaves no trace. */
+#ifndef CZ_SESSION_H
+#define CZ_SESSION_H
+
+#include "catalog.h"
+#include "catalyzer.h"
+#include "conf.h"
+#include "core/ir.h"
+
+typedef struct TempView {
+    const char *name;
+    const char *sql;       /* the view's query text, re-analysed where referenced */
+    int ncols;             /* user column names (0: the query's own) */
+    const char **cols;
+    const Node *plan;      /* for views created from a decoded plan: the unresolved plan */
+    int nout;              /* the view's schema when it was created: where it is used, */
+    const char **out_names;/* its query's output is cast back to these (as Spark's */
+    const DataType **out_types; /* View shows) */
+} TempView;
+
+typedef struct Variable {
+    const char *name;
+    const DataType *type;
+    Value value;
+    const char *default_sql; /* the DEFAULT expression's text, for SET VAR v = DEFAULT */
+} Variable;
+
+typedef struct SessionState {
+    Arena *arena;            /* everything of this state lives here */
+    Conf conf;
+    const char *current_ns;  /* "default" */
+    int nviews;
+    TempView *views;
+    int nvars;
+    Variable *vars;
+} SessionState;
+
+struct CzSession {
+    Catalog *catalog;        /* the published version */
+    SessionState *state;
+    Arena *udf_arena;        /* registered function signatures (outlive catalog versions) */
+};
+
+void conf_init_defaults(Conf *c);
+bool conf_apply(Conf *c, const char *key, const char *value);
+/* Sets key=value as text (and typed) in a state's conf. */
+bool state_set_conf(SessionState *s, const char *key, const char *value);
+const char *state_get_conf(const SessionState *s, const char *key);
+
+SessionState *state_new(void);
+SessionState *state_clone(const SessionState *s);
+void state_free(SessionState *s);
+
+const TempView *state_find_view(const SessionState *s, const char *name);
+void state_put_view(SessionState *s, const TempView *v);
+bool state_drop_view(SessionState *s, const char *name);
+const Variable *state_find_var(const SessionState *s, const char *name);
+void state_put_var(SessionState *s, const char *name, const DataType *type, const Value *value, const char *default_sql);
+bool state_drop_var(SessionState *s, const char *name);
+
+/* Deep copy of a value into an arena. */
+Value value_copy(Arena *a, const Value *v);
+
+#endif

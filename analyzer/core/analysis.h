@@ -1,0 +1,64 @@
+/* The state of one analysis: the request arena, the SQL text, the session's
+ * configuration and catalog as of the start, expression-id and CTE-id
+ * counters, and the first error. Passed to every rule and helper. */
+#ifndef CZ_ANALYSIS_H
+#define CZ_ANALYSIS_H
+
+#include <stdbool.h>
+
+#include "arena.h"
+#include "errors.h"
+#include "ir.h"
+
+struct Catalog;
+struct Conf;
+struct OuterScope;
+struct SessionState;
+typedef struct Analysis Analysis;
+
+/* How code below the driver starts an analysis of its own (a view body, a
+ * subquery, a command's query) without including the driver: the driver
+ * fills this in (driver/analyze.c) when it creates the Analysis. */
+typedef struct AnalysisDriver {
+    /* A whole query: the batches to a fixed point, then CheckAnalysis. NULL on error. */
+    Node *(*analyze_query)(Analysis *an, Node *plan);
+    /* A plan nested in the current one, with the enclosing scopes `outer`;
+     * depth-limited; the result is marked analysed when resolved. NULL on error. */
+    Node *(*analyze_nested)(Analysis *an, Node *plan, struct OuterScope *outer);
+} AnalysisDriver;
+
+struct Analysis {
+    Arena *arena;
+    const char *sql;            /* the statement's text (may be NULL for decoded plans) */
+    size_t sql_len;
+    const struct Conf *conf;    /* the session's configuration for this statement (catalog/conf.h) */
+    const struct Catalog *catalog; /* the catalog version this analysis started with */
+    struct SessionState *session;  /* variables, temp views, current namespace (read-only during analysis) */
+    ExprId next_id;             /* expression ids: unique within the request */
+    int64_t next_cte_id;
+    ErrorInfo *error;           /* the first error; NULL while none */
+    uint32_t max_depth;
+    int depth;                  /* view / subquery nesting while resolving */
+    struct Tracer *tracer;      /* executor.h; NULL: no tracing, no timing */
+    struct OuterScope *outer;   /* the enclosing queries' scopes while resolving a subquery (rules/scope.h) */
+    uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
+    const volatile int *cancel; /* non-zero: stop */
+    struct CteRegistry *ctes;   /* resolved CTE definitions by id (rules/cte_refs.c) */
+    const char *view_ns;        /* inside a persistent view: its namespace (names resolve there,
+                                   and temporary views are not visible); NULL otherwise */
+    const AnalysisDriver *driver; /* nested analyses; set by whoever creates the Analysis */
+};
+
+static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }
+
+static inline Node *an_analyze_query(Analysis *an, Node *plan) { return an->driver->analyze_query(an, plan); }
+static inline Node *an_analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer) {
+    return an->driver->analyze_nested(an, plan, outer);
+}
+
+/* Records err unless an error is already recorded. Returns NULL so callers
+ * can write `return an_fail(an, err);` in functions returning a node. */
+Node *an_fail(Analysis *an, ErrorInfo *err);
+static inline bool an_failed(const Analysis *an) { return an->error != NULL; }
+
+#endif

@@ -1,0 +1,392 @@
+/* The public entry points: cz_run_sql / cz_run_plan and the result object. */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analyze.h"
+#include "catalyzer.h"
+#include "executor.h"
+#include "catalog/session.h"
+#include "core/output.h"
+#include "functions/functions.h"
+#include "parser/parser.h"
+#include "parser/var_substitution.h"
+#include "print/printer.h"
+#include "rules/lib/variables.h"
+#include "statements/commands.h"
+
+/* Nesting limit of the parser and of nested analyses: deep enough for
+ * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
+#define DEFAULT_MAX_DEPTH 20000
+
+struct CzResult {
+    Arena *arena;
+    CzStatus status;
+    CzError error;
+    const char *schema;
+    const char *tree;
+    const Node *plan;
+    bool is_command;
+    const char *json;
+    Tracer tracer;
+    Catalog *retired_catalog;     /* versions a command replaced, freed with the result */
+    SessionState *retired_state;
+};
+
+static const char *const TEST_TABLES[] = {
+    "testdata", "key INT, value STRING",
+    "arraydata", "arraycol ARRAY<INT>, nestedarraycol ARRAY<ARRAY<INT>>",
+    "mapdata", "mapcol MAP<INT,STRING>",
+    "aggtest", "a INT, b FLOAT",
+    "onek", NULL,
+    "tenk1", NULL,
+};
+
+static void add_table_from_spec(Catalog *c, const char *name, const char *spec) {
+    Arena *a = arena_new(1024);
+    ColumnDef cols[32];
+    int n = 0;
+    if (!spec) {
+        static const char *const ints[] = {"unique1", "unique2", "two", "four", "ten", "twenty", "hundred", "thousand",
+                                           "twothousand", "fivethous", "tenthous", "odd", "even"};
+        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) cols[n++] = (ColumnDef){ints[i], &TYPE_INT, true};
+        cols[n++] = (ColumnDef){"stringu1", &TYPE_STRING, true};
+        cols[n++] = (ColumnDef){"stringu2", &TYPE_STRING, true};
+        cols[n++] = (ColumnDef){"string4", &TYPE_STRING, true};
+    } else {
+        const char *p = spec;
+        while (*p && n < 32) {
+            while (*p == ' ' || *p == ',') p++;
+            const char *ns = p;
+            while (*p && *p != ' ') p++;
+            const char *name_s = arena_strndup(a, ns, (size_t)(p - ns));
+            while (*p == ' ') p++;
+            size_t used = 0;
+            const char *err = NULL;
+            const DataType *t = type_parse(a, p, strlen(p), &used, &err);
+            if (!t) break;
+            p += used;
+            cols[n++] = (ColumnDef){name_s, t, true};
+        }
+    }
+    catalog_put_table(c, "default", name, n, cols);
+    arena_free(a);
+}
+
+CzSession *cz_session_new(bool with_test_tables) {
+    CzSession *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    s->catalog = catalog_new();
+    s->state = state_new();
+    if (with_test_tables)
+        for (size_t i = 0; i < sizeof TEST_TABLES / sizeof TEST_TABLES[0]; i += 2)
+            add_table_from_spec(s->catalog, TEST_TABLES[i], TEST_TABLES[i + 1]);
+    return s;
+}
+
+void cz_session_free(CzSession *s) {
+    if (!s) return;
+    catalog_release(s->catalog);
+    state_free(s->state);
+    arena_free(s->udf_arena);
+    free(s);
+}
+
+bool cz_session_set_conf(CzSession *s, const char *key, const char *value) {
+    SessionState *n = state_clone(s->state);
+    if (!state_set_conf(n, key, value)) {
+        state_free(n);
+        return false;
+    }
+    state_free(s->state);
+    s->state = n;
+    return true;
+}
+
+const char *cz_session_get_conf(const CzSession *s, const char *key) { return state_get_conf(s->state, key); }
+
+static void split_name(Arena *a, const char *name, const char **ns, const char **tbl) {
+    const char *parts[4];
+    int n = 0;
+    const char *p = name;
+    while (n < 4) {
+        const char *dot = strchr(p, '.');
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        parts[n++] = arena_strndup(a, p, len);
+        if (!dot) break;
+        p = dot + 1;
+    }
+    *tbl = parts[n - 1];
+    *ns = n >= 2 ? parts[n - 2] : "default";
+}
+
+bool cz_session_create_table(CzSession *s, const char *name, int ncols, const char *const *col_names,
+                             const char *const *col_types, const bool *col_nullable, char *err, size_t errlen) {
+    Arena *a = arena_new(1024);
+    ColumnDef *cols = ARENA_ARRAY(a, ColumnDef, ncols + 1);
+    for (int i = 0; i < ncols; i++) {
+        const char *e = NULL;
+        const DataType *t = type_parse(a, col_types[i], strlen(col_types[i]), NULL, &e);
+        if (!t) {
+            if (err) snprintf(err, errlen, "column %s: %s: %s", col_names[i], col_types[i], e ? e : "bad type");
+            arena_free(a);
+            return false;
+        }
+        cols[i] = (ColumnDef){col_names[i], t, col_nullable ? col_nullable[i] : true};
+    }
+    const char *ns, *tbl;
+    split_name(a, name, &ns, &tbl);
+    Catalog *c = catalog_clone(s->catalog);
+    catalog_add_namespace(c, ns);
+    catalog_put_table(c, ns, tbl, ncols, cols);
+    catalog_release(s->catalog);
+    s->catalog = c;
+    arena_free(a);
+    return true;
+}
+
+bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
+                                  const char *result_type, bool deterministic, char *err, size_t errlen) {
+    if (!s->udf_arena) s->udf_arena = arena_new(4096);
+    Arena *a = s->udf_arena; /* definitions live as long as the session */
+    const DataType **types = ARENA_ARRAY(a, const DataType *, nargs + 1);
+    for (int i = 0; i < nargs; i++) {
+        const char *e = NULL;
+        types[i] = type_parse(a, arg_types[i], strlen(arg_types[i]), NULL, &e);
+        if (!types[i]) {
+            if (err) snprintf(err, errlen, "argument %d: %s", i + 1, e ? e : "bad type");
+            return false;
+        }
+    }
+    const char *e = NULL;
+    const DataType *rt = type_parse(a, result_type, strlen(result_type), NULL, &e);
+    if (!rt) {
+        if (err) snprintf(err, errlen, "result: %s", e ? e : "bad type");
+        return false;
+    }
+    const struct FuncDef *def = func_make_udf(a, arena_strdup(a, name), nargs, types, rt, deterministic);
+    Catalog *c = catalog_clone(s->catalog);
+    catalog_put_udf(c, name, def);
+    catalog_release(s->catalog);
+    s->catalog = c;
+    return true;
+}
+
+/* ---- results ---- */
+
+CzResult *cz_result_prepare(void) {
+    CzResult *r = calloc(1, sizeof *r);
+    if (!r) abort();
+    r->arena = arena_new(32 * 1024);
+    return r;
+}
+
+struct Arena *cz_result_arena(CzResult *r) { return r->arena; }
+CzStatus cz_result_status(const CzResult *r) { return r->status; }
+const CzError *cz_result_error(const CzResult *r) { return r->status == CZ_ERROR ? &r->error : NULL; }
+const char *cz_result_schema(const CzResult *r) { return r->schema; }
+const char *cz_result_tree(const CzResult *r) { return r->tree; }
+const Node *cz_result_plan(const CzResult *r) { return r->plan; }
+bool cz_result_is_command(const CzResult *r) { return r->is_command; }
+size_t cz_result_arena_bytes(const CzResult *r) { return arena_used(r->arena); }
+
+int cz_result_rule_totals(const CzResult *r, const CzRuleTotal **totals) {
+    *totals = r->tracer.totals;
+    return r->tracer.ntotals;
+}
+
+void cz_result_free(CzResult *r) {
+    if (!r) return;
+    if (r->retired_catalog) catalog_release(r->retired_catalog);
+    if (r->retired_state) state_free(r->retired_state);
+    arena_free(r->arena);
+    free(r);
+}
+
+/* Spark reports character offsets; our positions are byte offsets. */
+static int char_offset(const char *sql, size_t len, int byte) {
+    if (byte < 0) return -1;
+    int chars = 0;
+    for (int i = 0; i < byte && (size_t)i < len; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80) chars++;
+    return chars;
+}
+
+static void set_error(CzResult *r, const ErrorInfo *e, const char *sql, size_t len) {
+    r->status = CZ_ERROR;
+    r->error.error_class = e->error_class;
+    r->error.sqlstate = e->sqlstate;
+    r->error.message = e->message;
+    r->error.nparams = e->nparams;
+    r->error.param_names = e->names;
+    r->error.param_values = e->values;
+    r->error.phase = e->phase;
+    r->error.start = r->error.stop = -1;
+    if (sql && e->start >= 0 && e->stop >= e->start && (size_t)e->stop < len) {
+        r->error.fragment = arena_strndup(r->arena, sql + e->start, (size_t)(e->stop - e->start + 1));
+        r->error.start = char_offset(sql, len, e->start);
+        r->error.stop = char_offset(sql, len, e->stop);
+    }
+}
+
+const char *cz_result_json(CzResult *r, int index) {
+    StrBuf sb;
+    sb_init(&sb, r->arena, 256);
+    sb_printf(&sb, "{\"index\":%d,", index);
+    if (r->status == CZ_OK) {
+        sb_puts(&sb, "\"status\":\"ok\",\"schema\":");
+        const char *s = r->schema ? r->schema : "struct<>";
+        sb_put_json_string(&sb, s, strlen(s));
+        sb_putc(&sb, '}');
+    } else {
+        const CzError *e = &r->error;
+        sb_puts(&sb, "\"status\":\"error\",\"error_class\":");
+        sb_put_json_string(&sb, e->error_class, strlen(e->error_class));
+        sb_puts(&sb, ",\"sqlstate\":");
+        if (e->sqlstate) sb_put_json_string(&sb, e->sqlstate, strlen(e->sqlstate));
+        else sb_puts(&sb, "null");
+        sb_puts(&sb, ",\"message\":");
+        sb_put_json_string(&sb, e->message, strlen(e->message));
+        sb_puts(&sb, ",\"message_parameters\":{");
+        for (int i = 0; i < e->nparams; i++) {
+            if (i) sb_putc(&sb, ',');
+            sb_put_json_string(&sb, e->param_names[i], strlen(e->param_names[i]));
+            sb_putc(&sb, ':');
+            sb_put_json_string(&sb, e->param_values[i], strlen(e->param_values[i]));
+        }
+        sb_putc(&sb, '}');
+        if (e->start >= 0) {
+            sb_printf(&sb, ",\"query_context\":{\"start\":%d,\"stop\":%d,\"fragment\":", e->start, e->stop);
+            sb_put_json_string(&sb, e->fragment, strlen(e->fragment));
+            sb_putc(&sb, '}');
+        }
+        sb_putc(&sb, '}');
+    }
+    r->json = sb_str(&sb);
+    return r->json;
+}
+
+/* ---- running ---- */
+
+/* The arena's budget handler: back to run_guarded, in the same thread. */
+static void on_budget_exhausted(void *ctx) { longjmp(*(jmp_buf *)ctx, 1); }
+
+static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
+    Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
+                   .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
+                   .driver = &ANALYSIS_DRIVER};
+    if (opts) {
+        an.deadline_ns = opts->deadline_ns;
+        an.cancel = opts->cancel;
+        if (opts->trace) {
+            r->tracer.fn = opts->trace;
+            r->tracer.ctx = opts->trace_ctx;
+            r->tracer.level = opts->trace_level;
+            r->tracer.plans = opts->trace_plans;
+            r->tracer.timing = true;
+            an.tracer = &r->tracer;
+        }
+    }
+    /* parameter markers: bound to the client's values, or UNBOUND_SQL_PARAMETER */
+    stmt = bind_run_parameters(&an, stmt, opts);
+    if (!stmt) {
+        set_error(r, an.error, sql, len);
+        return;
+    }
+    PendingChanges pending = {0};
+    Node *plan = run_statement(&an, s, stmt, &pending);
+    if (!plan) {
+        if (pending.catalog) catalog_release(pending.catalog);
+        if (pending.state) state_free(pending.state);
+        set_error(r, an.error ? an.error : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "no plan", NULL), sql,
+                  len);
+        return;
+    }
+    /* success: publish the command's changes; the replaced versions live as
+       long as the result, whose plan may point into them (view and variable
+       names of a SET VAR's query) */
+    if (pending.catalog) {
+        r->retired_catalog = s->catalog;
+        s->catalog = pending.catalog;
+    }
+    if (pending.state) {
+        r->retired_state = s->state;
+        s->state = pending.state;
+    }
+    r->status = CZ_OK;
+    r->plan = plan;
+    r->is_command = node_kind_is_command(stmt->kind) ||
+                    (stmt->kind == NK_UnresolvedIdentifierPlan && node_kind_is_command(stmt->u.idplan.builds));
+    /* EXECUTE IMMEDIATE of a query answers as that query */
+    if (stmt->kind == NK_ExecuteImmediate && !node_kind_is_command(plan->kind)) r->is_command = false;
+    if (!r->is_command) {
+        AttrList out = plan_output(&an, plan);
+        r->schema = schema_string(r->arena, out.v, out.n);
+    } else {
+        r->schema = "struct<>";
+    }
+    /* with the statement's text, commands print their arguments as written */
+    if (opts && opts->want_tree) r->tree = plan_tree_string_sql(r->arena, plan, sql, len);
+}
+
+static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
+    /* the memory budget: the arena jumps back here when exhausted */
+    jmp_buf oom;
+    if (opts && opts->memory_limit) {
+        if (setjmp(oom)) {
+            arena_set_limit(r->arena, 0, NULL, NULL);
+            ErrorInfo *e = error_make(r->arena, "CATALYZER_MEMORY_LIMIT_EXCEEDED", NULL, "limit",
+                                      arena_printf(r->arena, "%zu", opts->memory_limit), NULL);
+            set_error(r, e, sql, len);
+            return;
+        }
+        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &oom);
+    }
+    run_analysis(s, r, stmt, sql, len, opts);
+    arena_set_limit(r->arena, 0, NULL, NULL);
+}
+
+CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
+    CzResult *r = cz_result_prepare();
+    const char *text = arena_strndup(r->arena, sql, len);
+    text = substitute_variables(r->arena, s->state, text, &len);
+    ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
+                        .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
+                        .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
+                        .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
+    ErrorInfo *err = NULL;
+    Node *stmt = parse_statement(r->arena, text, len, &po, &err);
+    if (!stmt) {
+        set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
+                  len);
+        return r;
+    }
+    run_guarded(s, r, stmt, text, len, opts);
+    return r;
+}
+
+CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
+    CzResult *r = cz_result_prepare();
+    const char *text = arena_strndup(r->arena, sql, len);
+    ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
+                        .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
+                        .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
+                        .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
+    ErrorInfo *err = NULL;
+    Node *stmt = parse_statement(r->arena, text, len, &po, &err);
+    if (!stmt) {
+        set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
+                  len);
+        return r;
+    }
+    r->status = CZ_OK;
+    r->is_command = node_kind_is_command(stmt->kind);
+    r->tree = plan_tree_string(r->arena, stmt);
+    return r; /* no analysed plan: cz_result_plan stays NULL */
+}
+
+void cz_run_plan(CzSession *s, CzResult *r, Node *unresolved, const char *sql_text, const CzRunOptions *opts) {
+    run_guarded(s, r, unresolved, sql_text, sql_text ? strlen(sql_text) : 0, opts);
+}

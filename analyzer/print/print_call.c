@@ -1,0 +1,325 @@
+/* Printing a Call or an AggregateExpression as Spark does: `sql` style for
+ * output names and error parameters, toString style for plan trees. The
+ * print style of each function is in its registry row; arguments are printed
+ * by the caller's print_arg so attributes and literals follow its style. */
+#include <ctype.h>
+#include <string.h>
+
+#include "print_internal.h"
+#include "core/func_sig.h"
+
+/* A string literal's text (under an implicit cast too), or NULL. */
+static const char *lit_string(const Node *n) {
+    if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
+    if (!n || n->kind != NK_Literal || n->u.lit.v.is_null || !type_is_string(n->type)) return NULL;
+    return n->u.lit.v.u.s.p ? n->u.lit.v.u.s.p : "";
+}
+
+static void put_upper(StrBuf *sb, const char *s) {
+    for (; *s; s++) sb_putc(sb, (char)toupper((unsigned char)*s));
+}
+
+static void print_args(StrBuf *sb, Node *const *args, uint32_t from, uint32_t to, PrintArgFn pa, void *ctx) {
+    for (uint32_t i = from; i < to; i++) {
+        if (i > from) sb_puts(sb, ", ");
+        pa(sb, args[i], ctx);
+    }
+}
+
+static const char *printed_name(const Node *call) {
+    const FuncSig *d = call_sig(call);
+    /* ceil/floor with a scale are RoundCeil/RoundFloor, printed lower-case */
+    if (d && (d->flags & FD_SCALE_LOWER) && call->nkids == 2) return d->name;
+    if (d && d->pname) return d->pname;
+    if (call->u.call.name) return call->u.call.name;
+    return d ? d->name : "?";
+}
+
+/* Number of kids that are arguments (a WITHIN GROUP call keeps its ordering last). */
+static uint32_t nargs_of(const Node *call) {
+    const FuncSig *d = call_sig(call);
+    uint32_t n = call->nkids;
+    if (d && d->print == CS_WITHIN_GROUP && n > 0 && call->kids[n - 1]->kind == NK_SortOrder) n--;
+    if (d && d->print_nargs > 0 && n > (uint32_t)d->print_nargs) n = (uint32_t)d->print_nargs;
+    return n;
+}
+
+static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
+                        void *ctx) {
+    uint32_t n = nargs_of(call);
+    const FuncSig *pd = call_sig(call);
+    bool binary_args = n >= 1 && call->kids[0]->type && call->kids[0]->type->id == T_BINARY;
+    sb_puts(sb, !sql && pd && pd->tostring_name && !binary_args ? pd->tostring_name : name);
+    sb_putc(sb, '(');
+    if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
+    /* BinaryPad(funcName, str, len, pad) and the binary string predicates
+       (StaticInvoke): their toString starts with the name */
+    if (!sql && pd && call->type && call->type->id == T_BINARY &&
+        (strcmp(pd->name, "lpad") == 0 || strcmp(pd->name, "rpad") == 0))
+        sb_printf(sb, "%s, ", pd->name);
+    if (!sql && pd && pd->tostring_name && n == 2 && binary_args) sb_printf(sb, "%s, ", pd->name);
+    /* ToBinary(expr, format: Option, nullOnInvalidFormat) */
+    if (!sql && pd && strcmp(pd->name, "to_binary") == 0 && n >= 1) {
+        pa(sb, call->kids[0], ctx);
+        if (n >= 2) {
+            sb_puts(sb, ", Some(");
+            pa(sb, call->kids[1], ctx);
+            sb_puts(sb, "), false)");
+        } else {
+            sb_puts(sb, ", None, false)");
+        }
+        return;
+    }
+    print_args(sb, call->kids, 0, n, pa, ctx);
+    const FuncSig *d = call_sig(call);
+    if (!sql && d && (d->flags & FD_TYPED_IMP)) {
+        /* TypedImperativeAggregate.toString shows the buffer offsets (and
+         * HyperLogLogPlusPlus its default relativeSD) */
+        if (n == 1 && strcmp(d->name, "approx_count_distinct") == 0) sb_puts(sb, ", 0.05");
+        sb_puts(sb, ", 0, 0");
+        if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
+    }
+    if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
+    if (!sql && d && d->tostring_tail) sb_puts(sb, d->tostring_tail);
+    /* ArraysZip(children, names): the field names follow the arrays */
+    if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
+        call->type->elem->id == T_STRUCT)
+        for (int i = 0; i < call->type->elem->nfields; i++) sb_printf(sb, ", %s", call->type->elem->fields[i].name);
+    sb_putc(sb, ')');
+}
+
+static bool lit_true(const Node *n) {
+    while (n->kind == NK_Cast && n->nkids) n = n->kids[0];
+    return n->kind == NK_Literal && !n->u.lit.v.is_null && n->type->id == T_BOOLEAN && n->u.lit.v.u.b;
+}
+
+static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, PrintArgFn pa, void *ctx) {
+    const FuncSig *d = call_sig(call);
+    const char *name = printed_name(call);
+    CallStyle style = d ? d->print : CS_FUNC;
+    Node *const *k = call->kids;
+    uint32_t n = call->nkids;
+    switch (style) {
+    case CS_BINARY:
+        if (n != 2) break;
+        sb_putc(sb, '(');
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_PREFIX:
+        if (n != 1) break;
+        if (sql) {
+            sb_printf(sb, "(%s ", d->op);
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+        } else if (strcmp(d->op, "-") == 0) {
+            sb_putc(sb, '-');
+            pa(sb, k[0], ctx);
+        } else if (strcmp(d->op, "+") == 0) {
+            sb_puts(sb, "positive(");
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+        } else {
+            sb_printf(sb, "%s ", d->op);
+            pa(sb, k[0], ctx);
+        }
+        return;
+    case CS_UNARY_NAMED:
+        print_plain(sb, call, name, false, sql, pa, ctx);
+        return;
+    case CS_TILDE:
+        if (n != 1) break;
+        sb_putc(sb, '~');
+        pa(sb, k[0], ctx);
+        return;
+    case CS_POSTFIX:
+        if (n != 1) break;
+        if (sql) {
+            sb_putc(sb, '(');
+            pa(sb, k[0], ctx);
+            sb_printf(sb, " %s)", d->op);
+        } else {
+            print_plain(sb, call, d->name, false, sql, pa, ctx);
+        }
+        return;
+    case CS_LIKE:
+        if (n < 2) break;
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        if (n > 2) {
+            const char *esc = lit_string(k[2]);
+            if (esc && strcmp(esc, "\\") != 0) sb_printf(sb, " ESCAPE '%s'", esc);
+        }
+        return;
+    case CS_LIKE_MULTI:
+        /* LikeAny/NotLikeAll...: the patterns are not children, so Spark's
+         * sql is likeany(child); toString lists them */
+        if (n < 1) break;
+        for (const char *p = name; *p; p++)
+            if (*p != ' ') sb_putc(sb, *p);
+        sb_putc(sb, '(');
+        print_args(sb, k, 0, sql ? 1 : n, pa, ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_RLIKE:
+        if (sql) put_upper(sb, name);
+        else sb_puts(sb, "RLIKE");
+        sb_putc(sb, '(');
+        print_args(sb, k, 0, n, pa, ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_IF:
+        if (n != 3) break;
+        if (sql) {
+            sb_puts(sb, "(IF(");
+            print_args(sb, k, 0, 3, pa, ctx);
+            sb_puts(sb, "))");
+        } else {
+            sb_puts(sb, "if (");
+            pa(sb, k[0], ctx);
+            sb_puts(sb, ") ");
+            pa(sb, k[1], ctx);
+            sb_puts(sb, " else ");
+            pa(sb, k[2], ctx);
+        }
+        return;
+    case CS_EXTRACT:
+        if (n != 2) break;
+        sb_printf(sb, "%s(", name);
+        {
+            const char *f = lit_string(k[0]);
+            if (f) sb_puts(sb, f);
+            else pa(sb, k[0], ctx);
+        }
+        sb_puts(sb, " FROM ");
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ')');
+        return;
+    case CS_WITHIN_GROUP: {
+        uint32_t na = nargs_of(call);
+        if (!sql && na < n && k[n - 1]->kind == NK_SortOrder && strncmp(d->name, "percentile_", 11) == 0) {
+            /* PercentileCont/Disc(child, percentage, reverse) */
+            const Node *so = k[n - 1];
+            sb_printf(sb, "%s(", name);
+            pa(sb, so->nkids ? so->kids[0] : so, ctx);
+            for (uint32_t i = 0; i < na; i++) {
+                sb_puts(sb, ", ");
+                pa(sb, k[i], ctx);
+            }
+            sb_puts(sb, so->u.sort_order.descending ? ", true" : ", false");
+            if (strcmp(d->name, "percentile_disc") == 0) sb_puts(sb, ", 0, 0, false");
+            sb_putc(sb, ')');
+            return;
+        }
+        print_plain(sb, call, name, distinct, sql, pa, ctx);
+        if (na < n && k[n - 1]->kind == NK_SortOrder) {
+            const Node *so = k[n - 1];
+            sb_puts(sb, " WITHIN GROUP (ORDER BY ");
+            pa(sb, so->nkids ? so->kids[0] : so, ctx);
+            if (so->u.sort_order.descending) sb_puts(sb, " DESC");
+            sb_putc(sb, ')');
+        }
+        return;
+    }
+    case CS_RANK:
+        if (sql) {
+            put_upper(sb, name);
+            sb_puts(sb, "()");
+        } else {
+            print_plain(sb, call, name, false, sql, pa, ctx);
+        }
+        return;
+    case CS_STRUCT:
+        if (!sql) break;
+        sb_printf(sb, "%s(", name);
+        for (uint32_t i = 1; i < n; i += 2) {
+            if (i > 1) sb_puts(sb, ", ");
+            pa(sb, k[i], ctx);
+        }
+        sb_putc(sb, ')');
+        return;
+    case CS_DT_ARITH:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_printf(sb, " %s ", d->op);
+        pa(sb, k[1], ctx);
+        return;
+    case CS_LAG: {
+        /* once the window frame is resolved, lag's offset child is negated
+         * (lag(v#1, -1, null)); its sql shows the offset the user wrote */
+        if (!sql || n != 3) break;
+        const Node *o = k[1];
+        while (o->kind == NK_Cast && (o->flags & NF_IMPLICIT) && o->nkids) o = o->kids[0];
+        if (o->kind != NK_Literal || o->u.lit.v.is_null || !type_is_integral(o->type)) break;
+        sb_printf(sb, "%s(", name);
+        pa(sb, k[0], ctx);
+        sb_printf(sb, ", %lld, ", (long long)-o->u.lit.v.u.i);
+        pa(sb, k[2], ctx);
+        sb_putc(sb, ')');
+        return;
+    }
+    case CS_TRIM:
+        if (n == 2 && sql) {
+            sb_printf(sb, "TRIM(%s ", d->op);
+            pa(sb, k[1], ctx);
+            sb_puts(sb, " FROM ");
+            pa(sb, k[0], ctx);
+            sb_putc(sb, ')');
+            return;
+        }
+        if (sql || n < 1) break;
+        sb_printf(sb, "%s(", name);
+        pa(sb, k[0], ctx);
+        if (n == 2) {
+            sb_puts(sb, ", Some(");
+            pa(sb, k[1], ctx);
+            sb_puts(sb, "))");
+        } else {
+            sb_puts(sb, ", None)");
+        }
+        return;
+    case CS_IGNORE_NULLS:
+        if (!sql || n < 2) break;
+        sb_printf(sb, "%s(", name);
+        if (distinct) sb_puts(sb, "DISTINCT ");
+        print_args(sb, k, 0, n - 1, pa, ctx);
+        sb_putc(sb, ')');
+        if (lit_true(k[n - 1])) sb_puts(sb, " IGNORE NULLS");
+        return;
+    case CS_SUBSCRIPT:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_putc(sb, '[');
+        pa(sb, k[1], ctx);
+        sb_putc(sb, ']');
+        return;
+    case CS_FIELD_ACCESS:
+        if (n != 2) break;
+        pa(sb, k[0], ctx);
+        sb_putc(sb, '.');
+        sb_puts(sb, lit_string(k[1]) ? lit_string(k[1]) : "?");
+        return;
+    case CS_FUNC:
+        break;
+    }
+    print_plain(sb, call, name, distinct, sql, pa, ctx);
+}
+
+void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_arg, void *ctx) {
+    if (call->kind == NK_AggregateExpression) {
+        const Node *inner = call->nkids ? call->kids[0] : NULL;
+        if (!inner) return;
+        if (inner->kind == NK_Call) print_call(sb, inner, (call->flags & NF_DISTINCT) != 0, sql_style, print_arg, ctx);
+        else print_arg(sb, inner, ctx);
+        if ((call->flags & NF_HAS_FILTER) && call->nkids > 1) {
+            sb_puts(sb, " FILTER (WHERE ");
+            print_arg(sb, call->kids[1], ctx);
+            sb_putc(sb, ')');
+        }
+        return;
+    }
+    print_call(sb, call, false, sql_style, print_arg, ctx);
+}

@@ -1,0 +1,132 @@
+/* Binding column references in an expression, in Spark's order
+ * (ColumnResolutionHelper): the operator's input, then the CURRENT_DATE-like
+ * literal functions, then (left alone) lateral column aliases, then outer
+ * references in the enclosing query, then session variables. */
+#include <string.h>
+#include <strings.h>
+
+#include "builders.h"
+#include "column_refs.h"
+#include "scope.h"
+#include "variables.h"
+#include "catalog/conf.h"
+#include "core/output.h"
+
+typedef struct RefCtx {
+    Analysis *an;
+    AttrList input;
+    /* the select list being resolved (Project / Aggregate), for the lateral
+       alias precedence: a name an earlier item defines is not an outer
+       reference or a variable */
+    Node *const *select_list;
+    uint32_t select_upto;
+    bool allow_outer;
+    const Node *root;   /* the expression being resolved: only a whole-item
+                           reference to a nested field keeps the field's alias */
+} RefCtx;
+
+static bool defined_earlier(const RefCtx *c, const char *name) {
+    if (!c->select_list || !c->an->conf->lateral_alias) return false;
+    for (uint32_t i = 0; i < c->select_upto; i++) {
+        const Node *e = c->select_list[i];
+        if (e->kind == NK_Alias && ident_eq(c->an, e->u.attr.name, name)) return true;
+    }
+    return false;
+}
+
+Node *make_outer_reference(Analysis *an, Node *resolved) {
+    /* outer(a) — or for a nested field, the extraction over outer(a) */
+    if (resolved->kind == NK_AttributeReference) {
+        Node *o = node_new(an->arena, NK_OuterReference, resolved->start, resolved->stop);
+        o->type = resolved->type;
+        o->flags |= resolved->flags & NF_NULLABLE;
+        node_set_kids(an->arena, o, &resolved, 1);
+        return node_finish(o);
+    }
+    return resolved;
+}
+
+Node *resolve_outer_name(Analysis *an, const Node *at, NameParts name) {
+    /* Spark 4 resolves outer references against the immediately enclosing
+       query only; then (HAVING, alias-in-subquery) the scope's second list */
+    OuterScope *s = an->outer;
+    for (int pass = 0; s && pass < 2; pass++) {
+        AttrList attrs = pass == 0 ? s->attrs : s->aliases;
+        if (!attrs.n) continue;
+        Node *found = NULL;
+        ErrorInfo *before = an->error;
+        ResolveStatus st = resolve_name(an, at, name, attrs, &found);
+        if (st == RS_AMBIGUOUS) {
+            /* Spark's resolveOuterRef swallows the ambiguity: the name stays
+               unresolved (UNRESOLVED_COLUMN against the subquery's input) */
+            an->error = before;
+            return NULL;
+        }
+        if (st == RS_FOUND) {
+            if (found->kind == NK_Alias) {
+                /* nested field of an outer column: rebuild over outer(col) */
+                Node *base = found->kids[0];
+                while (base->kind == NK_GetStructField) base = base->kids[0];
+                Node *outer = make_outer_reference(an, base);
+                Node *e = extract_fields(an, at, outer, name.v + (name.n - 1), 1);
+                return e ? make_alias(an, e, name.v[name.n - 1], false) : NULL;
+            }
+            return make_outer_reference(an, found);
+        }
+    }
+    return NULL;
+}
+
+/* Spark's resolveLiteralFunction: CURRENT_DATE and friends written without
+ * parentheses, when no column has that name. */
+static Node *literal_function(Analysis *an, const Node *e) {
+    static const char *const names[] = {"current_date", "current_timestamp", "current_user", "user",
+                                        "session_user", "current_time"};
+    if (e->u.un.name.n != 1) return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcasecmp(e->u.un.name.v[0], names[i]) != 0) continue;
+        Node *f = node_new(an->arena, NK_UnresolvedFunction, e->start, e->stop);
+        f->u.un.name = name_parts1(an->arena, names[i]);
+        return node_finish(f);
+    }
+    return NULL;
+}
+
+static Node *resolve_attr(Node *e, void *ctx) {
+    RefCtx *c = ctx;
+    Analysis *an = c->an;
+    if (an_failed(an) || e->kind != NK_UnresolvedAttribute) return e;
+    Node *found = NULL;
+    ResolveStatus st = resolve_name(an, e, e->u.un.name, c->input, &found);
+    if (st == RS_FOUND && found->kind == NK_Alias && e != c->root && found->nkids == 1 &&
+        found->kids[0]->kind == NK_GetStructField)
+        found = found->kids[0]; /* `min(s.f)`: inside an expression the field is not named (Spark trims it) */
+    if (st == RS_FOUND) {
+        found = visible_attr(an, found);
+        if (found->kind == NK_AttributeReference && (found->start != e->start || found->stop != e->stop)) {
+            /* keep the reference's own position for error contexts */
+            Node *p = node_copy(an->arena, found);
+            p->start = e->start;
+            p->stop = e->stop;
+            found = node_finish(p);
+        }
+        return found;
+    }
+    if (st == RS_AMBIGUOUS) return e;
+    Node *lf = literal_function(an, e);
+    if (lf) return lf;
+    if (defined_earlier(c, e->u.un.name.v[0])) return e; /* a lateral column alias */
+    if (c->allow_outer && an->outer) {
+        Node *o = resolve_outer_name(an, e, e->u.un.name);
+        if (o || an_failed(an)) return o ? o : e;
+    }
+    Node *v = resolve_variable(an, e);
+    return v ? v : e;
+}
+
+static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
+
+Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
+    RefCtx c = {an, input, select_list, upto, true, e};
+    return expr_transform_up_unresolved(an->arena, e, ref_kinds(), resolve_attr, &c);
+}

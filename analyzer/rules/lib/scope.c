@@ -1,0 +1,324 @@
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "catalog/conf.h"
+#include "core/output.h"
+#include "print/printer.h"
+
+bool ident_eq(const Analysis *an, const char *a, const char *b) {
+    return an->conf->case_sensitive ? strcmp(a, b) == 0 : ident_equal_ci(a, b);
+}
+
+Node *extract_fields(Analysis *an, const Node *at, Node *base, const char *const *fields, uint32_t n) {
+    Node *e = base;
+    for (uint32_t i = 0; i < n; i++) {
+        const DataType *t = e->type;
+        if (t->id != T_STRUCT) {
+            return an_fail(an, error_make(an->arena, "INVALID_EXTRACT_BASE_FIELD_TYPE", at, "base",
+                                          expr_sql_quoted(an->arena, e), "other", sql_type_quoted(an->arena, t), NULL));
+        }
+        int found = -1, count = 0;
+        for (int f = 0; f < t->nfields; f++)
+            if (ident_eq(an, t->fields[f].name, fields[i])) {
+                if (found < 0) found = f;
+                count++;
+            }
+        if (found < 0) {
+            return an_fail(an, error_make(an->arena, "FIELD_NOT_FOUND", at, "fieldName", sql_ident(an->arena, fields[i]),
+                                          "fields", "", NULL));
+        }
+        if (count > 1) {
+            return an_fail(an, error_make(an->arena, "AMBIGUOUS_REFERENCE_TO_FIELDS", at, "field",
+                                          sql_ident(an->arena, fields[i]), "count", arena_printf(an->arena, "%d", count),
+                                          NULL));
+        }
+        Node *g = node_new(an->arena, NK_GetStructField, at->start, at->stop);
+        g->u.field.ordinal = found;
+        g->u.field.name = t->fields[found].name;
+        g->type = t->fields[found].type;
+        if (t->fields[found].nullable || expr_nullable(e)) g->flags |= NF_NULLABLE;
+        node_set_kids(an->arena, g, &e, 1);
+        e = node_finish(g);
+    }
+    return e;
+}
+
+/* Does the attribute's qualifier end with parts[0..n)? */
+static bool qualifier_ends_with(const Analysis *an, const Node *attr, const char *const *parts, uint32_t n) {
+    NameParts q = attr->u.attr.qualifier;
+    if (n > q.n) return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!ident_eq(an, q.v[q.n - n + i], parts[i])) return false;
+    return true;
+}
+
+static const char *qualified_sql_name(Analysis *an, const Node *attr) {
+    NameParts q = attr->u.attr.qualifier;
+    const char *parts[5];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < q.n && n < 4; i++) parts[n++] = q.v[i];
+    parts[n++] = attr->u.attr.name;
+    return sql_id_parts(an->arena, (NameParts){n, parts});
+}
+
+static int cmp_attr_id(const void *a, const void *b) {
+    ExprId x = (*(Node *const *)a)->u.attr.id, y = (*(Node *const *)b)->u.attr.id;
+    return x < y ? -1 : x > y;
+}
+
+Node *visible_attr(Analysis *an, Node *a) {
+    if (a->kind != NK_AttributeReference || !a->u.attr.metadata_col) return a;
+    Node *c = node_copy(an->arena, a);
+    c->u.attr.metadata_col = false;
+    return node_finish(c);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Positions of the attributes named `name`: through the list's hash index
+ * when it has one, else by a scan. Calls fn for each match in list order. */
+typedef struct NameMatch {
+    const AttrIndex *ix;
+    int32_t pos;   /* index chain position, or scan position */
+    uint32_t scan;
+    uint32_t hash; /* of the name looked for */
+} NameMatch;
+
+static Node *next_named(Analysis *an, AttrList attrs, const char *name, NameMatch *m) {
+    if (m->ix) {
+        while (m->pos >= 0) {
+            Node *a = attrs.v[m->pos];
+            m->pos = m->ix->next[m->pos];
+            if (a->kind == NK_AttributeReference && ident_eq(an, a->u.attr.name, name)) return a;
+        }
+        return NULL;
+    }
+    while (m->scan < attrs.n) {
+        Node *a = attrs.v[m->scan++];
+        if (a->kind != NK_AttributeReference) continue;
+        if (a->u.attr.name_hash && a->u.attr.name_hash != m->hash) continue;
+        if (ident_eq(an, a->u.attr.name, name)) return a;
+    }
+    return NULL;
+}
+
+static NameMatch match_start(const AttrIndex *ix, const char *name) {
+    NameMatch m = {ix, -1, 0, attr_name_hash(name)};
+    if (ix) m.pos = ix->head[m.hash & ix->mask];
+    return m;
+}
+
+/* Candidate matches: almost always one or two, so a small stack array that
+ * grows in the arena only when a name really matches many columns. */
+typedef struct Cands {
+    Node **v;
+    uint32_t n, cap;
+    Node *stack[8];
+} Cands;
+
+static void cands_push(Analysis *an, Cands *c, Node *a) {
+    if (c->n == c->cap) {
+        uint32_t cap = c->cap * 2;
+        Node **v = ARENA_ARRAY(an->arena, Node *, cap);
+        mem_copy(v, c->v, sizeof(Node *) * c->n);
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->n++] = a;
+}
+
+ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrList attrs, Node **out) {
+    Cands cl = {.n = 0, .cap = 8};
+    cl.v = cl.stack;
+    uint32_t nested_from = 0;
+    const AttrIndex *ix = attr_index(an, attrs);
+    /* qualified: the first i parts are the end of the qualifier, part i the name */
+    for (uint32_t i = name.n > 1 ? (name.n - 1 < 3 ? name.n - 1 : 3) : 0; i >= 1 && cl.n == 0; i--) {
+        NameMatch m = match_start(ix, name.v[i]);
+        for (Node *a; (a = next_named(an, attrs, name.v[i], &m));)
+            if (qualifier_ends_with(an, a, name.v, i)) cands_push(an, &cl, a);
+        nested_from = i + 1;
+    }
+    if (cl.n == 0) {
+        NameMatch m = match_start(ix, name.v[0]);
+        for (Node *a; (a = next_named(an, attrs, name.v[0], &m));)
+            if (!a->u.attr.metadata_col) cands_push(an, &cl, a);
+        nested_from = 1;
+    }
+    if (cl.n == 0) return RS_NOT_FOUND;
+    if (cl.n > 1) {
+        /* the same attribute reachable twice is not ambiguous */
+        bool same = true;
+        for (uint32_t k = 1; k < cl.n; k++)
+            if (cl.v[k]->u.attr.id != cl.v[0]->u.attr.id) same = false;
+        if (!same) {
+            const char **names = ARENA_ARRAY(an->arena, const char *, cl.n);
+            for (uint32_t k = 0; k < cl.n; k++) names[k] = qualified_sql_name(an, cl.v[k]);
+            qsort(names, cl.n, sizeof(char *), cmp_str);
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            sb_putc(&sb, '[');
+            for (uint32_t k = 0; k < cl.n; k++) {
+                if (k) sb_puts(&sb, ", ");
+                sb_puts(&sb, names[k]);
+            }
+            sb_putc(&sb, ']');
+            an_fail(an, error_make(an->arena, "AMBIGUOUS_REFERENCE", at, "name", sql_id_parts(an->arena, name),
+                                   "referenceNames", sb_str(&sb), NULL));
+            return RS_AMBIGUOUS;
+        }
+    }
+    Node *a = cl.v[0];
+    if (nested_from >= name.n) {
+        *out = a;
+        return RS_FOUND;
+    }
+    Node *e = extract_fields(an, at, a, name.v + nested_from, name.n - nested_from);
+    if (!e) return RS_AMBIGUOUS; /* error recorded */
+    Node *alias = node_new(an->arena, NK_Alias, at->start, at->stop);
+    alias->u.attr.name = name.v[name.n - 1];
+    alias->u.attr.id = an_new_id(an);
+    alias->type = e->type;
+    alias->flags |= (e->flags & NF_NULLABLE);
+    node_set_kids(an->arena, alias, &e, 1);
+    *out = node_finish(alias);
+    return RS_FOUND;
+}
+
+bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) {
+    NameParts target = star->u.un.name;
+    AttrList r = {0, ARENA_ARRAY(an->arena, Node *, attrs.n + 1)};
+    if (target.n == 0) {
+        for (uint32_t k = 0; k < attrs.n; k++)
+            if (!attrs.v[k]->u.attr.metadata_col) r.v[r.n++] = attrs.v[k];
+    } else {
+        bool hidden = false;
+        for (uint32_t k = 0; k < attrs.n; k++)
+            if (qualifier_ends_with(an, attrs.v[k], target.v, target.n)) {
+                r.v[r.n++] = visible_attr(an, attrs.v[k]);
+                if (attrs.v[k]->u.attr.metadata_col) hidden = true;
+            }
+        /* `t.*` over a USING/NATURAL join: the relation's columns in their
+           own order, the join key (kept as a hidden column) included */
+        if (hidden) {
+            qsort(r.v, r.n, sizeof(Node *), cmp_attr_id);
+            uint32_t m = 0;
+            for (uint32_t k = 0; k < r.n; k++)
+                if (m == 0 || r.v[m - 1]->u.attr.id != r.v[k]->u.attr.id) r.v[m++] = r.v[k];
+            r.n = m;
+        }
+        if (r.n == 0) {
+            /* a struct column: s.* */
+            Node *col = NULL;
+            ResolveStatus st = resolve_name(an, star, target, attrs, &col);
+            if (st == RS_AMBIGUOUS) return false;
+            if (st == RS_FOUND && col->type->id == T_STRUCT) {
+                Node *base = col->kind == NK_Alias ? col->kids[0] : col;
+                const DataType *t = base->type;
+                r.v = ARENA_ARRAY(an->arena, Node *, t->nfields + 1);
+                for (int f = 0; f < t->nfields; f++) {
+                    const char *fname = t->fields[f].name;
+                    Node *g = extract_fields(an, star, base, &fname, 1);
+                    Node *alias = node_new(an->arena, NK_Alias, star->start, star->stop);
+                    alias->u.attr.name = fname;
+                    alias->u.attr.id = an_new_id(an);
+                    alias->type = g->type;
+                    alias->flags |= g->flags & NF_NULLABLE;
+                    node_set_kids(an->arena, alias, &g, 1);
+                    r.v[r.n++] = node_finish(alias);
+                }
+            } else {
+                StrBuf sb;
+                sb_init(&sb, an->arena, 64);
+                for (uint32_t k = 0; k < attrs.n; k++) {
+                    if (k) sb_puts(&sb, ", ");
+                    sb_put_quoted_ident(&sb, attrs.v[k]->u.attr.name);
+                }
+                an_fail(an, error_make(an->arena, "CANNOT_RESOLVE_STAR_EXPAND", star, "targetString",
+                                       sql_id_parts(an->arena, target), "columns", sb_str(&sb), NULL));
+                return false;
+            }
+        }
+    }
+    /* * EXCEPT (a, b) */
+    if (star->nkids) {
+        AttrList kept = {0, ARENA_ARRAY(an->arena, Node *, r.n + 1)};
+        for (uint32_t k = 0; k < r.n; k++) {
+            bool drop = false;
+            for (uint32_t e = 0; e < star->nkids && !drop; e++) {
+                NameParts ex = star->kids[e]->u.un.name;
+                const char *nm = named_expr_name(r.v[k]);
+                if (ex.n >= 1 && nm && ident_eq(an, nm, ex.v[ex.n - 1])) drop = true;
+            }
+            if (!drop) kept.v[kept.n++] = r.v[k];
+        }
+        r = kept;
+    }
+    *out = r;
+    return true;
+}
+
+/* Levenshtein distance, case-insensitive, bounded length. */
+static int levenshtein(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 256 || lb > 256) return (int)(la > lb ? la : lb);
+    int prev[257], cur[257];
+    for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
+            int v = prev[j] + 1;
+            if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+            if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;
+            cur[j] = v;
+        }
+        mem_copy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+typedef struct Suggestion {
+    const char *text;
+    int dist;
+    uint32_t order;
+} Suggestion;
+
+static int cmp_sugg(const void *x, const void *y) {
+    const Suggestion *a = x, *b = y;
+    if (a->dist != b->dist) return a->dist - b->dist;
+    return (int)a->order - (int)b->order;
+}
+
+const char *suggest_columns(Analysis *an, NameParts name, AttrList attrs) {
+    Suggestion *s = ARENA_ARRAY(an->arena, Suggestion, attrs.n + 1);
+    const char *base = name.v[name.n - 1];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < attrs.n; k++) {
+        Node *a = attrs.v[k];
+        if (a->kind != NK_AttributeReference) continue;
+        NameParts q = a->u.attr.qualifier;
+        const char *parts[2];
+        uint32_t np = 0;
+        /* Spark keeps at most the last qualifier part; an unqualified name
+           is suggested when the reference was unqualified and the qualifier
+           is auto-generated */
+        if (q.n && strcmp(q.v[q.n - 1], "__auto_generated_subquery_name") != 0) parts[np++] = q.v[q.n - 1];
+        parts[np++] = a->u.attr.name;
+        s[n].text = sql_id_parts(an->arena, (NameParts){np, parts});
+        s[n].dist = levenshtein(base, a->u.attr.name);
+        s[n].order = k;
+        n++;
+    }
+    qsort(s, n, sizeof(Suggestion), cmp_sugg);
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    for (uint32_t k = 0; k < n && k < 5; k++) {
+        if (k) sb_puts(&sb, ", ");
+        sb_puts(&sb, s[k].text);
+    }
+    return sb_str(&sb);
+}
