@@ -14,6 +14,7 @@
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
+#include "core/walk.h"
 
 typedef struct Check {
     Analysis *an;

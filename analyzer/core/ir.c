@@ -1,4 +1,5 @@
-/* Node construction, the generic walker and the copy-on-write transforms. */
+/* Node construction and copy-on-write helpers (the walker and the
+ * transform are in walk.c). */
 #include "ir.h"
 
 #include <string.h>
@@ -69,7 +70,7 @@ void node_set_exprs(Arena *a, Node *n, Node *const *exprs, uint32_t nexprs) {
     memcpy(n->exprs, exprs, sizeof(Node *) * nexprs);
 }
 
-static bool is_subquery_expr(NodeKind k) {
+bool node_kind_is_subquery(NodeKind k) {
     return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery ||
            k == NK_LateralSubquery;
 }
@@ -96,7 +97,7 @@ Node *node_finish(Node *n) {
     bool resolved = !(KIND_FLAGS[n->kind] & UNRESOLVED) && (all & NF_RESOLVED);
     bool nondet = ((n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call) ||
                   (!is_plan && (any & NF_NONDETERMINISTIC));
-    if (is_subquery_expr(n->kind) && n->u.subq.plan) {
+    if (node_kind_is_subquery(n->kind) && n->u.subq.plan) {
         m = kind_mask_or(m, n->u.subq.plan->mask);
         resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
     }
@@ -146,123 +147,3 @@ NameParts name_parts(Arena *a, uint32_t n, const char *const *parts) {
 }
 
 NameParts name_parts1(Arena *a, const char *part) { return name_parts(a, 1, &part); }
-
-/* ---- walk ---- */
-
-static bool walk(const Node *n, unsigned flags, WalkFn fn, void *ctx) {
-    WalkResult r = fn(n, ctx);
-    if (r == WALK_ABORT) return false;
-    if (r == WALK_PRUNE) return true;
-    if (node_kind_is_plan(n->kind) && (flags & WALK_EXPRS))
-        for (uint32_t i = 0; i < n->nexprs; i++)
-            if (!walk(n->exprs[i], flags, fn, ctx)) return false;
-    for (uint32_t i = 0; i < n->nkids; i++)
-        if (!walk(n->kids[i], flags, fn, ctx)) return false;
-    if ((flags & WALK_SUBQUERIES) && is_subquery_expr(n->kind) && n->u.subq.plan)
-        if (!walk(n->u.subq.plan, flags, fn, ctx)) return false;
-    return true;
-}
-
-bool node_walk(const Node *n, unsigned flags, WalkFn fn, void *ctx) { return walk(n, flags, fn, ctx); }
-
-/* ---- transforms ---- */
-
-/* Rewrites the kids of n with f (recursive), copy-on-write. Small arrays on
- * the stack; large ones in the arena. */
-typedef Node *(*RecFn)(Arena *a, Node *n, KindMask interest, RewriteFn fn, void *ctx);
-
-static Node *map_kids(Arena *a, Node *n, RecFn rec, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!n->nkids) return n;
-    Node *stack[8];
-    Node **out = NULL;
-    for (uint32_t i = 0; i < n->nkids; i++) {
-        Node *k = rec(a, n->kids[i], interest, fn, ctx);
-        if (k != n->kids[i] && !out) {
-            out = n->nkids <= 8 ? stack : arena_alloc(a, sizeof(Node *) * n->nkids);
-            memcpy(out, n->kids, sizeof(Node *) * i);
-        }
-        if (out) out[i] = k;
-    }
-    return out ? node_with_kids(a, n, out, n->nkids) : n;
-}
-
-Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if ((plan->flags & NF_ANALYZED) || !kind_mask_any(plan->mask, interest)) return plan;
-    Node *n = map_kids(a, plan, plan_transform_up, interest, fn, ctx);
-    Node *r = fn(n, ctx);
-    return r ? r : n; /* NULL: the rewrite failed and recorded why */
-}
-
-Node *plan_transform_up_all(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!kind_mask_any(plan->mask, interest)) return plan;
-    Node *n = map_kids(a, plan, plan_transform_up_all, interest, fn, ctx);
-    Node *r = fn(n, ctx);
-    return r ? r : n;
-}
-
-Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if ((plan->flags & NF_ANALYZED) || !kind_mask_any(plan->mask, interest)) return plan;
-    Node *n = fn(plan, ctx);
-    if (!n) n = plan;
-    return map_kids(a, n, plan_transform_down, interest, fn, ctx);
-}
-
-Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!kind_mask_any(expr->mask, interest)) return expr;
-    Node *n = map_kids(a, expr, expr_transform_up, interest, fn, ctx);
-    Node *r = fn(n, ctx);
-    return r ? r : n;
-}
-
-Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!kind_mask_any(expr->mask, interest)) return expr;
-    Node *n = fn(expr, ctx);
-    if (!n) n = expr;
-    return map_kids(a, n, expr_transform_down, interest, fn, ctx);
-}
-
-Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!plan->nexprs) return plan;
-    Node *stack[8];
-    Node **out = NULL;
-    for (uint32_t i = 0; i < plan->nexprs; i++) {
-        Node *e = expr_transform_up(a, plan->exprs[i], interest, fn, ctx);
-        if (e != plan->exprs[i] && !out) {
-            out = plan->nexprs <= 8 ? stack : arena_alloc(a, sizeof(Node *) * plan->nexprs);
-            memcpy(out, plan->exprs, sizeof(Node *) * i);
-        }
-        if (out) out[i] = e;
-    }
-    return out ? node_with_exprs(a, plan, out, plan->nexprs) : plan;
-}
-
-/* ---- transforms that skip resolved subtrees ---- */
-
-Node *plan_transform_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if ((plan->flags & (NF_RESOLVED | NF_ANALYZED)) || !kind_mask_any(plan->mask, interest)) return plan;
-    Node *n = map_kids(a, plan, plan_transform_up_unresolved, interest, fn, ctx);
-    Node *r = fn(n, ctx);
-    return r ? r : n;
-}
-
-Node *expr_transform_up_unresolved(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx) {
-    if ((expr->flags & NF_RESOLVED) || !kind_mask_any(expr->mask, interest)) return expr;
-    Node *n = map_kids(a, expr, expr_transform_up_unresolved, interest, fn, ctx);
-    Node *r = fn(n, ctx);
-    return r ? r : n;
-}
-
-Node *plan_map_exprs_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx) {
-    if (!plan->nexprs) return plan;
-    Node *stack[8];
-    Node **out = NULL;
-    for (uint32_t i = 0; i < plan->nexprs; i++) {
-        Node *e = expr_transform_up_unresolved(a, plan->exprs[i], interest, fn, ctx);
-        if (e != plan->exprs[i] && !out) {
-            out = plan->nexprs <= 8 ? stack : arena_alloc(a, sizeof(Node *) * plan->nexprs);
-            memcpy(out, plan->exprs, sizeof(Node *) * i);
-        }
-        if (out) out[i] = e;
-    }
-    return out ? node_with_exprs(a, plan, out, plan->nexprs) : plan;
-}

@@ -308,49 +308,9 @@ static inline bool node_is_plan(const Node *n) { return node_kind_is_plan(n->kin
 NameParts name_parts(Arena *a, uint32_t n, const char *const *parts); /* copies the array, not the strings */
 NameParts name_parts1(Arena *a, const char *part);
 
-/* ---- walking ---- */
-
-typedef enum WalkResult { WALK_CONTINUE, WALK_PRUNE, WALK_ABORT } WalkResult;
-typedef WalkResult (*WalkFn)(const Node *n, void *ctx);
-
-enum {
-    WALK_EXPRS = 1u << 0,      /* on plan nodes, visit their exprs too */
-    WALK_SUBQUERIES = 1u << 1, /* on subquery expressions, visit their plans too */
-};
-
-/* Pre-order walk. Returns false if a callback aborted. */
-bool node_walk(const Node *n, unsigned flags, WalkFn fn, void *ctx);
-
-/* ---- transforming ---- */
-
-/* A rewrite of one node, given with its children already rewritten.
- * Returns the node itself when it has nothing to do; NULL means it failed
- * (and recorded why) and leaves the node as it was. */
-typedef Node *(*RewriteFn)(Node *n, void *ctx);
-
-/* Post-order over plan nodes (kids only; expressions are left alone).
- * Subtrees whose mask has none of `interest` are skipped (pass
- * KIND_MASK_ALL to visit everything), and so are subtrees a nested analysis
- * already finished (NF_ANALYZED), as Spark's resolveOperatorsUp skips
- * analysed plans. Copy-on-write. */
-Node *plan_transform_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-/* The same, into analysed subtrees too (for rewrites that are not resolution). */
-Node *plan_transform_up_all(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-/* Pre-order: fn sees the node before its children; the children of what it
- * returns are then transformed. */
-Node *plan_transform_down(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-/* Post-order over an expression tree (kids only; subquery plans untouched). */
-Node *expr_transform_up(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
-Node *expr_transform_down(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
-/* The same, skipping subtrees that are already resolved (NF_RESOLVED): for
- * rules that only ever act on something unresolved (Spark's
- * resolveOperatorsUp skips analysed subtrees the same way). */
-Node *plan_transform_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-Node *expr_transform_up_unresolved(Arena *a, Node *expr, KindMask interest, RewriteFn fn, void *ctx);
-Node *plan_map_exprs_up_unresolved(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
-
-/* Applies expr_transform_up to each expression of one plan node. */
-Node *plan_map_exprs_up(Arena *a, Node *plan, KindMask interest, RewriteFn fn, void *ctx);
+/* ScalarSubquery, Exists, ListQuery, InSubquery, LateralSubquery: the
+ * expressions that hold a plan (u.subq.plan). */
+bool node_kind_is_subquery(NodeKind k);
 
 extern const KindMask KIND_MASK_ALL;
 

@@ -3,6 +3,7 @@
 #include "func_sig.h"
 
 #include <string.h>
+#include "walk.h"
 
 struct OutputCache {
     AttrList attrs;

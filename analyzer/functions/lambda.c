@@ -9,6 +9,7 @@
 
 #include "functions.h"
 #include "registry.h"
+#include "core/walk.h"
 
 typedef struct Binding {
     Analysis *an;
@@ -113,7 +114,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
         }
         kids[k + 1] = b.vars[k];
     }
-    Node *body = expr_transform_up(a, l->kids[0], KIND_MASK_ALL, bind_and_type, &b);
+    Node *body = transform(a, l->kids[0], 0, KIND_MASK_ALL, bind_and_type, &b);
     if (an_failed(an)) return NULL;
     if (!node_resolved(body) || !body->type) return l;
     kids[0] = body;

@@ -14,6 +14,7 @@
 #include "catalog/conf.h"
 #include "core/func_sig.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 const FuncDef *func_lookup_arity(const char *name, int nargs);
 

@@ -8,6 +8,7 @@
  */
 #include "rule.h"
 #include "rules.h"
+#include "core/walk.h"
 
 static Node *strip_alias(Node *e, void *ctx) {
     (void)ctx;
@@ -17,7 +18,7 @@ static Node *strip_alias(Node *e, void *ctx) {
 /* All aliases in e removed (Spark's trimAliases). */
 static Node *trim_aliases(Analysis *an, Node *e) {
     /* bottom-up: an alias over an alias collapses too */
-    return expr_transform_up(an->arena, e, KIND_MASK(NK_Alias), strip_alias, NULL);
+    return transform(an->arena, e, 0, KIND_MASK(NK_Alias), strip_alias, NULL);
 }
 
 /* Aliases below the top of e removed (Spark's trimNonTopLevelAliases). */
@@ -56,7 +57,7 @@ static Node *cleanup(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Alias), cleanup, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Alias), cleanup, an);
 }
 
 const Rule RULE_CLEANUP_ALIASES = {

@@ -11,7 +11,7 @@
 #include "rules.h"
 #include "core/output.h"
 #include "rules/lib/cte_registry.h"
-#include "rules/lib/transform_subqueries.h"
+#include "core/walk.h"
 
 static WalkResult collect(const Node *n, void *ctx) {
     Analysis *an = ctx;
@@ -39,7 +39,7 @@ static Node *resolve_ref(Node *p, void *ctx) {
 static Node *apply(Analysis *an, Node *plan) {
     node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, collect, an);
     if (!an->ctes) return plan;
-    return plan_transform_up_with_subqueries(an, plan, KIND_MASK(NK_CTERelationRef), resolve_ref, an);
+    return transform(an->arena, plan, TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_CTERelationRef), resolve_ref, an);
 }
 
 const Rule RULE_RESOLVE_CTE_REFS = {

@@ -32,6 +32,7 @@
 #include "core/output.h"
 #include "rules/lib/cte_scope.h"
 #include "rules/lib/scope.h"
+#include "core/walk.h"
 
 static KindMask subquery_kinds(void) {
     return KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery);
@@ -167,7 +168,7 @@ static Node *subst_plan_in(Analysis *an, Node *p, const CteScope *scope, DefList
     Node *n = p;
     if (p->nexprs) {
         ExprCtx x = {an, scope, subst_plan};
-        n = plan_map_exprs_up(an->arena, n, subquery_kinds(), subst_expr, &x);
+        n = transform(an->arena, n, TX_NODE_EXPRS, subquery_kinds(), subst_expr, &x);
         if (an_failed(an)) return NULL;
     }
     if (n->nkids) {
@@ -274,7 +275,7 @@ static Node *legacy_subst(Analysis *an, Node *p, const CteScope *defs) {
     }
     if (n->nexprs && kind_mask_any(n->mask, subquery_kinds())) {
         ExprCtx x = {an, defs, legacy_subquery};
-        n = plan_map_exprs_up(an->arena, n, subquery_kinds(), subst_expr, &x);
+        n = transform(an->arena, n, TX_NODE_EXPRS, subquery_kinds(), subst_expr, &x);
         if (an_failed(an)) return NULL;
     }
     return n;

@@ -45,7 +45,7 @@
 #include "rules/lib/builders.h"
 #include "rules/lib/outer_refs.h"
 #include "rules/lib/semantic_equal.h"
-#include "rules/lib/transform_subqueries.h"
+#include "core/walk.h"
 
 typedef struct Pull {
     Analysis *an;
@@ -90,23 +90,12 @@ static uint32_t conjuncts(Node *e, Node **out, uint32_t cap, uint32_t n) {
     return n + 1;
 }
 
-static Node *make_call(Analysis *an, const char *name, bool op, Node **args, uint32_t nargs) {
-    const FuncDef *def = func_lookup_builtin(name);
-    if (!def) return NULL;
-    Node *u = node_new(an->arena, NK_UnresolvedFunction, args[0]->start, args[nargs - 1]->stop);
-    u->u.un.name = name_parts1(an->arena, name);
-    u->u.un.nargs = nargs;
-    u->u.un.is_operator = op;
-    node_set_kids(an->arena, u, args, nargs);
-    return func_resolve_call(an, node_finish(u), def);
-}
-
 static Node *and_all(Analysis *an, Node **v, uint32_t n) {
     if (!n) return NULL;
     Node *acc = v[0];
     for (uint32_t i = 1; i < n && acc; i++) {
         Node *args[2] = {acc, v[i]};
-        acc = make_call(an, "and", true, args, 2);
+        acc = make_call(an, "and", true, args, 2, args[0]->start, args[1]->stop);
     }
     return acc;
 }
@@ -300,7 +289,7 @@ static Node *split_expr(Split *s, Node *e) {
         Node *z = empty_value(an, e);
         if (!z) return attr;
         Node *args[2] = {attr, z};
-        Node *c = make_call(an, "coalesce", false, args, 2);
+        Node *c = make_call(an, "coalesce", false, args, 2, args[0]->start, args[1]->stop);
         if (!c) s->failed = true;
         return c ? c : e;
     }
@@ -464,7 +453,7 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     if (!an->conf->decorrelate) return plan;
-    return plan_transform_up_with_subqueries(an, plan, KIND_MASK(NK_LateralJoin), rewrite, an);
+    return transform(an->arena, plan, TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_LateralJoin), rewrite, an);
 }
 
 const Rule RULE_DECORRELATE_LATERAL_JOIN = {

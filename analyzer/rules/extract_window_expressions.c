@@ -36,6 +36,7 @@
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/semantic_equal.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
@@ -477,7 +478,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_down(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
+    return transform(an->arena, plan, TX_PRE_ORDER, KIND_MASK(NK_WindowExpression), rewrite, an);
 }
 
 const Rule RULE_EXTRACT_WINDOW_EXPRESSIONS = {

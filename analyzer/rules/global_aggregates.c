@@ -7,6 +7,7 @@
 #include "rule.h"
 #include "rules.h"
 #include "core/output.h"
+#include "core/walk.h"
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
@@ -28,7 +29,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_AggregateExpression), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_AggregateExpression), rewrite, an);
 }
 
 const Rule RULE_GLOBAL_AGGREGATES = {

@@ -22,6 +22,7 @@
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 typedef struct AggExt {
     Analysis *an;
@@ -98,7 +99,7 @@ static Node *resolve_output_ref(Node *e, void *ctx) {
 
 static Node *resolve_against(Analysis *an, Node *e, AttrList first, AttrList second) {
     OutputRefs o = {an, first};
-    e = expr_transform_up(an->arena, e, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
+    e = transform(an->arena, e, 0, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
     if (!an_failed(an) && kind_mask_has(e->mask, NK_UnresolvedAttribute)) e = resolve_expr_refs(an, e, second, NULL, 0);
     return e;
 }
@@ -146,7 +147,7 @@ static Node *rewrite(Node *p, void *ctx) {
         if (proj) {
             /* the restored select list first */
             OutputRefs o = {an, plan_output(an, proj)};
-            exprs[i] = expr_transform_up(an->arena, exprs[i], KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
+            exprs[i] = transform(an->arena, exprs[i], 0, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
         }
         exprs[i] = resolve_against(an, exprs[i], aout, ain);
         if (exprs[i] != p->exprs[i]) changed = true;
@@ -201,7 +202,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedHaving, NK_Sort), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_UnresolvedHaving, NK_Sort), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_AGGREGATE_FUNCTIONS = {

@@ -23,6 +23,7 @@
 #include "catalog/conf.h"
 #include "rules/lib/lateral_alias.h"
 #include "rules/lib/plan_inputs.h"
+#include "core/walk.h"
 
 static bool is_subquery(NodeKind k) {
     return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery;
@@ -75,8 +76,7 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     if (!an->conf->alias_in_subquery) return plan;
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery),
-                             rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY = {

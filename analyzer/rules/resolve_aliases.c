@@ -8,6 +8,7 @@
 #include "rules.h"
 #include "print/printer.h"
 #include "rules/lib/builders.h"
+#include "core/walk.h"
 
 static Node *resolve_alias(Node *e, void *ctx) {
     Analysis *an = ctx;
@@ -34,11 +35,11 @@ static Node *resolve_alias(Node *e, void *ctx) {
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
-    return plan_map_exprs_up_unresolved(an->arena, p, KIND_MASK(NK_UnresolvedAlias, NK_Alias), resolve_alias, an);
+    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedAlias, NK_Alias), resolve_alias, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedAlias, NK_Alias), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedAlias, NK_Alias), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_ALIASES = {

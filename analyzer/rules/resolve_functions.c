@@ -17,6 +17,7 @@
 #include "catalog/conf.h"
 #include "functions/functions.h"
 #include "rules/lib/function_lookup.h"
+#include "core/walk.h"
 
 static bool args_resolved(const Node *f) {
     for (uint32_t i = 0; i < f->nkids; i++) {
@@ -81,14 +82,14 @@ static Node *resolve_plan_exprs(Node *p, void *ctx) {
     KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
                               NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
                               NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
-    return plan_map_exprs_up_unresolved(an->arena, p, want, resolve_expr, an);
+    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, want, resolve_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,
                               NK_SortOrder, NK_WindowExpression, NK_WindowSpecDefinition, NK_SpecifiedWindowFrame,
                               NK_FrameBoundary, NK_ExprList, NK_NamedArgument);
-    return plan_transform_up_unresolved(an->arena, plan, want, resolve_plan_exprs, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, want, resolve_plan_exprs, an);
 }
 
 const Rule RULE_RESOLVE_FUNCTIONS = {

@@ -27,6 +27,7 @@
 #include "print/printer.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/plan_inputs.h"
+#include "core/walk.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
@@ -359,7 +360,7 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask kinds = KIND_MASK(NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate, NK_MultiAlias);
-    return plan_transform_up(an->arena, plan, kinds, rewrite, an);
+    return transform(an->arena, plan, 0, kinds, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_GENERATE = {

@@ -10,6 +10,7 @@
 #include "rules.h"
 #include "core/output.h"
 #include "rules/lib/plan_inputs.h"
+#include "core/walk.h"
 
 static bool is_group_by_all(const Node *p) {
     if (p->kind != NK_Aggregate || p->u.aggregate.ngroup != 1) return false;
@@ -39,7 +40,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedAttribute), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedAttribute), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_GROUP_BY_ALL = {

@@ -34,6 +34,7 @@
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
@@ -305,18 +306,6 @@ static bool is_grouping_call(const Node *e, const char *name) {
     return (n[0] | 32) == (name[0] | 32) && !strcasecmp(n, name);
 }
 
-static Node *call_named(Analysis *an, const char *name, bool op, Node **args, uint32_t n, const Node *pos) {
-    const FuncDef *def = func_lookup_builtin(name);
-    if (!def) return NULL;
-    Node *u = node_new(an->arena, NK_UnresolvedFunction, pos->start, pos->stop);
-    u->u.un.name = name_parts1(an->arena, name);
-    u->u.un.nargs = n;
-    u->u.un.is_operator = op;
-    node_set_kids(an->arena, u, args, n);
-    u = node_finish(u);
-    return func_resolve_call(an, u, def);
-}
-
 static Node *literal_long(Analysis *an, int64_t v) {
     Node *l = node_new(an->arena, NK_Literal, -1, -1);
     l->type = &TYPE_LONG;
@@ -353,10 +342,10 @@ static Node *replace_grouping(Node *e, void *ctx) {
                                           expr_to_string(an->arena, e->kids[0]), "groupingColumns",
                                           exprs_string(an, r->group->v, r->group->n), NULL));
         Node *sa[2] = {r->gid, make_literal_int(an, (int64_t)r->group->n - 1 - idx, NULL)};
-        Node *sh = call_named(an, "shiftright", false, sa, 2, e);
+        Node *sh = make_call(an, "shiftright", false, sa, 2, e->start, e->stop);
         if (!sh) return e;
         Node *aa[2] = {sh, literal_long(an, 1)};
-        Node *band = call_named(an, "&", true, aa, 2, e);
+        Node *band = make_call(an, "&", true, aa, 2, e->start, e->stop);
         if (!band) return e;
         return make_cast(an, band, &TYPE_BYTE);
     }
@@ -480,7 +469,7 @@ static Node *construct(Analysis *an, const Node *orig, const Analytics *ga, Node
     Node **all = ARENA_ARRAY(a, Node *, ngroup + naggs + 1);
     MEMCPY(all, group_attrs, sizeof(Node *) * ngroup);
     for (uint32_t i = 0; i < naggs; i++) {
-        Node *e = expr_transform_down(a, aggs[i], KIND_MASK(NK_Call), replace_grouping, &r);
+        Node *e = transform(a, aggs[i], TX_PRE_ORDER, KIND_MASK(NK_Call), replace_grouping, &r);
         if (an_failed(an)) return NULL;
         all[ngroup + i] = replace_group_exprs(an, e, &ga->group, group_attrs);
     }
@@ -541,7 +530,7 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
     IdMap m = {plan_output(an, agg2), plan_output(an, nagg)};
     Node **ex = ARENA_ARRAY(a, Node *, f->nexprs + 1);
     for (uint32_t i = 0; i < f->nexprs; i++)
-        ex[i] = expr_transform_up(a, f->exprs[i], KIND_MASK(NK_AttributeReference), remap, &m);
+        ex[i] = transform(a, f->exprs[i], 0, KIND_MASK(NK_AttributeReference), remap, &m);
     Node *nf = node_copy(a, f);
     node_set_exprs(a, nf, ex, f->nexprs);
     node_set_kids(a, nf, &nagg, 1);
@@ -583,7 +572,7 @@ typedef struct HiveGid {
 static Node *hive_gid(Node *e, void *ctx) {
     HiveGid *h = ctx;
     if (!is_hive_gid(e)) return e;
-    Node *c = call_named(h->an, "grouping_id", false, NULL, 0, e);
+    Node *c = make_call(h->an, "grouping_id", false, NULL, 0, e->start, e->stop);
     if (!c) return e;
     return h->named ? make_alias(h->an, c, "grouping__id", false) : c;
 }
@@ -629,7 +618,7 @@ static Node *substitute_hive_gid(Analysis *an, Node *p) {
                 h.named = true;
                 e = hive_gid(e, &h);
             } else {
-                e = expr_transform_up(an->arena, e, KIND_MASK(NK_UnresolvedAttribute), hive_gid, &h);
+                e = transform(an->arena, e, 0, KIND_MASK(NK_UnresolvedAttribute), hive_gid, &h);
             }
         }
         ex[i] = e;
@@ -667,7 +656,7 @@ static Node *analytics_aliases(Analysis *an, Node *agg) {
     bool changed = false;
     for (uint32_t i = 0; i < ng; i++) {
         if (!is_analytics(ex[i]) || !kind_mask_has(ex[i]->mask, NK_UnresolvedAttribute)) continue;
-        ex[i] = expr_transform_up(an->arena, ex[i], KIND_MASK(NK_UnresolvedAttribute), group_alias, &g);
+        ex[i] = transform(an->arena, ex[i], 0, KIND_MASK(NK_UnresolvedAttribute), group_alias, &g);
         if (ex[i] != agg->exprs[i]) changed = true;
     }
     return changed ? node_with_exprs(an->arena, agg, ex, agg->nexprs) : agg;
@@ -694,7 +683,7 @@ static Node *grouping_above(Analysis *an, Node *p) {
     Replace r = {an, &group, gid};
     Node **ex = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
     for (uint32_t i = 0; i < p->nexprs; i++) {
-        ex[i] = expr_transform_down(an->arena, p->exprs[i], KIND_MASK(NK_Call), replace_grouping, &r);
+        ex[i] = transform(an->arena, p->exprs[i], TX_PRE_ORDER, KIND_MASK(NK_Call), replace_grouping, &r);
         if (an_failed(an)) return p;
     }
     AttrList out = plan_output(an, agg);
@@ -805,7 +794,7 @@ static Node *apply(Analysis *an, Node *plan) {
     KindMask kinds = KIND_MASK(NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call, NK_UnresolvedAttribute);
     /* top-down: a HAVING or ORDER BY is resolved before the aggregation below it is rewritten */
     Pass ps = {.an = an, .nheld = 0};
-    return plan_transform_down(an->arena, plan, kinds, rewrite, &ps);
+    return transform(an->arena, plan, TX_PRE_ORDER, kinds, rewrite, &ps);
 }
 
 const Rule RULE_RESOLVE_GROUPING_ANALYTICS = {

@@ -19,6 +19,7 @@
 #include "rules/lib/cte_scope.h"
 #include "rules/lib/identifier.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 /* IDENTIFIER(expr)(args) in FROM: the parser leaves the nameless function
  * as the clause's child; it is taken in (its arguments after the
@@ -85,12 +86,11 @@ static Node *rewrite(Node *p, void *ctx) {
     if (an_failed(an)) return p;
     if (p->kind == NK_UnresolvedIdentifierPlan) return build_plan(an, p);
     if (!p->nexprs) return p;
-    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_UnresolvedIdentifierExpr), build_expr, an);
+    return transform(an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_UnresolvedIdentifierExpr), build_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    Node *r = plan_transform_up(an->arena, plan, KIND_MASK(NK_UnresolvedIdentifierPlan, NK_UnresolvedIdentifierExpr),
-                                rewrite, an);
+    Node *r = transform(an->arena, plan, 0, KIND_MASK(NK_UnresolvedIdentifierPlan, NK_UnresolvedIdentifierExpr), rewrite, an);
     return an_failed(an) ? plan : r;
 }
 

@@ -11,6 +11,7 @@
 #include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 static bool foldable(const Node *e) {
     switch (e->kind) {
@@ -94,7 +95,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedInlineTable), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedInlineTable), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_INLINE_TABLES = {

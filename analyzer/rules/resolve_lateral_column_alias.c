@@ -38,6 +38,7 @@
 #include "rules/lib/lateral_alias.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
+#include "core/walk.h"
 
 /* ---- phase 1: wrap ---- */
 
@@ -132,8 +133,7 @@ static Node *wrap_list(Analysis *an, Node *p, uint32_t from) {
         Node *item = p->exprs[from + i];
         Node *r = item;
         if (w.nseen && kind_mask_any(item->mask, KIND_MASK(NK_UnresolvedAttribute, NK_LateralColumnAliasReference)))
-            r = expr_transform_up(an->arena, item, KIND_MASK(NK_UnresolvedAttribute, NK_LateralColumnAliasReference),
-                                  wrap_attr, &w);
+            r = transform(an->arena, item, 0, KIND_MASK(NK_UnresolvedAttribute, NK_LateralColumnAliasReference), wrap_attr, &w);
         if (an_failed(an)) return p;
         if (r->kind == NK_Alias && !r->u.attr.id) {
             /* references are bound by id: give the alias its id now */
@@ -227,7 +227,7 @@ static Node *unwrap_project(Analysis *an, Node *p) {
     Node **list = ARENA_ARRAY(an->arena, Node *, n);
     for (uint32_t i = 0; i < n; i++) {
         Node *item = p->exprs[i];
-        list[i] = expr_transform_up(an->arena, item, KIND_MASK(NK_LateralColumnAliasReference), unwrap, &u);
+        list[i] = transform(an->arena, item, 0, KIND_MASK(NK_LateralColumnAliasReference), unwrap, &u);
         if (item->kind == NK_Alias) u.entries[u.n++] = (Entry){item, i, false};
     }
     if (!u.norder) return p;

@@ -17,6 +17,7 @@
 #include "rules/lib/column_refs.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 typedef struct Missing {
     Analysis *an;
@@ -90,7 +91,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Sort, NK_Filter), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Sort, NK_Filter), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_MISSING_REFERENCES = {

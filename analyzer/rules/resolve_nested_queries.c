@@ -17,6 +17,7 @@
 #include "rules.h"
 #include "core/output.h"
 #include "rules/lib/cte_registry.h"
+#include "core/walk.h"
 
 static bool is_query_root(const Node *p) {
     switch (p->kind) {
@@ -48,7 +49,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_SubqueryAlias, NK_CTERelationDef), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_SubqueryAlias, NK_CTERelationDef), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_NESTED_QUERIES = {

@@ -13,6 +13,7 @@
 #include "catalog/conf.h"
 #include "core/output.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 static bool int_literal(const Node *e, int64_t *v) {
     if (e->kind != NK_Literal || e->u.lit.v.is_null || e->type->id != T_INT || (e->flags & NF_IMPLICIT)) return false;
@@ -94,7 +95,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Sort, NK_Aggregate), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Sort, NK_Aggregate), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_ORDINALS = {

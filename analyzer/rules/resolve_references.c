@@ -22,6 +22,7 @@
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 /* Expands the stars of a select list; returns the new list in *out. */
 static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList input, Node ***out, uint32_t *nout) {
@@ -172,7 +173,7 @@ static Node *apply_node(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar), apply_node, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedAttribute, NK_UnresolvedStar), apply_node, an);
 }
 
 const Rule RULE_RESOLVE_REFERENCES = {

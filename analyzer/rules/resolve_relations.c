@@ -19,6 +19,7 @@
 #include "parser/parser.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/cte_registry.h"
+#include "core/walk.h"
 
 /* Spark's SessionCatalog.formatTableName: names lower-cased unless case-sensitive. */
 static const char *format_name(Analysis *an, const char *name) {
@@ -169,7 +170,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedRelation), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedRelation), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_RELATIONS = {

@@ -25,6 +25,7 @@
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 typedef struct OuterCollect {
     Analysis *an;
@@ -261,7 +262,7 @@ static Node *resolve_select_list_subqueries(Analysis *an, Node *p, OuterScope *b
                 scope->aliases = (AttrList){aliases.n, aliases.v};
             }
             SubCtx s = {an, scope};
-            e = expr_transform_up(an->arena, e, subq, resolve_subquery_expr, &s);
+            e = transform(an->arena, e, 0, subq, resolve_subquery_expr, &s);
             if (an_failed(an)) return p;
         }
         if (e != p->exprs[i]) changed = true;
@@ -293,12 +294,12 @@ static Node *rewrite(Node *p, void *ctx) {
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
     if (an->conf->alias_in_subquery && (p->kind == NK_Project || p->kind == NK_Aggregate))
         return resolve_select_list_subqueries(an, p, scope);
-    return plan_map_exprs_up(an->arena, p, subq, resolve_subquery_expr, &s);
+    return transform(an->arena, p, TX_NODE_EXPRS, subq, resolve_subquery_expr, &s);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralJoin);
-    return plan_transform_up(an->arena, plan, subq, rewrite, an);
+    return transform(an->arena, plan, 0, subq, rewrite, an);
 }
 
 const Rule RULE_RESOLVE_SUBQUERY = {

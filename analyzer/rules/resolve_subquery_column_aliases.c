@@ -8,6 +8,7 @@
 #include "rules.h"
 #include "core/output.h"
 #include "rules/lib/builders.h"
+#include "core/walk.h"
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
@@ -24,7 +25,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedSubqueryColumnAliases), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedSubqueryColumnAliases), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_SUBQUERY_COLUMN_ALIASES = {

@@ -13,6 +13,8 @@
 #include "eval/consteval.h"
 #include "functions/functions.h"
 #include "print/printer.h"
+#include "core/walk.h"
+#include "rules/lib/builders.h"
 
 static bool const_long(Analysis *an, const Node *e, int64_t *out) {
     if (e->kind == NK_Literal && !e->u.lit.v.is_null && type_is_integral(e->type)) {
@@ -44,11 +46,7 @@ static Node *rewrite(Node *p, void *ctx) {
     if (gen && func_kind(gen) == FK_GENERATOR) {
         /* a generator in FROM (explode, inline, posexplode, stack, json_tuple, ...):
            Spark's Generate over a one-row relation */
-        Node *call = node_new(an->arena, NK_UnresolvedFunction, p->start, p->stop);
-        call->u.un.name = n;
-        call->u.un.nargs = p->nexprs;
-        node_set_kids(an->arena, call, p->exprs, p->nexprs);
-        call = node_finish(call);
+        Node *call = make_unresolved_call(an, n, false, p->exprs, p->nexprs, p->start, p->stop);
         Node *one = node_finish(node_new(an->arena, NK_OneRowRelation, p->start, p->stop));
         Node *g = node_new(an->arena, NK_UnresolvedGenerate, p->start, p->stop);
         node_set_exprs(an->arena, g, &call, 1);
@@ -92,7 +90,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up_unresolved(an->arena, plan, KIND_MASK(NK_UnresolvedTableValuedFunction), rewrite, an);
+    return transform(an->arena, plan, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedTableValuedFunction), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_TVF = {

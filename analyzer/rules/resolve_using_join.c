@@ -18,6 +18,7 @@
 #include "rules/lib/builders.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
+#include "core/walk.h"
 
 static Node *find(Analysis *an, AttrList l, const char *name) {
     for (uint32_t i = 0; i < l.n; i++)
@@ -32,24 +33,14 @@ static bool contains(Node *const *v, uint32_t n, const Node *a) {
 }
 
 static Node *equality(Analysis *an, Node *l, Node *r) {
-    Node *f = node_new(an->arena, NK_UnresolvedFunction, -1, -1);
-    f->u.un.name = name_parts1(an->arena, "=");
-    f->u.un.is_operator = true;
-    f->u.un.nargs = 2;
     Node *args[2] = {l, r};
-    node_set_kids(an->arena, f, args, 2);
-    return node_finish(f);
+    return make_unresolved_call(an, name_parts1(an->arena, "="), true, args, 2, -1, -1);
 }
 
 static Node *and_join(Analysis *an, Node *a, Node *b) {
     if (!a) return b;
-    Node *f = node_new(an->arena, NK_UnresolvedFunction, -1, -1);
-    f->u.un.name = name_parts1(an->arena, "and");
-    f->u.un.is_operator = true;
-    f->u.un.nargs = 2;
     Node *args[2] = {a, b};
-    node_set_kids(an->arena, f, args, 2);
-    return node_finish(f);
+    return make_unresolved_call(an, name_parts1(an->arena, "and"), true, args, 2, -1, -1);
 }
 
 static Node *hidden(Analysis *an, Node *a, bool nullable) {
@@ -112,14 +103,10 @@ static Node *rewrite(Node *p, void *ctx) {
     for (uint32_t i = 0; i < nk; i++) {
         if (t == JOIN_RIGHT_OUTER) items[n++] = rk[i];
         else if (t == JOIN_FULL_OUTER) {
-            Node *f = node_new(an->arena, NK_UnresolvedFunction, -1, -1);
-            f->u.un.name = name_parts1(an->arena, "coalesce");
-            f->u.un.nargs = 2;
             Node *args[2] = {lk[i], rk[i]};
-            node_set_kids(an->arena, f, args, 2);
+            Node *fc = make_unresolved_call(an, name_parts1(an->arena, "coalesce"), false, args, 2, -1, -1);
             Node *al = node_new(an->arena, NK_Alias, -1, -1);
             al->u.attr.name = lk[i]->u.attr.name;
-            Node *fc = node_finish(f);
             node_set_kids(an->arena, al, &fc, 1);
             items[n++] = node_finish(al);
         } else items[n++] = lk[i];
@@ -141,7 +128,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Join), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Join), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_USING_JOIN = {

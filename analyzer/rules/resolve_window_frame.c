@@ -25,6 +25,7 @@
 #include "print/printer.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/semantic_equal.h"
+#include "core/walk.h"
 
 /* memcpy that accepts an empty (possibly NULL) source */
 #define MEMCPY(d, s, n) \
@@ -434,11 +435,11 @@ static Node *frame_expr(Node *e, void *ctx) {
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || !p->nexprs) return p;
-    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_WindowExpression), frame_expr, an);
+    return transform(an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_WindowExpression), frame_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_WindowExpression), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_WINDOW_FRAME = {

@@ -15,6 +15,7 @@
 #include "core/func_sig.h"
 #include "functions/functions.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 static bool is_rank_like(const char *name) {
     return !strcasecmp(name, "rank") || !strcasecmp(name, "dense_rank") || !strcasecmp(name, "percent_rank");
@@ -74,11 +75,11 @@ static Node *rewrite(Node *p, void *ctx) {
     for (uint32_t i = 0; i < p->nexprs; i++)
         if (kind_mask_has(p->exprs[i]->mask, NK_Call) && !check_over(an, p->exprs[i])) return p;
     if (!kind_mask_has(p->mask, NK_WindowExpression)) return p;
-    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_WindowExpression), order_expr, an);
+    return transform(an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_WindowExpression), order_expr, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_WindowExpression, NK_Call), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_WindowExpression, NK_Call), rewrite, an);
 }
 
 const Rule RULE_RESOLVE_WINDOW_ORDER = {

@@ -25,6 +25,7 @@
 #include "rules/lib/builders.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/semantic_equal.h"
+#include "core/walk.h"
 
 static bool is_time_window(const Node *e) {
     if (e->kind != NK_Call || !e->u.call.def) return false;
@@ -73,13 +74,7 @@ static Node *rewrite(Node *p, void *ctx) {
     Node *alias = make_alias(an, call, name, false);
     Node *attr = to_attribute(an, alias);
     /* rows without a time belong to no window */
-    const FuncDef *isnotnull = func_lookup_builtin("isnotnull");
-    if (!isnotnull) return p;
-    Node *u = node_new(an->arena, NK_UnresolvedFunction, call->start, call->stop);
-    u->u.un.name = name_parts1(an->arena, "isnotnull");
-    u->u.un.nargs = 1;
-    node_set_kids(an->arena, u, &call->kids[0], 1);
-    Node *cond = func_resolve_call(an, node_finish(u), isnotnull);
+    Node *cond = make_call(an, "isnotnull", false, &call->kids[0], 1, call->start, call->stop);
     if (!cond) return p;
     Node *child = p->kids[0];
     Node *filter = node_new(an->arena, NK_Filter, child->start, child->stop);
@@ -92,12 +87,12 @@ static Node *rewrite(Node *p, void *ctx) {
     for (uint32_t i = 0; i < out.n; i++) list[i + 1] = out.v[i];
     Node *proj = make_project(an, filter, list, out.n + 1);
     Swap s = {call, attr};
-    Node *np = plan_map_exprs_up(an->arena, p, KIND_MASK(NK_Call), swap, &s);
+    Node *np = transform(an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_Call), swap, &s);
     return node_with_kid(an->arena, np, 0, proj);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Call), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Call), rewrite, an);
 }
 
 const Rule RULE_TIME_WINDOWING = {

@@ -15,6 +15,7 @@
 #include "core/output.h"
 #include "rules/lib/outer_refs.h"
 #include "rules/lib/semantic_equal.h"
+#include "core/walk.h"
 
 typedef struct Upd {
     Analysis *an;
@@ -86,11 +87,11 @@ static Node *rewrite(Node *p, void *ctx) {
     if (!n) return p;
     Upd u = {an, aliases, n};
     KindMask subq = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery);
-    return plan_map_exprs_up(an->arena, p, subq, update_subquery, &u);
+    return transform(an->arena, p, TX_NODE_EXPRS, subq, update_subquery, &u);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Filter), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Filter), rewrite, an);
 }
 
 const Rule RULE_UPDATE_OUTER_REFERENCES = {

@@ -16,6 +16,7 @@
 #include "functions/functions.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/plan_inputs.h"
+#include "core/walk.h"
 
 static const char *op_name(const Node *p) {
     switch (p->kind) {
@@ -86,7 +87,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
-    return plan_transform_up(an->arena, plan, KIND_MASK(NK_Union, NK_Intersect, NK_Except), rewrite, an);
+    return transform(an->arena, plan, 0, KIND_MASK(NK_Union, NK_Intersect, NK_Except), rewrite, an);
 }
 
 const Rule RULE_WIDEN_SET_OPERATION_TYPES = {

@@ -17,7 +17,7 @@
 
 #include "rule.h"
 #include "rules.h"
-#include "rules/lib/transform_subqueries.h"
+#include "core/walk.h"
 
 typedef struct Defs {
     Analysis *an;
@@ -53,14 +53,14 @@ static Node *subst_expr(Node *e, void *ctx) {
 static Node *subst_node(Node *p, void *ctx) {
     Defs *d = ctx;
     if (an_failed(d->an) || !p->nexprs) return p;
-    return plan_map_exprs_up(d->an->arena, p, KIND_MASK(NK_UnresolvedWindowExpression), subst_expr, d);
+    return transform(d->an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_UnresolvedWindowExpression), subst_expr, d);
 }
 
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || p->kind != NK_WithWindowDefinition || !p->nkids) return p;
     Defs d = {an, p->exprs, p->nexprs};
-    return plan_transform_up_with_subqueries(an, p->kids[0], KIND_MASK(NK_UnresolvedWindowExpression), subst_node, &d);
+    return transform(an->arena, p->kids[0], TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_UnresolvedWindowExpression), subst_node, &d);
 }
 
 /* A window reference left without any WINDOW clause. */
@@ -80,18 +80,18 @@ static Node *mark_pending(Node *e, void *ctx) {
 static Node *pending_node(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (!p->nexprs) return p;
-    return plan_map_exprs_up(an->arena, p, KIND_MASK(NK_WindowSpecDefinition), mark_pending, an);
+    return transform(an->arena, p, TX_NODE_EXPRS, KIND_MASK(NK_WindowSpecDefinition), mark_pending, an);
 }
 
 static Node *apply(Analysis *an, Node *plan) {
     if (kind_mask_has(plan->mask, NK_WithWindowDefinition))
-        plan = plan_transform_up_with_subqueries(an, plan, KIND_MASK(NK_WithWindowDefinition), rewrite, an);
+        plan = transform(an->arena, plan, TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_WithWindowDefinition), rewrite, an);
     if (an_failed(an)) return plan;
     if (kind_mask_has(plan->mask, NK_UnresolvedWindowExpression))
-        plan = plan_transform_up_with_subqueries(an, plan, KIND_MASK(NK_UnresolvedWindowExpression), missing, an);
+        plan = transform(an->arena, plan, TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_UnresolvedWindowExpression), missing, an);
     if (an_failed(an)) return plan;
     if (kind_mask_has(plan->mask, NK_WindowSpecDefinition))
-        plan = plan_transform_up_with_subqueries(an, plan, KIND_MASK(NK_WindowSpecDefinition), pending_node, an);
+        plan = transform(an->arena, plan, TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_WindowSpecDefinition), pending_node, an);
     return plan;
 }
 

@@ -20,6 +20,7 @@
 #include "rules/lib/builders.h"
 #include "rules/lib/identifier.h"
 #include "rules/lib/variables.h"
+#include "core/walk.h"
 
 /* ---- helpers ---- */
 

@@ -12,6 +12,7 @@
 #include "functions/registry.h"
 #include "parser/parser.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 static bool kids_resolved(const Node *e) {
     for (uint32_t i = 0; i < e->nkids; i++) {
@@ -100,7 +101,7 @@ static Node *rewrite(Node *e, void *ctx) {
     }
 }
 
-Node *harness_resolve(Env *env, Node *e) { return expr_transform_up(env->an->arena, e, KIND_MASK_ALL, rewrite, env); }
+Node *harness_resolve(Env *env, Node *e) { return transform(env->an->arena, e, 0, KIND_MASK_ALL, rewrite, env); }
 
 /* Binds the columns of `FROM VALUES (...) AS t(c...)` (types widened over the rows). */
 static bool bind_inline_table(Env *env, const Node *plan) {

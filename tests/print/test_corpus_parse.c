@@ -9,6 +9,7 @@
 #include "corpus.h"
 #include "parser/parser.h"
 #include "print/printer.h"
+#include "core/walk.h"
 
 static int expr_count;
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/ir.h"
+#include "core/walk.h"
 
 static Arena *A;
 static void setup(void) { A = arena_new(0); }
@@ -70,21 +71,21 @@ Test(ir, transform_is_copy_on_write) {
     Node *u = unresolved("b");
     Node *outer = project(inner, 1, &u);
 
-    Node *r = plan_map_exprs_up(A, outer, KIND_MASK(NK_UnresolvedAttribute), resolve_b, NULL);
+    Node *r = transform(A, outer, TX_NODE_EXPRS, KIND_MASK(NK_UnresolvedAttribute), resolve_b, NULL);
     cr_expect_neq(r, outer);
     cr_expect_eq(r->kids[0], inner, "unchanged child is shared");
     cr_expect(node_resolved(r));
     cr_expect_eq(outer->exprs[0], u, "the original is untouched");
 
     /* a transform that changes nothing returns the same pointer */
-    Node *same = plan_map_exprs_up(A, r, KIND_MASK(NK_UnresolvedAttribute), resolve_b, NULL);
+    Node *same = transform(A, r, TX_NODE_EXPRS, KIND_MASK(NK_UnresolvedAttribute), resolve_b, NULL);
     cr_expect_eq(same, r);
 
     /* subtrees without the rule's kinds are not visited */
     visits = 0;
-    plan_transform_up(A, r, KIND_MASK(NK_Filter), count_visits, NULL);
+    transform(A, r, 0, KIND_MASK(NK_Filter), count_visits, NULL);
     cr_expect_eq(visits, 0);
-    plan_transform_up(A, r, KIND_MASK(NK_OneRowRelation), count_visits, NULL);
+    transform(A, r, 0, KIND_MASK(NK_OneRowRelation), count_visits, NULL);
     cr_expect_eq(visits, 3);
 }
 

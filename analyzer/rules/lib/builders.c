@@ -2,6 +2,7 @@
 #include "builders.h"
 
 #include "catalog/conf.h"
+#include "functions/functions.h"
 
 Node *make_alias(Analysis *an, Node *e, const char *name, bool generated) {
     Node *a = node_new(an->arena, NK_Alias, e->start, e->stop);
@@ -42,4 +43,22 @@ Node *make_cast(Analysis *an, Node *e, const DataType *t) {
     c->flags |= NF_IMPLICIT | (e->flags & NF_NULLABLE);
     node_set_kids(an->arena, c, &e, 1);
     return node_finish(c);
+}
+
+Node *make_unresolved_call(Analysis *an, NameParts name, bool is_operator, Node *const *args, uint32_t nargs,
+                           int32_t start, int32_t stop) {
+    Node *f = node_new(an->arena, NK_UnresolvedFunction, start, stop);
+    f->u.un.name = name;
+    f->u.un.is_operator = is_operator;
+    f->u.un.nargs = nargs;
+    node_set_kids(an->arena, f, args, nargs);
+    return node_finish(f);
+}
+
+Node *make_call(Analysis *an, const char *name, bool is_operator, Node *const *args, uint32_t nargs, int32_t start,
+                int32_t stop) {
+    const FuncDef *def = func_lookup_builtin(name);
+    if (!def) return NULL;
+    Node *u = make_unresolved_call(an, name_parts1(an->arena, name), is_operator, args, nargs, start, stop);
+    return func_resolve_call(an, u, def);
 }

@@ -11,6 +11,7 @@
 #include "variables.h"
 #include "catalog/conf.h"
 #include "core/output.h"
+#include "core/walk.h"
 
 typedef struct RefCtx {
     Analysis *an;
@@ -85,9 +86,7 @@ static Node *literal_function(Analysis *an, const Node *e) {
     if (e->u.un.name.n != 1) return NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcasecmp(e->u.un.name.v[0], names[i]) != 0) continue;
-        Node *f = node_new(an->arena, NK_UnresolvedFunction, e->start, e->stop);
-        f->u.un.name = name_parts1(an->arena, names[i]);
-        return node_finish(f);
+        return make_unresolved_call(an, name_parts1(an->arena, names[i]), false, NULL, 0, e->start, e->stop);
     }
     return NULL;
 }
@@ -128,5 +127,5 @@ static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
 
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
     RefCtx c = {an, input, select_list, upto, true, e};
-    return expr_transform_up_unresolved(an->arena, e, ref_kinds(), resolve_attr, &c);
+    return transform(an->arena, e, TX_SKIP_RESOLVED, ref_kinds(), resolve_attr, &c);
 }

@@ -1,6 +1,7 @@
 /* Outer references: undoing them where an expression moves back into the
  * outer query (Spark's SubExprUtils.stripOuterReference). */
 #include "outer_refs.h"
+#include "core/walk.h"
 
 
 static Node *strip_one(Node *e, void *ctx) {
@@ -9,5 +10,5 @@ static Node *strip_one(Node *e, void *ctx) {
 }
 
 Node *strip_outer_references(Analysis *an, Node *e) {
-    return expr_transform_up(an->arena, e, KIND_MASK(NK_OuterReference), strip_one, NULL);
+    return transform(an->arena, e, 0, KIND_MASK(NK_OuterReference), strip_one, NULL);
 }

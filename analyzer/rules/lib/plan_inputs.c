@@ -1,6 +1,7 @@
 /* What a plan node reads and whether its inputs are ready (lib/plan_inputs.h). */
 #include "plan_inputs.h"
 #include "core/output.h"
+#include "core/walk.h"
 
 bool children_resolved(const Node *plan) {
     for (uint32_t i = 0; i < plan->nkids; i++)

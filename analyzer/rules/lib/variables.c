@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "catalog/session.h"
+#include "core/walk.h"
 
 const char *variable_target_name(NameParts n) {
     if (n.n == 1) return n.v[0];
