@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "analyze.h"
@@ -12,7 +13,6 @@
 #include "core/output.h"
 #include "functions/functions.h"
 #include "parser/parser.h"
-#include "parser/var_substitution.h"
 #include "print/printer.h"
 #include "rules/lib/variables.h"
 #include "statements/commands.h"
@@ -348,10 +348,32 @@ static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, 
     arena_set_limit(r->arena, 0, NULL, NULL);
 }
 
+/* ${var} in a statement's text (Spark's VariableSubstitution, on unless
+ * spark.sql.variable.substitute=false): `${key}`, `${hivevar:key}`,
+ * `${hiveconf:key}`, `${spark:key}`, `${sparkconf:key}` take the session
+ * configuration's value of key (`SET hivevar:key = v` sets key). Unlike
+ * Spark, `${env:...}` and `${system:...}` stay as written: the daemon's
+ * environment is not the client's to read. */
+static const char *session_var(void *ctx, const char *prefix, const char *name) {
+    static const char *const BOUND[] = {"hivevar", "hiveconf", "spark", "sparkconf"};
+    if (prefix) {
+        bool bound = false;
+        for (size_t i = 0; i < sizeof BOUND / sizeof BOUND[0]; i++) bound = bound || strcasecmp(prefix, BOUND[i]) == 0;
+        if (!bound) return NULL;
+    }
+    return state_get_conf(ctx, name);
+}
+
+static const char *substitute_session_vars(Arena *a, const SessionState *st, const char *sql, size_t *len) {
+    const char *on = state_get_conf(st, "spark.sql.variable.substitute");
+    if (on && strcasecmp(on, "false") == 0) return sql;
+    return parse_substitute_variables(a, sql, *len, session_var, (void *)st, len);
+}
+
 CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
     const char *text = arena_strndup(r->arena, sql, len);
-    text = substitute_variables(r->arena, s->state, text, &len);
+    text = substitute_session_vars(r->arena, s->state, text, &len);
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,

@@ -127,3 +127,18 @@ Test(core, json_line_contract) {
     cz_result_free(r);
     cz_session_free(s);
 }
+
+Test(core, variable_substitution_in_statement_text) {
+    CzSession *s = cz_session_new(false);
+    expect_ok(s, "CREATE TABLE t (a INT, b STRING)", NULL);
+    expect_ok(s, "SET hivevar:col = b", NULL);
+    expect_ok(s, "SET tbl = t", NULL);
+    expect_ok(s, "SELECT ${col}, ${hivevar:col} AS c FROM ${tbl}", "struct<b:string,c:string>");
+    /* an unset key, an unbound prefix and env:/system: stay as written (and so fail to parse) */
+    expect_error(s, "SELECT ${nosuch} FROM t", "PARSE_SYNTAX_ERROR");
+    expect_error(s, "SELECT ${env:HOME} FROM t", "PARSE_SYNTAX_ERROR");
+    expect_error(s, "SELECT ${other:col} FROM t", "PARSE_SYNTAX_ERROR");
+    cr_assert(cz_session_set_conf(s, "spark.sql.variable.substitute", "false"));
+    expect_error(s, "SELECT ${col} FROM t", "PARSE_SYNTAX_ERROR");
+    cz_session_free(s);
+}
