@@ -1,15 +1,24 @@
 /* `${var}` substitution before parsing, as Spark's VariableSubstitution /
  * ConfigReader do: `${name}` or `${prefix:name}`, looked up by the caller. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "parser.h"
 #include "core/strbuf.h"
 
+/* Whether "${" occurs: memchr for '$' is much faster than memmem on
+ * statements that have none (nearly all). */
+static bool has_reference(const char *s, size_t len) {
+    for (const char *p = memchr(s, '$', len); p; p = memchr(p + 1, '$', len - (size_t)(p + 1 - s)))
+        if ((size_t)(p + 1 - s) < len && p[1] == '{') return true;
+    return false;
+}
+
 const char *parse_substitute_variables(Arena *a, const char *sql, size_t len, ParseVarLookup lookup, void *ctx,
                                        size_t *outlen) {
     if (outlen) *outlen = len;
-    if (!lookup || len < 3 || !memmem(sql, len, "${", 2)) return sql;
+    if (!lookup || len < 3 || !has_reference(sql, len)) return sql;
     StrBuf sb;
     sb_init(&sb, a, len + 64);
     size_t i = 0;
