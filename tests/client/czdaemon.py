@@ -1,6 +1,6 @@
 """Helpers of the client tests: a real catalyzerd on port 0 (its ports are on
 the first log line), TAP output, skipping. Environment (tests/client/meson.build):
-CATALYZERD, CATALYZER_CLI, CATALYZER_LOAD, CATALYZER_SHARED."""
+CATALYZERD, CATALYZER_CLI, CATALYZER_LOAD (the shared corpus: tests/common/corpus.py)."""
 import json
 import os
 import signal
@@ -11,7 +11,6 @@ import threading
 CATALYZERD = os.environ.get("CATALYZERD", "catalyzerd")
 CLI = os.environ.get("CATALYZER_CLI", "catalyzer")
 LOAD = os.environ.get("CATALYZER_LOAD", "catalyzer-load")
-SHARED = os.environ.get("CATALYZER_SHARED", "")
 
 
 class Daemon:

@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """`catalyzer run --daemon` prints byte-identical output to in-process
-`catalyzer run`: on a file of varied statements written here, and (when
-CATALYZER_SHARED has it) on the whole spark-visible.jsonl corpus grouped by
-file with each file's --conf values, as the conformance judge runs it. Also
+`catalyzer run` on a file of varied statements written here (the whole
+visible corpus through the daemon: tests/integration/test_corpus.py). Also
 explain/bench/trace over the wire."""
-import collections
 import json
 import os
 import re
@@ -12,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from czdaemon import CLI, SHARED, Daemon, Tap
+from czdaemon import CLI, Daemon, Tap
 
 VARIED = """
 SELECT 1 AS a, 'x' AS b;
@@ -124,42 +122,6 @@ try:
             p = subprocess.run([sys.executable, example, d.addr], capture_output=True, text=True, timeout=120)
             t.ok(p.returncode == 0 and "event 0: " in p.stdout and "result: struct<id:bigint,total:decimal(20,2)>"
                  in p.stdout, "Python grpcio example: session Execute, streamed Analyze", p.stdout + p.stderr)
-
-        corpus = os.path.join(SHARED, "conformance", "spark-visible.jsonl") if SHARED else ""
-        if not corpus or not os.path.exists(corpus):
-            t.skip("run --daemon on the visible corpus", "CATALYZER_SHARED/conformance/spark-visible.jsonl absent")
-        else:
-            files = collections.OrderedDict()
-            with open(corpus, encoding="utf-8") as f:
-                for line in f:
-                    if line.strip():
-                        r = json.loads(line)
-                        files.setdefault(r["file"], []).append(r)
-            diffs, total = [], 0
-            for name, recs in files.items():
-                confs = []
-                for kv in (recs[0].get("file_config") or {}).get("set", []):
-                    confs += ["--conf", "%s=%s" % (kv[0], kv[1])]
-                p = os.path.join(tmp, "corpus.jsonl")
-                with open(p, "w", encoding="utf-8") as f:
-                    for r in recs:
-                        f.write(json.dumps({"sql": r["sql"]}) + "\n")
-                local = run(["run"] + confs + [p])
-                remote = run(["run", "--daemon", d.addr] + confs + [p])
-                fields = run(["run", "--daemon", d.addr] + confs + [p], FROM_FIELDS)
-                total += len(recs)
-                if fields.stdout != remote.stdout:
-                    diffs.append("%s: lines rebuilt from the response fields differ" % name)
-                if local.stdout != remote.stdout or local.returncode != remote.returncode:
-                    la, ra = local.stdout.splitlines(), remote.stdout.splitlines()
-                    first = next((i for i in range(max(len(la), len(ra)))
-                                  if i >= len(la) or i >= len(ra) or la[i] != ra[i]), -1)
-                    diffs.append("%s: rc %d/%d, lines %d/%d, first difference at line %d:\n  local:  %s\n  daemon: %s"
-                                 % (name, local.returncode, remote.returncode, len(la), len(ra), first,
-                                    la[first][:300] if 0 <= first < len(la) else "-",
-                                    ra[first][:300] if 0 <= first < len(ra) else "-"))
-            t.ok(not diffs, "run --daemon on the visible corpus: %d statements in %d files byte-identical (both renderings)"
-                 % (total, len(files)), "\n".join(diffs))
 finally:
     rc = d.stop()
 t.ok(rc == 0, "daemon stopped cleanly", rc)

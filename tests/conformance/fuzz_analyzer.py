@@ -3,10 +3,14 @@
 mutations of it (deleted, inserted and replaced words), runs through
 `catalyzer run` file by file. Whatever the input, each statement must get an
 answer line and the process must exit 0 — no crash, no sanitizer report, no
-leak (the ASan build runs this too). Skips cleanly without the corpus.
+leak (the ASan build runs this too). Exits 77 (meson's SKIP) without the
+shared corpus.
 
 Usage: fuzz_analyzer.py --cli build/client/catalyzer [--shared ../shared] [--seed N] [--mutations M]"""
-import argparse, json, os, random, subprocess, sys, tempfile
+import argparse, os, random, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import corpus  # noqa: E402
 
 WORDS = ['(', ')', ',', 'SELECT', 'FROM', 'WHERE', 'GROUP BY', 'ORDER BY', '*', '1', 'a', 'NULL', 'LATERAL',
          'JOIN', 'ON', 'AS', 'OVER', '(SELECT 1)', 'EXISTS', 'IN', 'sum', 'count(*)', 'c1', 't1', 'WITH', 'UNION',
@@ -32,35 +36,22 @@ def mutate(rng, sql):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", default=os.environ.get("CATALYZER_SHARED", "../shared"))
+    ap.add_argument("--shared", default=None, help="the shared folder (default: $CATALYZER_SHARED, else ../shared)")
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--mutations", type=int, default=2)
     a = ap.parse_args()
-    corpus = os.path.join(a.shared, "conformance", "spark-visible.jsonl")
-    if not os.path.isfile(corpus):
-        print(f"fuzz_analyzer: SKIP: no corpus at {corpus}")
-        return 0
+    corpus.require("fuzz_analyzer", a.shared)
     rng = random.Random(a.seed)
-    files = {}
-    for line in open(corpus, encoding="utf-8"):
-        r = json.loads(line)
-        files.setdefault(r["file"], []).append(r["sql"])
     failures, total = 0, 0
-    for fname, sqls in files.items():
+    for fname, recs in corpus.by_file("spark-visible.jsonl", shared=a.shared).items():
         stmts = []
-        for s in sqls:
+        for s in (r["sql"] for r in recs):
             stmts.append(s)
             stmts += [mutate(rng, s) for _ in range(a.mutations)]
         total += len(stmts)
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-            for s in stmts:
-                f.write(json.dumps({"sql": s}) + "\n")
-            name = f.name
-        try:
+        with corpus.statements_file(stmts) as name:
             p = subprocess.run([a.cli, "run", name], capture_output=True, encoding="utf-8", errors="replace",
                                timeout=900)
-        finally:
-            os.unlink(name)
         answered = len([l for l in p.stdout.splitlines() if l.strip()])
         if p.returncode != 0 or answered != len(stmts):
             failures += 1
@@ -68,7 +59,7 @@ def main():
             print(f"  FAIL {fname}: exit {p.returncode}, {answered}/{len(stmts)} answered; "
                   f"statement {culprit[:200]!r}\n{p.stderr[-1500:]}")
     print(f"fuzz_analyzer: {total} statements (seed {a.seed}), {failures} file(s) failed")
-    return 1 if failures else 0
+    return 1 if failures or not total else 0
 
 
 if __name__ == "__main__":

@@ -1,29 +1,26 @@
 #!/usr/bin/env python3
 """Every TPC-H and TPC-DS query of ../shared/workloads must analyse without
 error against its schema (one session per query, the schema's statements run
-first). Skips cleanly when the workloads are not present.
+first). Exits 77 (meson's SKIP) when the shared corpus is not present.
 
 Usage: workloads.py --cli build/client/catalyzer [--shared ../shared]"""
-import argparse, glob, json, os, subprocess, sys, tempfile
+import argparse, json, os, subprocess, sys, tempfile
 
-SETS = [("tpch", "tpch"), ("tpcds", "tpcds"), ("tpcds-v2.7.0", "tpcds")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import corpus  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
-    ap.add_argument("--shared", default=os.environ.get("CATALYZER_SHARED", "../shared"))
+    ap.add_argument("--shared", default=None, help="the shared folder (default: $CATALYZER_SHARED, else ../shared)")
     a = ap.parse_args()
-    root = os.path.join(a.shared, "workloads")
-    if not os.path.isdir(root):
-        print(f"workloads: SKIP: no workloads at {root} (they live in ../shared beside the clone)")
-        return 0
+    corpus.require("workloads", a.shared)
     failed = 0
     total = 0
-    for qdir, sdir in SETS:
-        schema = open(os.path.join(root, sdir, "schema.sql"), encoding="utf-8").read()
+    for qdir, schema_path, queries in corpus.workloads(a.shared):
+        schema = open(schema_path, encoding="utf-8").read()
         ok = 0
-        queries = sorted(glob.glob(os.path.join(root, qdir, "q*.sql")))
         for q in queries:
             total += 1
             with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, encoding="utf-8") as f:
@@ -44,7 +41,7 @@ def main():
                 ok += 1
         print(f"  {qdir:14s} {ok:3d}/{len(queries)} analysed")
     print(f"workloads: {total - failed}/{total} queries analysed without error")
-    return 1 if failed else 0
+    return 1 if failed or not total else 0
 
 
 if __name__ == "__main__":

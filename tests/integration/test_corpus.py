@@ -1,61 +1,62 @@
 #!/usr/bin/env python3
 """The visible Spark corpus through the daemon gives the same answers as in
-process: for every corpus file, `catalyzer run FILE` and `catalyzer run
---daemon HOST:PORT FILE` (one daemon session per file, the in-process test
-tables sent as its catalog) must print identical JSON lines.
+process: for every corpus file (its --conf values applied, as the
+conformance judge runs it), `catalyzer run FILE` and `catalyzer run --daemon
+HOST:PORT FILE` (one daemon session per file, the in-process test tables
+sent as its catalog) must print identical JSON lines with the same exit
+status, and so must the lines the CLI rebuilds from the response fields
+(CATALYZER_CLI_JSON_FROM_FIELDS=1). TAP, one line a file.
 
-Reads the corpus from CATALYZER_SHARED (skips cleanly without it) and needs
-the CLI from the same build (CATALYZER_BUILD/client/catalyzer)."""
-import collections
-import json
+Needs the CLI from the same build (CATALYZER_BUILD/client/catalyzer) and the
+shared corpus: exits 77 (meson's SKIP) without ../shared."""
 import os
 import subprocess
-import tempfile
+import sys
 
-from daemon import Daemon, Tap, skip_all
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import corpus  # noqa: E402
 
-shared = os.environ.get("CATALYZER_SHARED", "")
-corpus = os.path.join(shared, "conformance", "spark-visible.jsonl")
+corpus.require("daemon-corpus")
+
+from daemon import Daemon, Tap  # noqa: E402
+
 cli = os.path.join(os.environ.get("CATALYZER_BUILD", ""), "client", "catalyzer")
-if not os.path.exists(corpus):
-    skip_all("CATALYZER_SHARED corpus not found (%s)" % corpus)
 if not os.access(cli, os.X_OK):
-    skip_all("catalyzer CLI not built (%s)" % cli)
-if subprocess.run([cli, "run", "--daemon"], capture_output=True).returncode not in (0, 1, 2) or \
-        b"--daemon" not in subprocess.run([cli, "run", "--daemon"], capture_output=True).stderr:
-    skip_all("this catalyzer CLI has no run --daemon")
+    print("catalyzer CLI not built (%s)" % cli)
+    sys.exit(1)
+FROM_FIELDS = dict(os.environ, CATALYZER_CLI_JSON_FROM_FIELDS="1")
 
-files = collections.OrderedDict()
-with open(corpus, encoding="utf-8") as f:
-    for line in f:
-        if line.strip():
-            r = json.loads(line)
-            files.setdefault(r["file"], []).append(r)
+
+def run(args, env=None):
+    return subprocess.run([cli] + args, capture_output=True, text=True, errors="replace", timeout=300, env=env)
+
 
 t = Tap()
 d = Daemon("--log-level", "warn")
 addr = "127.0.0.1:%d" % d.grpc_port
 total_same = total = 0
+files = corpus.by_file("spark-visible.jsonl")
 for name, recs in files.items():
-    confs = []
-    for kv in (recs[0].get("file_config") or {}).get("set", []):
-        confs += ["--conf", "%s=%s" % (kv[0], kv[1])]
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-        for r in recs:
-            f.write(json.dumps({"sql": r["sql"]}) + "\n")
-        path = f.name
-    local = subprocess.run([cli, "run", *confs, path], capture_output=True, text=True, errors="replace", timeout=300)
-    remote = subprocess.run([cli, "run", "--daemon", addr, *confs, path], capture_output=True, text=True,
-                            errors="replace", timeout=300)
-    os.unlink(path)
+    confs = corpus.conf_args(recs)
+    with corpus.statements_file(r["sql"] for r in recs) as path:
+        local = run(["run", *confs, path])
+        remote = run(["run", "--daemon", addr, *confs, path])
+        fields = run(["run", "--daemon", addr, *confs, path], FROM_FIELDS)
     a, b = local.stdout.splitlines(), remote.stdout.splitlines()
     same = sum(1 for x, y in zip(a, b) if x == y)
     total_same += same
     total += len(recs)
     diffs = [(x, y) for x, y in zip(a, b) if x != y][:3]
-    t.ok(a == b and len(a) == len(recs), "%s: %d/%d statements identical through the daemon" % (name, same, len(recs)),
-         "\n".join("in process: %s\ndaemon:     %s" % p for p in diffs) + ("\n" + remote.stderr[-500:] if remote.stderr else ""))
+    detail = "\n".join("in process: %s\ndaemon:     %s" % p for p in diffs)
+    if local.returncode != remote.returncode:
+        detail += "\nexit status %d in process, %d through the daemon" % (local.returncode, remote.returncode)
+    if fields.stdout != remote.stdout:
+        detail += "\nthe lines rebuilt from the response fields differ from the daemon's JSON lines"
+    t.ok(a == b and len(a) == len(recs) and local.returncode == remote.returncode and fields.stdout == remote.stdout,
+         "%s: %d/%d statements identical through the daemon (both renderings)" % (name, same, len(recs)),
+         detail + ("\n" + remote.stderr[-500:] if remote.stderr else ""))
 print("# figure corpus through the daemon: %d/%d statements identical to in process" % (total_same, total))
+t.ok(total > 1000, "the whole visible corpus ran (%d statements in %d files)" % (total, len(files)))
 t.ok(d.alive(), "daemon alive after the corpus")
 rc = d.stop()
 t.ok(rc == 0, "SIGTERM: exit 0")

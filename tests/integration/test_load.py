@@ -2,23 +2,43 @@
 """h2load bursts against the real daemon: every request must succeed (checked
 through /metrics, since h2load sees only HTTP status 200 and not the gRPC
 status in trailers). Prints the figures as TAP comments: requests/s, p50/p99
-latency (from h2load's per-request log), RSS at rest and under load. Also a
-TPC-H query (Q1) with its schema inline when CATALYZER_SHARED has it."""
+latency (from h2load's per-request log), RSS at rest and under load. With
+--tpch instead of the simple query: TPC-H Q1 from the shared corpus with its
+schema inline (a separate meson test that exits 77, meson's SKIP, without
+../shared)."""
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import urllib.request
 
-from daemon import Client, Daemon, Tap, grpc, load_stubs, skip_all
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import corpus  # noqa: E402
+
+TPCH = "--tpch" in sys.argv[1:]
+if TPCH:
+    corpus.require("daemon-load-tpch")
+
+from daemon import Client, Daemon, Tap, grpc, load_stubs, skip_all  # noqa: E402
+
+
+
+def skip(why):
+    """The TPC-H variant runs with meson's exit-code protocol: 77 is its skip."""
+    if TPCH:
+        print("SKIP: " + why)
+        sys.exit(77)
+    skip_all(why)
+
 
 if not shutil.which("h2load"):
-    skip_all("h2load (nghttp2-client) not installed")
+    skip("h2load (nghttp2-client) not installed")
 if grpc is None:
-    skip_all("python3-grpcio not importable")
+    skip("python3-grpcio not importable")
 
 pb, hpb = load_stubs()
 t = Tap()
@@ -89,15 +109,14 @@ c.good_call()
 rest = d.rss_kib()
 print("# figure RSS at rest (after one call): %d KiB" % rest)
 
-res = burst(d, pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1 AS a")), "simple SELECT 1 AS a")
-t.ok(res["ok2xx"] == REQUESTS and res["grpc_ok"] == REQUESTS,
-     "h2load burst (simple analysis): all %d succeed (2xx %d, gRPC OK %d)" % (REQUESTS, res["ok2xx"], res["grpc_ok"]),
-     res["out"])
-
-shared = os.environ.get("CATALYZER_SHARED", "")
-schema = os.path.join(shared, "workloads", "tpch", "schema.sql")
-q1 = os.path.join(shared, "workloads", "tpch", "q1.sql")
-if os.path.exists(schema) and os.path.exists(q1):
+if not TPCH:
+    res = burst(d, pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1 AS a")), "simple SELECT 1 AS a")
+    t.ok(res["ok2xx"] == REQUESTS and res["grpc_ok"] == REQUESTS,
+         "h2load burst (simple analysis): all %d succeed (2xx %d, gRPC OK %d)" % (REQUESTS, res["ok2xx"], res["grpc_ok"]),
+         res["out"])
+else:
+    schema = corpus.path("workloads", "tpch", "schema.sql")
+    q1 = corpus.path("workloads", "tpch", "q1.sql")
     tables = []
     for name, cols in re.findall(r"CREATE TABLE (\w+) \((.*?)\);", open(schema).read(), re.S):
         tb = pb.Table(name=name)
@@ -114,8 +133,6 @@ if os.path.exists(schema) and os.path.exists(q1):
          str(first.error))
     res2 = burst(d, req, "TPC-H Q1 (schema inline, stateless)", n=min(REQUESTS, 5000))
     t.ok(res2["ok2xx"] == res2["grpc_ok"] == min(REQUESTS, 5000), "h2load burst (TPC-H Q1): all succeed", res2["out"])
-else:
-    print("# skip TPC-H burst: CATALYZER_SHARED workloads not found")
 
 after_kib = d.rss_kib()
 print("# figure RSS after the bursts: %d KiB" % after_kib)

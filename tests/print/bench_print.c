@@ -1,7 +1,6 @@
 /* Benchmark (not a test): printing throughput on large plans. Prints figures:
  * a 5000-level chain, a 10000-way union, and every TPC-DS / TPC-H query of
  * $CATALYZER_SHARED/workloads parsed and printed (when present). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,30 +68,24 @@ static void bench_union(void) {
     arena_free(a);
 }
 
-static void bench_dir(const char *dir, const char *label) {
-    DIR *d = opendir(dir);
-    if (!d) return;
+/* The workload queries of one set (file prefix "tpch/", ...; schema.sql left out). */
+static void bench_workload(const Corpus *c, const char *prefix, const char *label) {
     Arena *a = arena_new(0);
     size_t bytes = 0;
     int nq = 0;
     double secs = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l < 5 || strcmp(e->d_name + l - 4, ".sql") || !strcmp(e->d_name, "schema.sql")) continue;
-        size_t len;
-        char *sql = read_file_all(a, arena_printf(a, "%s/%s", dir, e->d_name), &len);
-        if (!sql) continue;
+    for (size_t i = 0; i < c->n; i++) {
+        const CorpusRecord *r = &c->v[i];
+        if (strncmp(r->file, prefix, strlen(prefix)) != 0 || strstr(r->file, "/schema.sql")) continue;
         ErrorInfo *err = NULL;
         ParserOptions po = {0};
-        Node *plan = parse_statement(a, sql, len, &po, &err);
+        Node *plan = parse_statement(a, r->sql, strlen(r->sql), &po, &err);
         if (!plan) continue;
         double t = now();
-        for (int r = 0; r < 50; r++) bytes += strlen(plan_tree_string(a, plan));
+        for (int k = 0; k < 50; k++) bytes += strlen(plan_tree_string(a, plan));
         secs += now() - t;
         nq++;
     }
-    closedir(d);
     if (nq) {
         char what[64];
         snprintf(what, sizeof what, "%s: %d parsed queries", label, nq);
@@ -104,13 +97,11 @@ static void bench_dir(const char *dir, const char *label) {
 int main(void) {
     bench_chain();
     bench_union();
-    const char *shared = getenv("CATALYZER_SHARED");
-    if (shared) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/workloads/tpcds", shared);
-        bench_dir(path, "TPC-DS");
-        snprintf(path, sizeof path, "%s/workloads/tpch", shared);
-        bench_dir(path, "TPC-H");
+    Corpus c = {0};
+    if (corpus_shared_dir() && corpus_load_workloads(&c)) {
+        bench_workload(&c, "tpcds/", "TPC-DS");
+        bench_workload(&c, "tpch/", "TPC-H");
     }
+    corpus_free(&c);
     return 0;
 }
