@@ -347,8 +347,7 @@ def parameters():
     assert r.ok and r.schema == "struct<a:bigint>", r.error.message
 
 
-t.check("named and positional parameters reach the analyzer", parameters,
-        todo="parameter binding is not in the analyzer yet")
+t.check("named and positional parameters reach the analyzer", parameters)
 
 
 def memory_budget():
