@@ -72,3 +72,16 @@ class Tap:
     def done(self):
         print("1..%d" % self.n)
         sys.exit(1 if self.failed else 0)
+
+
+def load(*args, timeout=120):
+    """Runs catalyzer-load; (exit status, stdout, stderr)."""
+    p = subprocess.run([LOAD] + list(args), capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def sane_latency(j):
+    """catalyzer-load --json's latency percentiles are ordered and positive."""
+    lat = j["latency_us"]
+    order = [lat["min"], lat["p50"], lat["p90"], lat["p99"], lat["p99.9"], lat["max"]]
+    return all(a <= b for a, b in zip(order, order[1:])) and lat["p50"] > 0

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""catalyzer-load against a real daemon on TPC-H from the shared corpus, a
+few seconds at concurrency 1, 2 and 8: percentiles reported, no error. Runs
+with meson's exit-code protocol: exits 77 (SKIP) without ../shared."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import corpus  # noqa: E402
+
+corpus.require("client-load-tpch")
+
+from czdaemon import Daemon, Tap, load, sane_latency as sane  # noqa: E402
+
+t = Tap()
+d = Daemon("--log-level", "warn")
+try:
+    tpch = corpus.path("workloads", "tpch")
+    for conc in (1, 2, 8):
+        rc, out, err = load("--daemon", d.addr, "--workload", tpch, "--concurrency", str(conc), "--duration", "3",
+                            "--json")
+        j = json.loads(out) if out.strip() else {}
+        t.ok(rc == 0 and j.get("ok", 0) > 0 and j.get("errors") == {} and sane(j) and j.get("queries") == 22,
+             "TPC-H, concurrency %d, 3 s: percentiles reported" % conc, out + err)
+        if j:
+            lat = j["latency_us"]
+            t.note("TPC-H c=%d: %.0f req/s, p50 %.0f us, p90 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.0f us"
+                   % (conc, j["throughput_rps"], lat["p50"], lat["p90"], lat["p99"], lat["p99.9"], lat["max"]))
+finally:
+    rc = d.stop()
+t.ok(rc == 0, "daemon stopped cleanly", rc)
+t.done()
