@@ -125,6 +125,8 @@ static const ErrorClassDef CLASSES[] = {
      "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a FILTER expression without an aggregation, but found <aggExpr>."},
     {"INVALID_AGGREGATE_FILTER.NOT_BOOLEAN", "42903",
      "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a FILTER expression of the BOOLEAN type."},
+    {"INVALID_AGGREGATE_FILTER.CONTAINS_WINDOW_FUNCTION", "42903",
+     "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a FILTER expression without a window function, but found <windowExpr>."},
     {"INVALID_AGGREGATE_FILTER.NON_DETERMINISTIC", "42903",
      "The FILTER expression <filterExpr> in an aggregate function is invalid. Expected a deterministic FILTER expression."},
     {"INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", "42K0K",

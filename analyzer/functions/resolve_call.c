@@ -253,32 +253,52 @@ static bool apply_arg_specs(TypeCtx *c) {
     return true;
 }
 
-static WalkResult find_agg(const Node *n, void *ctx) {
-    if (n->kind == NK_AggregateExpression) {
-        *(const Node **)ctx = n;
+typedef struct FindKind {
+    NodeKind kind;
+    const Node *found;
+} FindKind;
+
+static WalkResult find_kind(const Node *n, void *ctx) {
+    FindKind *f = ctx;
+    if (n->kind == f->kind) {
+        f->found = n;
         return WALK_ABORT;
     }
     return WALK_CONTINUE;
 }
 
-/* CheckAnalysis's rules for an aggregate's FILTER (WHERE ...) */
+static const Node *first_of_kind(const Node *e, NodeKind k) {
+    FindKind f = {k, NULL};
+    if (kind_mask_has(e->mask, k)) node_walk(e, 0, find_kind, &f);
+    return f.found;
+}
+
+/* Spark's checks of an aggregate's FILTER (WHERE ...), made when the
+ * aggregate is built (FunctionResolution), in Spark's order. A window
+ * function left in a FILTER would otherwise be extracted again and again
+ * by ExtractWindowExpressions. */
 static bool check_filter(Analysis *an, Node *f) {
     Arena *a = an->arena;
     if (!f->type) return true;
-    const Node *agg = NULL;
-    node_walk(f, 0, find_agg, &agg);
-    if (agg) {
-        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.CONTAINS_AGGREGATE", f, "filterExpr",
-                               expr_sql_quoted(a, f), "aggExpr", expr_sql_quoted(a, agg), NULL));
+    if (f->flags & NF_NONDETERMINISTIC) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.NON_DETERMINISTIC", f, "filterExpr",
+                               expr_sql_quoted(a, f), NULL));
         return false;
     }
     if (f->type->id != T_BOOLEAN) {
         an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.NOT_BOOLEAN", f, "filterExpr", expr_sql_quoted(a, f), NULL));
         return false;
     }
-    if (f->flags & NF_NONDETERMINISTIC) {
-        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.NON_DETERMINISTIC", f, "filterExpr",
-                               expr_sql_quoted(a, f), NULL));
+    const Node *agg = first_of_kind(f, NK_AggregateExpression);
+    if (agg) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.CONTAINS_AGGREGATE", f, "filterExpr",
+                               expr_sql_quoted(a, f), "aggExpr", expr_sql_quoted(a, agg), NULL));
+        return false;
+    }
+    const Node *win = first_of_kind(f, NK_WindowExpression);
+    if (win) {
+        an_fail(an, error_make(a, "INVALID_AGGREGATE_FILTER.CONTAINS_WINDOW_FUNCTION", f, "filterExpr",
+                               expr_sql_quoted(a, f), "windowExpr", expr_sql_quoted(a, win), NULL));
         return false;
     }
     return true;

@@ -20,9 +20,12 @@
 #include "rules/lib/scope.h"
 #include "core/walk.h"
 
+/* The first visible column called name: the hidden (qualified-access-only)
+ * key columns an earlier USING/NATURAL join left are not part of a side's
+ * output in Spark, so they are never join keys. */
 static Node *find(Analysis *an, AttrList l, const char *name) {
     for (uint32_t i = 0; i < l.n; i++)
-        if (ident_eq(an, l.v[i]->u.attr.name, name)) return l.v[i];
+        if (!l.v[i]->u.attr.metadata_col && ident_eq(an, l.v[i]->u.attr.name, name)) return l.v[i];
     return NULL;
 }
 
@@ -57,9 +60,12 @@ static Node *rewrite(Node *p, void *ctx) {
     uint32_t nk = 0;
     Node **lk = ARENA_ARRAY(an->arena, Node *, lo.n + 1), **rk = ARENA_ARRAY(an->arena, Node *, lo.n + 1);
     if (p->u.join.natural) {
+        /* the names both sides have, once each, in the left's order (Spark's
+           left.output.map(_.name).intersect(right.output.map(_.name))) */
         for (uint32_t i = 0; i < lo.n; i++) {
+            if (lo.v[i]->u.attr.metadata_col || find(an, (AttrList){nk, lk, NULL}, lo.v[i]->u.attr.name)) continue;
             Node *r = find(an, ro, lo.v[i]->u.attr.name);
-            if (r && !contains(lk, nk, lo.v[i])) {
+            if (r) {
                 lk[nk] = lo.v[i];
                 rk[nk++] = r;
             }
@@ -98,7 +104,7 @@ static Node *rewrite(Node *p, void *ctx) {
     j = node_finish(j);
     JoinType t = p->u.join.type;
     bool lnull = t == JOIN_RIGHT_OUTER || t == JOIN_FULL_OUTER, rnull = t == JOIN_LEFT_OUTER || t == JOIN_FULL_OUTER;
-    uint32_t cap = lo.n + ro.n + nk + 1, n = 0;
+    uint32_t cap = lo.n + ro.n + 2 * nk + 1, n = 0; /* every column, plus both hidden keys of a full join */
     Node **items = ARENA_ARRAY(an->arena, Node *, cap);
     for (uint32_t i = 0; i < nk; i++) {
         if (t == JOIN_RIGHT_OUTER) items[n++] = rk[i];
