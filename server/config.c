@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL } OptKind;
+typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING } OptKind;
 
 typedef struct Opt {
     const char *flag; /* without the leading -- */
@@ -39,8 +39,43 @@ static const Opt OPTS[] = {
     {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
     {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections idle (no call, no bytes) this long; 0 = never"},
     {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},
+    {"tls-cert", "CATALYZERD_TLS_CERT", OPT_STRING, OFF(tls_cert), "", "PEM certificate chain: both ports speak TLS (gRPC with ALPN h2)"},
+    {"tls-key", "CATALYZERD_TLS_KEY", OPT_STRING, OFF(tls_key), "", "PEM private key of --tls-cert"},
+    {"tls-client-ca", "CATALYZERD_TLS_CLIENT_CA", OPT_STRING, OFF(tls_client_ca), "", "PEM CA bundle: clients must present a certificate it signed (mutual TLS)"},
+    {"auth-token-file", "CATALYZERD_AUTH_TOKEN_FILE", OPT_STRING, OFF(auth_token_file), "", "lines of 'TOKEN PRINCIPAL': calls need 'authorization: Bearer TOKEN'"},
+    {"http-allowed-hosts", "CATALYZERD_HTTP_ALLOWED_HOSTS", OPT_STRING, OFF(http_allowed_hosts), "localhost,127.0.0.1,::1", "Host header names the JSON endpoint answers (plus the --http address); '*' any"},
+    {"http-allowed-origins", "CATALYZERD_HTTP_ALLOWED_ORIGINS", OPT_STRING, OFF(http_allowed_origins), "", "browser origins (scheme://host[:port], comma-separated) besides its own allowed to call the JSON endpoint"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
+
+bool config_is_loopback(const char *host) {
+    return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 || strcmp(host, "localhost") == 0;
+}
+
+/* Flags that only make sense together, and the rule that a daemon nobody
+ * authenticates to and nobody can verify stays on loopback. */
+static int check_security(const Config *cfg) {
+    if (!!cfg->tls_cert[0] != !!cfg->tls_key[0]) {
+        fprintf(stderr, "catalyzerd: --tls-cert and --tls-key go together\n");
+        return -1;
+    }
+    if (cfg->tls_client_ca[0] && !cfg->tls_cert[0]) {
+        fprintf(stderr, "catalyzerd: --tls-client-ca needs --tls-cert and --tls-key\n");
+        return -1;
+    }
+    if (cfg->tls_cert[0] || cfg->auth_token_file[0]) return 0;
+    const char *what[2] = {cfg->grpc_host, cfg->http_host};
+    const char *flag[2] = {"--grpc", "--http"};
+    for (int i = 0; i < 2; i++)
+        if (what[i][0] && !config_is_loopback(what[i])) {
+            fprintf(stderr,
+                    "catalyzerd: %s %s is not a loopback address: without TLS (--tls-cert, --tls-key) or "
+                    "authentication (--auth-token-file) catalyzerd listens on loopback only\n",
+                    flag[i], what[i]);
+            return -1;
+        }
+    return 0;
+}
 
 bool config_parse_hostport(const char *s, char *host, size_t hostcap, int *port) {
     const char *colon = strrchr(s, ':');
@@ -84,6 +119,10 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
         *(size_t *)((char *)cfg + o->offset) = (size_t)n;
         return true;
     }
+    case OPT_STRING:
+        if (strlen(v) >= CONFIG_STR_MAX) return false;
+        snprintf((char *)cfg + o->offset, CONFIG_STR_MAX, "%s", v);
+        return true;
     case OPT_LOGLEVEL: {
         static const char *const L[] = {"debug", "info", "warn", "error"};
         for (int i = 0; i < 4; i++)
@@ -100,12 +139,12 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
 static void usage(FILE *f) {
     fprintf(f, "usage: catalyzerd [--grpc HOST:PORT] [--http HOST:PORT|off] [options]\n\n"
                "Catalyzer's analyzer daemon: gRPC service catalyzer.v1.Analyzer and grpc.health.v1.Health\n"
-               "over HTTP/2 cleartext, plus a JSON debugging endpoint (POST /v1/analyze, /v1/execute,\n"
+               "over HTTP/2 (TLS with --tls-cert/--tls-key), plus a JSON debugging endpoint (POST /v1/analyze, /v1/execute,\n"
                "/v1/register-catalog, /v1/drop-session; GET /healthz, /metrics) over HTTP/1.1.\n"
                "The first log line (JSON) names the ports chosen. SIGTERM/SIGINT drain and exit 0.\n\n"
                "options (each also read from its environment variable; flags win):\n");
     for (size_t i = 0; i < NOPTS; i++)
-        fprintf(f, "  --%-24s %-36s %s (default %s)\n", OPTS[i].flag, OPTS[i].env, OPTS[i].help, OPTS[i].def);
+        fprintf(f, "  --%-24s %-36s %s (default %s)\n", OPTS[i].flag, OPTS[i].env, OPTS[i].help, *OPTS[i].def ? OPTS[i].def : "none");
     fprintf(f, "  --%-24s %-36s %s\n", "help", "", "this text");
     fprintf(f, "  --%-24s %-36s %s\n", "version", "", "print the version");
 }
@@ -160,5 +199,5 @@ int config_load(Config *cfg, int argc, char **argv) {
     if (cfg->worker_stack_bytes < 256 * 1024) cfg->worker_stack_bytes = 256 * 1024;
     if (cfg->max_concurrent_streams == 0) cfg->max_concurrent_streams = 1;
     if (cfg->stream_buffer_bytes < 16384) cfg->stream_buffer_bytes = 16384;
-    return 0;
+    return check_security(cfg);
 }

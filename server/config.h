@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum { CONFIG_STR_MAX = 1024 };
+
 typedef struct Config {
     char grpc_host[256];
     int grpc_port;
@@ -30,11 +32,22 @@ typedef struct Config {
     uint32_t stream_buffer_bytes; /* per-call unsent output before the worker waits */
     uint32_t idle_timeout_seconds; /* close connections without calls or traffic after this; 0 = never */
     int log_level;              /* 0 debug, 1 info, 2 warn, 3 error */
+    /* Security (see server/README.md): empty strings are "not set". */
+    char tls_cert[CONFIG_STR_MAX];        /* PEM chain; with tls_key, both ports speak TLS */
+    char tls_key[CONFIG_STR_MAX];
+    char tls_client_ca[CONFIG_STR_MAX];   /* CA bundle: client certificates required (mutual TLS) */
+    char auth_token_file[CONFIG_STR_MAX]; /* TOKEN PRINCIPAL lines: bearer tokens required */
+    char http_allowed_hosts[CONFIG_STR_MAX];   /* Host header names the JSON endpoint answers */
+    char http_allowed_origins[CONFIG_STR_MAX]; /* cross-origin pages allowed to call it */
 } Config;
 
 /* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when
  * --help/--version was printed (exit 0), -1 on a bad setting (message on stderr). */
 int config_load(Config *cfg, int argc, char **argv);
+
+/* A loopback address (127.0.0.0/8, ::1, localhost): without TLS and
+ * authentication catalyzerd listens on nothing else. */
+bool config_is_loopback(const char *host);
 
 /* "host:port" → parts; port 0 allowed. */
 bool config_parse_hostport(const char *s, char *host, size_t hostcap, int *port);

@@ -1,14 +1,23 @@
 /* Transport connections: the gRPC (HTTP/2) and JSON (HTTP/1.1) transports,
  * both driven by the server's libuv loop. Each connection starts with a
  * ConnHead so the server can list, drain and close them without knowing the
- * protocol. */
+ * protocol.
+ *
+ * The protocols read, write and close through conn_read_start, conn_write
+ * and conn_close (conn.c), never on the TCP handle directly: on a TLS port
+ * those decrypt and encrypt in between (tls.h), and the protocol code sees
+ * plaintext either way. */
 #ifndef CZ_CONN_H
 #define CZ_CONN_H
 
 #include <stdbool.h>
 #include <uv.h>
 
+#include "auth.h"
+#include "tls.h"
 #include "server.h"
+
+typedef struct TlsLink TlsLink;
 
 typedef struct ConnHead ConnHead;
 typedef struct ConnOps {
@@ -26,7 +35,29 @@ struct ConnHead {
     bool closing;
     bool force_close;   /* drain timeout: close without waiting for writes */
     uint64_t last_active_ns; /* last byte received (idle timeout) */
+    TlsLink *tls;            /* NULL: cleartext */
+    char cert_principal[AUTH_PRINCIPAL_MAX + 1]; /* mutual TLS: the client certificate's name */
 };
+
+/* After uv_accept: a TLS port's connection starts its handshake (nothing is
+ * sent before the client's hello). False when out of memory. */
+bool conn_start_tls(ConnHead *c, TlsContext *ctx);
+/* uv_read_start / uv_read_stop / uv_write / uv_close of the connection, with
+ * TLS in between when the port has it. cb of conn_write runs once the bytes
+ * are on the socket; on a failure returned here it is not called. */
+int conn_read_start(ConnHead *c, uv_alloc_cb alloc_cb, uv_read_cb read_cb);
+void conn_read_stop(ConnHead *c);
+int conn_write(ConnHead *c, uv_write_t *req, const uv_buf_t bufs[], unsigned nbufs, uv_write_cb cb);
+void conn_close(ConnHead *c, uv_close_cb cb);
+/* Releases the transport's state; called by conn_unlink. */
+void conn_transport_free(ConnHead *c);
+bool conn_is_tls(const ConnHead *c);
+
+/* Who makes a call on c, given its authorization header (NULL if none):
+ * with --auth-token-file, the token's principal, or NULL (UNAUTHENTICATED)
+ * for a missing or unknown token; without it, the client certificate's name
+ * on mutual TLS, else "" (anonymous). */
+const char *conn_principal(const ConnHead *c, const char *authorization, size_t len);
 
 void conn_link(Server *srv, ConnHead *c);
 void conn_unlink(Server *srv, ConnHead *c);

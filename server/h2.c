@@ -25,6 +25,8 @@ typedef struct H2Call {
     int32_t stream_id;
     RpcMethod method;
     bool known_method, is_post, ct_ok, has_ct, bad_timeout, bad_encoding, unknown_path;
+    int authz_headers;     /* authorization headers seen (more than one: refused) */
+    const char *principal; /* who calls (conn_principal); NULL: unauthenticated */
     int64_t timeout_ns;
     size_t header_bytes;
     char path[160];
@@ -270,11 +272,13 @@ static const struct {
     {"/grpc.health.v1.Health/Watch", RPC_HEALTH_WATCH},
 };
 
-/* session_id is field 1 (string) of every Analyzer request: read it from the
- * top level of the wire without unpacking (the loop stays cheap). */
-static bool wire_session_id(const uint8_t *p, size_t len, char *out, size_t cap) {
+/* session_id is field 1 (string) of every Analyzer request: find it at the
+ * top level of the wire without unpacking (the loop stays cheap). *out is
+ * NULL when absent; the session-id rule is checked by server_session. */
+static bool wire_session_id(const uint8_t *p, size_t len, const char **out, size_t *out_len) {
     size_t pos = 0;
-    out[0] = '\0';
+    *out = NULL;
+    *out_len = 0;
     while (pos < len) {
         uint64_t key = 0, v = 0;
         int shift = 0;
@@ -304,10 +308,9 @@ static bool wire_session_id(const uint8_t *p, size_t len, char *out, size_t cap)
             shift += 7;
         } while (p[pos++] & 0x80);
         if (v > len - pos) return false;
-        if ((key >> 3) == 1) {
-            if (v >= cap) return false;
-            memcpy(out, p + pos, v);
-            out[v] = '\0';
+        if ((key >> 3) == 1) { /* the last occurrence wins, as when unpacking */
+            *out = (const char *)p + pos;
+            *out_len = v;
         }
         pos += v;
     }
@@ -332,6 +335,16 @@ static void dispatch(H2Call *call) {
         metrics_bad_input(&srv->metrics);
         record(call, GRPC_INVALID_ARGUMENT, "bad content-type");
         return;
+    }
+    /* Health stays open (probes carry no token); everything else, known
+     * method or not, needs a caller, and learns nothing more without one. */
+    bool health = call->known_method && (call->method == RPC_HEALTH_CHECK || call->method == RPC_HEALTH_WATCH);
+    if (!health) {
+        if (!call->authz_headers) call->principal = conn_principal(&c->head, NULL, 0);
+        if (!call->principal || call->authz_headers > 1) {
+            call->principal = NULL;
+            return trailers_only(call, GRPC_UNAUTHENTICATED, "missing or invalid bearer token");
+        }
     }
     if (!call->known_method) return trailers_only(call, GRPC_UNIMPLEMENTED, "unknown method");
     if (call->bad_encoding) return trailers_only(call, GRPC_UNIMPLEMENTED, "only identity grpc-encoding is supported");
@@ -388,18 +401,23 @@ static void dispatch(H2Call *call) {
     snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
     j->start_ns = call->start_ns;
     if (call->timeout_ns > 0) j->deadline_ns = call->start_ns + (uint64_t)call->timeout_ns;
-    if (!wire_session_id(msg, mlen, j->session_id, sizeof j->session_id)) {
+    const char *sid;
+    size_t sid_len;
+    if (!wire_session_id(msg, mlen, &sid, &sid_len)) {
         job_unref(j);
         metrics_bad_input(&srv->metrics);
         return trailers_only(call, GRPC_INVALID_ARGUMENT, "malformed request message");
     }
-    if (j->session_id[0]) {
-        bool create = call->method != RPC_DROP_SESSION;
-        j->session = server_session(srv, j->session_id, create);
-        if (!j->session && create) {
+    if (sid && sid_len) {
+        int st;
+        j->session = server_session(srv, sid, sid_len, call->principal, call->method != RPC_DROP_SESSION, &st);
+        if (st != GRPC_OK) {
             job_unref(j);
-            return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "too many sessions");
+            if (st == GRPC_INVALID_ARGUMENT) metrics_bad_input(&srv->metrics);
+            return trailers_only(call, st, server_session_refusal(st));
         }
+        memcpy(j->session_id, sid, sid_len);
+        j->session_id[sid_len] = '\0';
     }
     j->req = malloc(mlen ? mlen : 1);
     memcpy(j->req, msg, mlen);
@@ -485,6 +503,9 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t 
             call->bad_timeout = true;
     } else if (header_is(name, nl, "grpc-encoding")) {
         call->bad_encoding = !(vl == 8 && memcmp(value, "identity", 8) == 0);
+    } else if (header_is(name, nl, "authorization")) {
+        call->authz_headers++;
+        call->principal = conn_principal(&c->head, (const char *)value, vl);
     }
     return 0;
 }
@@ -619,7 +640,7 @@ static void h2_flush(H2Conn *c) {
         w->req.data = c;
         uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)len);
         c->pending_write += len;
-        if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, on_write) != 0) {
+        if (conn_write(&c->head, &w->req, &b, 1, on_write) != 0) {
             c->pending_write -= len;
             free(w);
             c->in_flush = false;
@@ -673,7 +694,7 @@ static void on_closed(uv_handle_t *h) {
 static void really_close(H2Conn *c) {
     if (c->head.closing) return;
     c->head.closing = true;
-    uv_close((uv_handle_t *)&c->head.tcp, on_closed);
+    conn_close(&c->head, on_closed);
 }
 
 /* Graceful: once what is queued has been written (a forced close, after the
@@ -718,6 +739,10 @@ void h2_on_connection(uv_stream_t *listener, int status) {
         return;
     }
     uv_tcp_nodelay(&c->head.tcp, 1);
+    if (srv->tls_grpc && !conn_start_tls(&c->head, srv->tls_grpc)) {
+        really_close(c);
+        return;
+    }
 
     nghttp2_session_callbacks *cb;
     nghttp2_session_callbacks_new(&cb);
@@ -754,6 +779,6 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     nghttp2_submit_settings(c->ng, NGHTTP2_FLAG_NONE, iv, 3);
     /* Connection-level window to match the streams'. */
     nghttp2_session_set_local_window_size(c->ng, NGHTTP2_FLAG_NONE, 0, 4 << 20);
-    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+    conn_read_start(&c->head, on_alloc, on_read);
     h2_flush(c);
 }

@@ -7,7 +7,13 @@
  *   GET  /healthz   GET /metrics (Prometheus text)
  *
  * One request at a time per connection: reading pauses while a job runs,
- * and pipelined bytes wait in the connection's buffer. */
+ * and pipelined bytes wait in the connection's buffer.
+ *
+ * Browsers are kept out unless invited (http_guard.h): every request needs
+ * an allowed Host (no DNS rebinding) and, when it carries an Origin, the
+ * endpoint's own or an allowed one (no cross-site calls); calls take
+ * application/json only (a form post is never one). With
+ * --auth-token-file everything but /healthz needs its bearer token. */
 #include <http_parser.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +22,7 @@
 
 #include "conn.h"
 #include "grpc_codec.h"
+#include "http_guard.h"
 #include "log.h"
 #include "pb_json.h"
 #include "rpc.h"
@@ -30,6 +37,11 @@ typedef struct Http1Conn {
     size_t hdr_field_len;
     bool in_ct;              /* the last header callback was a value */
     char ctype[64];
+    char host[256];          /* Host header */
+    char origin[256];        /* Origin header */
+    char authz[1024];        /* Authorization header */
+    size_t host_len, origin_len, authz_len;
+    bool has_host, has_origin, has_authz, header_too_long;
     bool expect_continue;    /* Expect: 100-continue (curl sends it for bodies over 1 KiB) */
     int64_t timeout_ns;      /* grpc-timeout header, as on the gRPC port; 0 none */
     bool wants_ndjson;       /* Accept: application/x-ndjson */
@@ -70,6 +82,8 @@ static int http_status_of(int grpc) {
     case GRPC_FAILED_PRECONDITION:
     case GRPC_OUT_OF_RANGE: return 400;
     case GRPC_NOT_FOUND: return 404;
+    case GRPC_UNAUTHENTICATED: return 401;
+    case GRPC_PERMISSION_DENIED: return 403;
     case GRPC_RESOURCE_EXHAUSTED: return 429;
     case GRPC_CANCELLED: return 499;
     case GRPC_UNIMPLEMENTED: return 501;
@@ -83,6 +97,8 @@ static const char *reason(int code) {
     switch (code) {
     case 200: return "OK";
     case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Payload Too Large";
@@ -109,12 +125,13 @@ static void on_written(uv_write_t *req, int status) {
     h1_resume(c);
 }
 
-static void respond(Http1Conn *c, int code, const char *ctype, const char *body, size_t len) {
-    char head[256];
+/* extra: more header lines, each ending in CRLF. */
+static void respond_with(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len) {
+    char head[384];
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
     int hl = snprintf(head, sizeof head,
-                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nX-Request-Id: %s\r\n%s\r\n", code,
-                      reason(code), ctype, len, c->request_id, ka ? "" : "Connection: close\r\n");
+                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nX-Request-Id: %s\r\n%s%s\r\n", code,
+                      reason(code), ctype, len, c->request_id, extra, ka ? "" : "Connection: close\r\n");
     c->keep_alive = ka;
     WriteReq *w = malloc(sizeof *w + (size_t)hl + len);
     if (!w) {
@@ -128,18 +145,24 @@ static void respond(Http1Conn *c, int code, const char *ctype, const char *body,
     c->busy = true;
     c->complete = false;
     uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
-    if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, on_written) != 0) {
+    if (conn_write(&c->head, &w->req, &b, 1, on_written) != 0) {
         free(w);
         c->busy = false;
         h1_close(&c->head);
     }
 }
 
+static void respond(Http1Conn *c, int code, const char *ctype, const char *body, size_t len) {
+    respond_with(c, code, ctype, "", body, len);
+}
+
 static void respond_error(Http1Conn *c, int grpc, const char *msg) {
     json_t *o = json_pack("{s:i,s:s,s:s}", "code", grpc, "status", grpc_status_name(grpc), "message", msg);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
-    respond(c, http_status_of(grpc), "application/json", s ? s : "{}", s ? strlen(s) : 2);
+    /* RFC 6750 3: a 401 names the scheme it wants. */
+    const char *extra = grpc == GRPC_UNAUTHENTICATED ? "WWW-Authenticate: Bearer realm=\"catalyzer\"\r\n" : "";
+    respond_with(c, http_status_of(grpc), "application/json", extra, s ? s : "{}", s ? strlen(s) : 2);
     free(s);
 }
 
@@ -165,7 +188,7 @@ static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *
     w->req.data = c;
     uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
     if (cb == chunk_written) c->chunk_pending += w->len;
-    if (uv_write(&w->req, (uv_stream_t *)&c->head.tcp, &b, 1, cb) != 0) {
+    if (conn_write(&c->head, &w->req, &b, 1, cb) != 0) {
         if (cb == chunk_written) c->chunk_pending -= w->len;
         free(w);
         return false;
@@ -280,6 +303,23 @@ static const struct {
     {"/v1/list-functions", RPC_LIST_FUNCTIONS},
 };
 
+/* Host and Origin (see http_guard.h): NULL when the request may go on, else
+ * why not. */
+static const char *cross_site_refusal(Http1Conn *c) {
+    const Config *cfg = &c->head.srv->cfg;
+    if (c->header_too_long) return "a Host, Origin or Authorization header is too long";
+    /* The address the endpoint is bound to is a name it answers to too (not a wildcard). */
+    bool bound_name = cfg->http_host[0] && strcmp(cfg->http_host, "0.0.0.0") != 0 && strcmp(cfg->http_host, "::") != 0 &&
+                      http_host_allowed(c->host, c->host_len, cfg->http_host);
+    if (!c->has_host || !(bound_name || http_host_allowed(c->host, c->host_len, cfg->http_allowed_hosts)))
+        return "the Host header is not a name this endpoint answers to (--http-allowed-hosts)";
+    const char *const origins[] = {cfg->http_allowed_origins, NULL};
+    if (c->has_origin &&
+        !http_origin_allowed(c->origin, c->origin_len, c->host, conn_is_tls(&c->head), origins))
+        return "cross-origin request refused (--http-allowed-origins)";
+    return NULL;
+}
+
 static void handle(Http1Conn *c) {
     Server *srv = c->head.srv;
     server_next_request_id(srv, c->request_id, sizeof c->request_id);
@@ -288,10 +328,22 @@ static void handle(Http1Conn *c) {
     size_t pl = strcspn(c->url, "?");
     snprintf(path, sizeof path, "%.*s", (int)pl, c->url);
     int method = c->parser.method;
+    const char *refusal = cross_site_refusal(c);
+    if (refusal) {
+        metrics_bad_input(&srv->metrics);
+        server_record(srv, RPC_COUNT_, "json", c->request_id, GRPC_PERMISSION_DENIED, NULL, refusal, c->start_ns);
+        c->keep_alive = false;
+        return respond_error(c, GRPC_PERMISSION_DENIED, refusal);
+    }
     if (strcmp(path, "/healthz") == 0) {
         if (method != HTTP_GET && method != HTTP_HEAD) return respond_error(c, GRPC_UNIMPLEMENTED, "use GET");
         const char *b = srv->serving ? "{\"status\":\"SERVING\"}\n" : "{\"status\":\"NOT_SERVING\"}\n";
         return respond(c, srv->serving ? 200 : 503, "application/json", b, strlen(b));
+    }
+    const char *principal = conn_principal(&c->head, c->has_authz ? c->authz : NULL, c->authz_len);
+    if (!principal) {
+        server_record(srv, RPC_COUNT_, "json", c->request_id, GRPC_UNAUTHENTICATED, NULL, "", c->start_ns);
+        return respond_error(c, GRPC_UNAUTHENTICATED, "missing or invalid bearer token");
     }
     if (strcmp(path, "/metrics") == 0) {
         Arena *a = arena_new(0);
@@ -322,9 +374,9 @@ static void handle(Http1Conn *c) {
         server_record(srv, c->method, "json", c->request_id, GRPC_RESOURCE_EXHAUSTED, NULL, m, c->start_ns);
         return respond_error(c, GRPC_RESOURCE_EXHAUSTED, m);
     }
-    /* JSON, or curl's default form type for `curl -d`; anything else is refused. */
-    if (c->ctype[0] && strncasecmp(c->ctype, "application/json", 16) != 0 &&
-        strncasecmp(c->ctype, "application/x-www-form-urlencoded", 33) != 0) {
+    /* JSON only: the types an HTML form can send (urlencoded, multipart,
+     * text/plain) without a CORS preflight are all refused. */
+    if (!http_is_json_type(c->ctype, strlen(c->ctype))) {
         metrics_bad_input(&srv->metrics);
         char m[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"content-type must be application/json\"}";
         return respond(c, 415, "application/json", m, strlen(m));
@@ -365,13 +417,15 @@ static void handle(Http1Conn *c) {
     const ProtobufCFieldDescriptor *sf = protobuf_c_message_descriptor_get_field_by_name(desc, "session_id");
     const char *sid = sf ? *(char **)((char *)msg + sf->offset) : NULL;
     if (sid && *sid) {
-        snprintf(j->session_id, sizeof j->session_id, "%s", sid);
-        bool create = c->method != RPC_DROP_SESSION;
-        j->session = server_session(srv, j->session_id, create);
-        if (!j->session && create) {
+        int st;
+        j->session = server_session(srv, sid, strlen(sid), principal, c->method != RPC_DROP_SESSION, &st);
+        if (st != GRPC_OK) {
             job_unref(j);
-            return respond_error(c, GRPC_RESOURCE_EXHAUSTED, "too many sessions");
+            if (st == GRPC_INVALID_ARGUMENT) metrics_bad_input(&srv->metrics);
+            server_record(srv, c->method, "json", c->request_id, st, NULL, server_session_refusal(st), c->start_ns);
+            return respond_error(c, st, server_session_refusal(st));
         }
+        snprintf(j->session_id, sizeof j->session_id, "%s", sid);
     }
     j->call = c;
     j->on_output = http1_job_output;
@@ -396,6 +450,9 @@ static int on_message_begin(http_parser *p) {
     c->url[0] = '\0';
     c->url_too_long = false;
     c->ctype[0] = '\0';
+    c->host_len = c->origin_len = c->authz_len = 0;
+    c->host[0] = c->origin[0] = c->authz[0] = '\0';
+    c->has_host = c->has_origin = c->has_authz = c->header_too_long = false;
     c->expect_continue = false;
     c->timeout_ns = 0;
     c->wants_ndjson = false;
@@ -433,6 +490,23 @@ static int on_header_field(http_parser *p, const char *at, size_t len) {
     return 0;
 }
 
+/* A header value may come in pieces; a second header of the same name is
+ * refused like an overlong one (which of two Hosts would count?). */
+static void append_value(Http1Conn *c, char *buf, size_t cap, size_t *blen, bool *seen, const char *at, size_t len) {
+    if (*seen && !c->in_ct) { /* a new header of this name */
+        c->header_too_long = true;
+        return;
+    }
+    *seen = true;
+    if (*blen + len >= cap) {
+        c->header_too_long = true;
+        return;
+    }
+    memcpy(buf + *blen, at, len);
+    *blen += len;
+    buf[*blen] = '\0';
+}
+
 static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
     if (strcasecmp(c->hdr_field, "expect") == 0 && len >= 12 && strncasecmp(at, "100-continue", 12) == 0)
@@ -442,6 +516,11 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
         int64_t ns;
         c->timeout_ns = grpc_parse_timeout(at, len, &ns) ? (ns > 0 ? ns : 1) : -1;
     }
+    if (strcasecmp(c->hdr_field, "host") == 0) append_value(c, c->host, sizeof c->host, &c->host_len, &c->has_host, at, len);
+    if (strcasecmp(c->hdr_field, "origin") == 0)
+        append_value(c, c->origin, sizeof c->origin, &c->origin_len, &c->has_origin, at, len);
+    if (strcasecmp(c->hdr_field, "authorization") == 0)
+        append_value(c, c->authz, sizeof c->authz, &c->authz_len, &c->has_authz, at, len);
     if (strcasecmp(c->hdr_field, "content-type") == 0) {
         size_t cur = strlen(c->ctype);
         size_t room = sizeof c->ctype - 1 - cur;
@@ -465,7 +544,7 @@ static int on_headers_complete(http_parser *p) {
         static const char CONT[] = "HTTP/1.1 100 Continue\r\n\r\n";
         uv_write_t *req = malloc(sizeof *req);
         uv_buf_t b = uv_buf_init((char *)CONT, sizeof CONT - 1);
-        if (req && uv_write(req, (uv_stream_t *)&c->head.tcp, &b, 1, continue_written) != 0) free(req);
+        if (req && conn_write(&c->head, req, &b, 1, continue_written) != 0) free(req);
     }
     return 0;
 }
@@ -530,7 +609,7 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
             c->pending = np;
             c->pending_len = np ? n - used : 0;
         }
-        uv_read_stop((uv_stream_t *)&c->head.tcp);
+        conn_read_stop(&c->head);
         if (c->url_too_long) {
             c->keep_alive = false;
             respond_error(c, GRPC_INVALID_ARGUMENT, "URL too long");
@@ -546,7 +625,7 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
         snprintf(m, sizeof m, "malformed HTTP request: %s", http_errno_description(e));
         snprintf(c->request_id, sizeof c->request_id, "-");
         respond_error(c, GRPC_INVALID_ARGUMENT, m);
-        uv_read_stop((uv_stream_t *)&c->head.tcp);
+        conn_read_stop(&c->head);
     }
 }
 
@@ -589,7 +668,7 @@ static void h1_resume(Http1Conn *c) {
         free(p);
         if (c->busy || c->head.closing) return;
     }
-    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+    conn_read_start(&c->head, on_alloc, on_read);
 }
 
 static void on_closed(uv_handle_t *h) {
@@ -610,7 +689,7 @@ static void on_closed(uv_handle_t *h) {
 static void h1_close(ConnHead *ch) {
     if (ch->closing) return;
     ch->closing = true;
-    uv_close((uv_handle_t *)&ch->tcp, on_closed);
+    conn_close(ch, on_closed);
 }
 
 static void h1_drain(ConnHead *ch) {
@@ -645,5 +724,9 @@ void http1_on_connection(uv_stream_t *listener, int status) {
         return;
     }
     uv_tcp_nodelay(&c->head.tcp, 1);
-    uv_read_start((uv_stream_t *)&c->head.tcp, on_alloc, on_read);
+    if (srv->tls_http && !conn_start_tls(&c->head, srv->tls_http)) {
+        h1_close(&c->head);
+        return;
+    }
+    conn_read_start(&c->head, on_alloc, on_read);
 }

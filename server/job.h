@@ -53,7 +53,7 @@ typedef struct Job {
     size_t req_len;
     ProtobufCMessage *req_msg;  /* JSON: the already-decoded request */
     struct Session *session;    /* NULL: stateless */
-    char session_id[128];
+    char session_id[129];       /* SESSION_ID_MAX + 1 */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0 none */
     uint64_t start_ns;
     char request_id[32];

@@ -9,9 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "conn.h"
 #include "grpc_codec.h"
 #include "log.h"
+#include "tls.h"
 #include "rpc.h"
 
 /* ---------------------------------------------------------------- pool */
@@ -104,11 +106,25 @@ static uint32_t hash_str(const char *s) {
     return h;
 }
 
-Session *server_session(Server *srv, const char *id, bool create) {
-    uint32_t b = hash_str(id) % SESSION_BUCKETS;
+Session *server_session(Server *srv, const char *id, size_t len, const char *principal, bool create, int *status) {
+    *status = GRPC_OK;
+    if (!session_id_valid(id, len)) {
+        *status = GRPC_INVALID_ARGUMENT;
+        return NULL;
+    }
+    char key[SESSION_ID_MAX + 1];
+    memcpy(key, id, len);
+    key[len] = '\0';
+    uint32_t b = hash_str(key) % SESSION_BUCKETS;
     for (Session *s = srv->sessions[b]; s; s = s->hnext)
-        if (strcmp(s->id, id) == 0) return s;
-    if (!create || srv->nsessions >= srv->cfg.max_sessions) return NULL;
+        if (strcmp(s->id, key) == 0) {
+            if (strcmp(s->owner, principal) == 0) return s;
+            *status = GRPC_PERMISSION_DENIED; /* knowing the id is not enough */
+            return NULL;
+        }
+    if (!create) return NULL;
+    *status = GRPC_RESOURCE_EXHAUSTED;
+    if (srv->nsessions >= srv->cfg.max_sessions || strlen(principal) > AUTH_PRINCIPAL_MAX) return NULL;
     Session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->cz = cz_session_new(false);
@@ -116,15 +132,25 @@ Session *server_session(Server *srv, const char *id, bool create) {
         free(s);
         return NULL;
     }
-    snprintf(s->id, sizeof s->id, "%s", id);
+    *status = GRPC_OK;
+    memcpy(s->id, key, len + 1);
+    snprintf(s->owner, sizeof s->owner, "%s", principal);
     snprintf(s->server_id, sizeof s->server_id, "s-%d-%" PRIu64, (int)getpid(), ++srv->next_session_seq);
     s->last_used_ns = mono_ns();
     s->hnext = srv->sessions[b];
     srv->sessions[b] = s;
     srv->nsessions++;
     log_json(srv->cfg.log_level, LOG_DEBUG, "session created",
-             json_pack("{s:s,s:s}", "session_id", s->id, "server_session_id", s->server_id));
+             json_pack("{s:s,s:s,s:s}", "session_id", s->id, "server_session_id", s->server_id, "principal", s->owner));
     return s;
+}
+
+const char *server_session_refusal(int status) {
+    switch (status) {
+    case GRPC_INVALID_ARGUMENT: return SESSION_ID_RULE;
+    case GRPC_PERMISSION_DENIED: return "the session belongs to another principal";
+    default: return "too many sessions";
+    }
 }
 
 static void session_unlink(Server *srv, Session *s) {
@@ -146,13 +172,16 @@ static void session_free(Session *s) {
 
 static void session_sweep(uv_timer_t *t) {
     Server *srv = t->data;
+    log_flush_suppressed(srv->cfg.log_level);
     uint64_t now = mono_ns(), idle = (uint64_t)srv->cfg.session_idle_seconds * 1000000000ull;
     for (int b = 0; b < SESSION_BUCKETS; b++) {
         for (Session *s = srv->sessions[b], *n; s; s = n) {
             n = s->hnext;
             if (!s->busy && !s->wait_head && now - s->last_used_ns > idle) {
+                char tag[13];
+                log_session_tag(s->id, tag);
                 log_json(srv->cfg.log_level, LOG_INFO, "session expired",
-                         json_pack("{s:s,s:s}", "session_id", s->id, "server_session_id", s->server_id));
+                         json_pack("{s:s,s:s}", "session", tag, "server_session_id", s->server_id));
                 session_unlink(srv, s);
                 session_free(s);
             }
@@ -286,10 +315,25 @@ void server_record_session(Server *srv, RpcMethod m, const char *transport, cons
     if (level < srv->cfg.log_level) return;
     json_t *f = json_pack("{s:s,s:s,s:s,s:s,s:f}", "request_id", request_id ? request_id : "", "method", rpc_method_name(m),
                           "transport", transport, "status", grpc_status_name(status), "seconds", secs);
-    if (session_id && *session_id) json_object_set_new(f, "session_id", json_string(session_id));
+    /* The session id is a credential and status messages may quote the
+     * request (SQL text, literals, configuration values): a tag stands for
+     * the one, the other is for debug level only. */
+    if (session_id && *session_id) {
+        char tag[13];
+        log_session_tag(session_id, tag);
+        json_object_set_new(f, "session", json_string(tag));
+        if (srv->cfg.log_level == LOG_DEBUG) json_object_set_new(f, "session_id", json_string(session_id));
+    }
     if (error_class && *error_class) json_object_set_new(f, "error_class", json_string(error_class));
-    if (message && *message) json_object_set_new(f, "message", json_string(message));
-    log_json(srv->cfg.log_level, level, "request", f);
+    if (message && *message && srv->cfg.log_level == LOG_DEBUG) json_object_set_new(f, "message", json_string(message));
+    if (level == LOG_INFO) {
+        log_json(srv->cfg.log_level, level, "request", f);
+        return;
+    }
+    /* A client can make every call fail (a reset flood): one key per method and status. */
+    char key[64];
+    snprintf(key, sizeof key, "request %s %s", rpc_method_name(m), grpc_status_name(status));
+    log_json_limited(srv->cfg.log_level, level, key, "request", f);
 }
 
 /* ---------------------------------------------------------------- conns */
@@ -306,6 +350,7 @@ void conn_link(Server *srv, ConnHead *c) {
 }
 
 void conn_unlink(Server *srv, ConnHead *c) {
+    conn_transport_free(c);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -391,6 +436,60 @@ static void on_signal(uv_signal_t *h, int signum) {
     server_drain_check(srv);
 }
 
+/* ---------------------------------------------------------------- security */
+
+/* TLS contexts for both ports and the token table, from the flags. */
+static int security_setup(Server *srv) {
+    const Config *cfg = &srv->cfg;
+    char err[512];
+    if (cfg->tls_cert[0]) {
+        const char *ca = cfg->tls_client_ca[0] ? cfg->tls_client_ca : NULL;
+        srv->tls_grpc = tls_context_new(cfg->tls_cert, cfg->tls_key, ca, "h2", err, sizeof err);
+        if (srv->tls_grpc && cfg->http_host[0])
+            srv->tls_http = tls_context_new(cfg->tls_cert, cfg->tls_key, ca, "http/1.1", err, sizeof err);
+        if (!srv->tls_grpc || (cfg->http_host[0] && !srv->tls_http)) {
+            log_json(LOG_DEBUG, LOG_ERROR, "cannot set up TLS", json_pack("{s:s}", "error", err));
+            return -1;
+        }
+    }
+    if (cfg->auth_token_file[0]) {
+        srv->tokens = auth_tokens_load(cfg->auth_token_file, err, sizeof err);
+        if (!srv->tokens) {
+            log_json(LOG_DEBUG, LOG_ERROR, "cannot load --auth-token-file", json_pack("{s:s}", "error", err));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void security_free(Server *srv) {
+    tls_context_free(srv->tls_grpc);
+    tls_context_free(srv->tls_http);
+    auth_tokens_free(srv->tokens);
+}
+
+/* The line after "listening": how callers are checked, in words. */
+static void security_announce(Server *srv) {
+    const Config *cfg = &srv->cfg;
+    bool tls = srv->tls_grpc != NULL, mutual = tls && tls_context_mutual(srv->tls_grpc), tokens = srv->tokens != NULL;
+    json_t *f = json_pack("{s:b,s:b,s:s,s:i}", "tls", tls, "mutual_tls", mutual, "auth",
+                          tokens ? "bearer-token" : mutual ? "client-certificate" : "none", "principals",
+                          (int)auth_tokens_count(srv->tokens));
+    if (!tls && !tokens) {
+        log_json(cfg->log_level, LOG_WARN, "no TLS and no authentication: listening on loopback only", f);
+        return;
+    }
+    if (tokens && !tls && !(config_is_loopback(cfg->grpc_host) && (!cfg->http_host[0] || config_is_loopback(cfg->http_host)))) {
+        log_json(cfg->log_level, LOG_WARN, "bearer tokens travel in cleartext: add --tls-cert and --tls-key", f);
+        return;
+    }
+    if (tls && !tokens && !mutual) {
+        log_json(cfg->log_level, LOG_WARN, "TLS without authentication: any client that can connect may call", f);
+        return;
+    }
+    log_json(cfg->log_level, LOG_INFO, "security", f);
+}
+
 /* ---------------------------------------------------------------- run */
 
 static int listen_on(Server *srv, uv_tcp_t *tcp, const char *host, int port, uv_connection_cb cb, int *bound) {
@@ -429,6 +528,7 @@ int server_run(const Config *cfg) {
     metrics_init(&srv->metrics);
     pthread_mutex_init(&srv->notify_mu, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (security_setup(srv) != 0) return 1;
 
     int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
     if (rc) {
@@ -476,10 +576,12 @@ int server_run(const Config *cfg) {
 
     /* The first log line names the ports: tools and tests parse it. */
     log_json(LOG_DEBUG, LOG_INFO, "listening",
-             json_pack("{s:i,s:i,s:s,s:s,s:i,s:i,s:i,s:i}", "grpc_port", srv->grpc_port, "http_port",
+             json_pack("{s:i,s:i,s:s,s:s,s:i,s:i,s:i,s:i,s:b,s:b}", "grpc_port", srv->grpc_port, "http_port",
                        srv->http_enabled ? srv->http_port : -1, "grpc_host", cfg->grpc_host, "http_host",
                        cfg->http_host, "workers", (int)srv->pool.nthreads, "queue", (int)cfg->queue,
-                       "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid()));
+                       "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid(), "tls",
+                       srv->tls_grpc != NULL, "auth", srv->tokens != NULL));
+    security_announce(srv);
 
     uv_run(&loop, UV_RUN_DEFAULT);
 
@@ -501,6 +603,7 @@ int server_run(const Config *cfg) {
     uv_run(&loop, UV_RUN_DEFAULT);
     uv_loop_close(&loop);
     metrics_free(&srv->metrics);
+    security_free(srv);
     pthread_mutex_destroy(&srv->notify_mu);
     log_json(LOG_DEBUG, LOG_INFO, "stopped", NULL);
     free(srv);

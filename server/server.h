@@ -9,12 +9,17 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "auth.h"
 #include "config.h"
 #include "job.h"
 #include "metrics.h"
+#include "session_id.h"
+
+struct TlsContext;
 
 typedef struct Session {
-    char id[128];
+    char id[SESSION_ID_MAX + 1];
+    char owner[AUTH_PRINCIPAL_MAX + 1]; /* the principal that created it; only it may use it */
     char server_id[40];
     CzSession *cz;
     bool busy;
@@ -58,6 +63,9 @@ typedef struct Server {
     uint32_t nsessions;
     uint64_t next_session_seq;
 
+    struct TlsContext *tls_grpc, *tls_http; /* NULL: cleartext */
+    AuthTokens *tokens;         /* NULL: no bearer tokens required */
+
     Metrics metrics;
     uint64_t next_request_id;
     uint32_t nconnections;
@@ -79,8 +87,15 @@ void server_notify_finish(Server *srv, Job *j);
  * gRPC status: OK, RESOURCE_EXHAUSTED (queue full) or UNAVAILABLE (draining). */
 int server_submit(Server *srv, Job *j);
 
-/* Loop: finds or creates the named session. NULL when the table is full. */
-Session *server_session(Server *srv, const char *id, bool create);
+/* Loop: finds or creates the session id[0..len) for principal ("" when
+ * anonymous). Every transport looks sessions up here, so one rule holds for
+ * all: NULL with *status INVALID_ARGUMENT (the id breaks the session-id
+ * rule), PERMISSION_DENIED (another principal's session, whatever the call),
+ * RESOURCE_EXHAUSTED (table full); NULL with OK when create is false and
+ * there is no such session. */
+Session *server_session(Server *srv, const char *id, size_t len, const char *principal, bool create, int *status);
+/* The client-facing message for a status server_session refused with. */
+const char *server_session_refusal(int status);
 
 void server_next_request_id(Server *srv, char *out, size_t cap);
 
