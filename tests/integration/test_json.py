@@ -159,7 +159,7 @@ def pipelined():
     import socket
     s = socket.create_connection(("127.0.0.1", d.http_port), timeout=10)
     body = b'{"sql": "SELECT 1 AS a"}'
-    req = b"POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+    req = b"POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
         len(body), body)
     s.sendall(req * 5)
     data = b""
