@@ -130,9 +130,9 @@ class Daemon:
 class Client:
     """grpcio calls by method path, with the generated message classes."""
 
-    def __init__(self, addr, pb, hpb):
+    def __init__(self, addr, pb, hpb, channel=None):
         self.pb, self.hpb = pb, hpb
-        self.channel = grpc.insecure_channel(addr, options=[("grpc.max_receive_message_length", 64 << 20)])
+        self.channel = channel or grpc.insecure_channel(addr, options=[("grpc.max_receive_message_length", 64 << 20)])
         ser = lambda m: m if isinstance(m, (bytes, bytearray)) else m.SerializeToString()  # noqa: E731
         A = "/catalyzer.v1.Analyzer/"
         self.analyze = self.channel.unary_stream(A + "Analyze", request_serializer=ser,
