@@ -109,6 +109,14 @@ def curl_grpc(port, path, msg, headers=()):
     return r.stdout.decode("latin-1"), body
 
 
+def wait_log(dm, text, timeout=5):
+    """The daemon's stderr is read by a thread: give a line time to arrive."""
+    deadline = time.time() + timeout
+    while text not in dm.log() and time.time() < deadline:
+        time.sleep(0.05)
+    return text in dm.log()
+
+
 def grpc_messages(body):
     out = []
     while len(body) >= 5:
@@ -128,6 +136,7 @@ c = Client(d.grpc_addr, pb, hpb, channel=ch)
 def startup_line():
     info = d.info
     assert info["tls"] is True and info["auth"] is True, info
+    wait_log(d, '"security"')
     sec = [json.loads(x) for x in d.lines[:3] if '"security"' in x]
     assert sec and sec[0]["auth"] == "bearer-token" and sec[0]["principals"] == 2, d.lines[:3]
 
@@ -376,10 +385,7 @@ def loopback_rule():
     try:
         lines = [json.loads(x) for x in plain.lines[:2]]
         assert lines[0]["tls"] is False and lines[0]["auth"] is False
-        deadline = time.time() + 5
-        while "loopback only" not in plain.log() and time.time() < deadline:
-            time.sleep(0.05)
-        assert "loopback only" in plain.log(), plain.log()
+        assert wait_log(plain, "loopback only"), plain.log()
     finally:
         plain.stop()
     r = subprocess.run([CATALYZERD, "--grpc", "127.0.0.1:0", "--tls-cert", pki.path("server.pem")],
