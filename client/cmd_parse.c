@@ -202,7 +202,7 @@ int cmd_parse(int argc, char **argv) {
     CzcClient *cl = NULL;
     if (daemon) {
         char err[256];
-        if (!*daemon || !(cl = czc_client_new(daemon, err, sizeof err))) {
+        if (!*daemon || !(cl = cli_client_new(daemon, err, sizeof err))) {
             fprintf(stderr, "catalyzer parse: --daemon: %s\n", *daemon ? err : "HOST:PORT expected");
             return 2;
         }

@@ -224,7 +224,7 @@ int cmd_functions_daemon(int argc, char **argv) {
         return 2;
     }
     char err[256];
-    CzcClient *cl = czc_client_new(daemon, err, sizeof err);
+    CzcClient *cl = cli_client_new(daemon, err, sizeof err);
     if (!cl) {
         fprintf(stderr, "catalyzer functions: --daemon: %s\n", err);
         return 2;

@@ -22,6 +22,28 @@ const char *cli_daemon_arg(int argc, char **argv) {
     return NULL;
 }
 
+CzcClient *cli_client_new(const char *hostport, char *err, size_t errlen) {
+    CzcClient *cl = czc_client_new(hostport, err, errlen);
+    if (!cl) return NULL;
+    CzcSecurity sec = {getenv("CATALYZER_TLS_CA"), getenv("CATALYZER_TLS_CERT"), getenv("CATALYZER_TLS_KEY"),
+                       getenv("CATALYZER_TLS_SERVER_NAME"), NULL};
+    const char *token_file = getenv("CATALYZER_TOKEN_FILE");
+    char token[1024];
+    if (token_file && *token_file) {
+        if (!czc_read_token_file(token_file, token, sizeof token, err, errlen)) {
+            czc_client_free(cl);
+            return NULL;
+        }
+        sec.token = token;
+    }
+    if (sec.ca_file && !*sec.ca_file) sec.ca_file = NULL;
+    if ((sec.ca_file || sec.token) && !czc_client_set_security(cl, &sec, err, errlen)) {
+        czc_client_free(cl);
+        return NULL;
+    }
+    return cl;
+}
+
 int remote_parse_opts(int argc, char **argv, RemoteOpts *o) {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
@@ -115,7 +137,7 @@ static Catalyzer__V1__Catalog *test_catalog(Arena *a) {
 int remote_open(Remote *r, const RemoteOpts *o) {
     memset(r, 0, sizeof *r);
     char err[256];
-    r->cl = czc_client_new(o->daemon, err, sizeof err);
+    r->cl = cli_client_new(o->daemon, err, sizeof err);
     if (!r->cl) {
         fprintf(stderr, "catalyzer: --daemon: %s\n", err);
         return 2;

@@ -12,6 +12,14 @@
 /* The value of --daemon (or --daemon=...) in argv, NULL if absent. */
 const char *cli_daemon_arg(int argc, char **argv);
 
+/* A client of the daemon at hostport, secured from the environment for a
+ * daemon with --tls-cert / --auth-token-file: CATALYZER_TLS_CA (TLS, the
+ * server verified against this CA bundle), CATALYZER_TLS_CERT and
+ * CATALYZER_TLS_KEY (mutual TLS), CATALYZER_TLS_SERVER_NAME,
+ * CATALYZER_TOKEN_FILE (its first token is sent as a bearer token). NULL
+ * and err on a bad address or file. */
+CzcClient *cli_client_new(const char *hostport, char *err, size_t errlen);
+
 /* Options shared by the subcommands: --daemon, --conf k=v, --bare, --trace,
  * --diff, --all, one FILE. */
 typedef struct RemoteOpts {

@@ -6,9 +6,18 @@
  *
  * A Sock is one dial of the connection: a dropped socket is left to close on
  * its own while the CzcConn dials a fresh Sock for the next call, so late
- * libuv callbacks of the old socket never touch the new one. */
+ * libuv callbacks of the old socket never touch the new one.
+ *
+ * With czc_conn_set_security's ca_file, a Sock speaks TLS through OpenSSL
+ * memory BIOs between the socket and nghttp2 (ALPN h2, the server's name
+ * verified): what nghttp2 produces before the handshake ends is held, then
+ * encrypted; nothing blocks the loop. */
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <nghttp2/nghttp2.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +64,10 @@ struct Sock {
     Sock *snext, *sprev;    /* the connection's live sockets (a GOAWAY'd one may drain beside the current) */
     nghttp2_session *ng;
     bool connected, dead, in_recv;
+    SSL *ssl;               /* TLS: NULL for cleartext */
+    bool tls_done;          /* handshake finished */
+    uint8_t *held;          /* plaintext produced before the handshake finished */
+    size_t held_len;
     char rbuf[READ_BUF];
 };
 
@@ -71,6 +84,9 @@ struct CzcConn {
     CzcCall *calls;         /* every call not yet done */
     size_t ncalls;
     uint64_t connects;
+    SSL_CTX *tls;           /* czc_conn_set_security: TLS to the server */
+    char *server_name;      /* verified name and SNI; NULL: host */
+    char *authorization;    /* "Bearer TOKEN" or NULL */
 };
 
 typedef struct WriteReq {
@@ -339,6 +355,8 @@ static void write_done(uv_write_t *w, int status) {
 static void sock_closed(uv_handle_t *h) {
     Sock *s = h->data;
     if (s->ng) nghttp2_session_del(s->ng);
+    SSL_free(s->ssl);
+    free(s->held);
     free(s);
 }
 
@@ -359,6 +377,56 @@ static void sock_close(Sock *s) {
     if (!s->tcp_init) return;
     uv_read_stop((uv_stream_t *)&s->tcp);
     uv_close((uv_handle_t *)&s->tcp, sock_closed);
+}
+
+/* Bytes onto the socket (copied). */
+static bool write_bytes(Sock *s, const uint8_t *data, size_t n) {
+    if (!n) return true;
+    WriteReq *w = malloc(sizeof *w + n);
+    if (!w) return false;
+    memcpy(w->data, data, n);
+    uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)n);
+    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, write_done) != 0) {
+        free(w);
+        return false;
+    }
+    return true;
+}
+
+/* TLS's output (handshake or records) onto the socket. */
+static bool tls_send(Sock *s) {
+    BIO *out = SSL_get_wbio(s->ssl);
+    uint8_t buf[16384];
+    int n;
+    while ((n = BIO_read(out, buf, sizeof buf)) > 0)
+        if (!write_bytes(s, buf, (size_t)n)) return false;
+    return true;
+}
+
+static void tls_reason(Sock *s, const char *what, char *out, size_t cap) {
+    long vr = SSL_get_verify_result(s->ssl);
+    unsigned long e = ERR_get_error();
+    char buf[160] = "";
+    if (vr != X509_V_OK)
+        snprintf(buf, sizeof buf, "%s", X509_verify_cert_error_string(vr));
+    else if (e)
+        ERR_error_string_n(e, buf, sizeof buf);
+    ERR_clear_error();
+    snprintf(out, cap, "%s%s%s", what, *buf ? ": " : "", buf);
+}
+
+/* Plaintext from nghttp2: encrypted now, or held until the handshake ends. */
+static bool tls_out(Sock *s, const uint8_t *data, size_t n) {
+    if (!s->tls_done) {
+        uint8_t *nh = realloc(s->held, s->held_len + n);
+        if (!nh) return false;
+        memcpy(nh + s->held_len, data, n);
+        s->held = nh;
+        s->held_len += n;
+        return true;
+    }
+    if (n && SSL_write(s->ssl, data, (int)n) != (int)n) return false;
+    return tls_send(s);
 }
 
 static void sock_flush(Sock *s) {
@@ -388,7 +456,14 @@ static void sock_flush(Sock *s) {
         memcpy(out + sizeof(WriteReq) + n, data, (size_t)k);
         n += (size_t)k;
     }
-    if (n) {
+    if (n && s->ssl) {
+        bool ok = tls_out(s, out + sizeof(WriteReq), n);
+        free(out);
+        if (!ok) {
+            sock_drop(s, "TLS write failed");
+            return;
+        }
+    } else if (n) {
         WriteReq *w = (WriteReq *)out;
         uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)n);
         if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &b, 1, write_done) != 0) {
@@ -438,6 +513,76 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *b) {
     *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
 }
 
+/* Plaintext to nghttp2; false when the socket was dropped. */
+static bool h2_recv(Sock *s, const uint8_t *data, size_t n) {
+    s->in_recv = true;
+    ssize_t k = nghttp2_session_mem_recv(s->ng, data, n);
+    s->in_recv = false;
+    if (k < 0) {
+        sock_drop(s, nghttp2_strerror((int)k));
+        return false;
+    }
+    sock_flush(s);
+    return !s->dead;
+}
+
+/* Ciphertext from the server: the handshake, then records decrypted into
+ * the read buffer (the ciphertext was copied into TLS already). */
+static void tls_recv(Sock *s, const uint8_t *data, size_t n) {
+    char why[256];
+    if (BIO_write(SSL_get_rbio(s->ssl), data, (int)n) != (int)n) {
+        sock_drop(s, "out of memory");
+        return;
+    }
+    if (!s->tls_done) {
+        int rc = SSL_do_handshake(s->ssl);
+        if (rc != 1) {
+            int e = SSL_get_error(s->ssl, rc);
+            if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+                if (!tls_send(s)) sock_drop(s, "write failed");
+                return;
+            }
+            tls_reason(s, "TLS handshake failed", why, sizeof why);
+            tls_send(s); /* the alert */
+            sock_drop(s, why);
+            return;
+        }
+        const unsigned char *alpn;
+        unsigned alen;
+        SSL_get0_alpn_selected(s->ssl, &alpn, &alen);
+        if (alen != 2 || memcmp(alpn, "h2", 2) != 0) {
+            sock_drop(s, "TLS: the server did not negotiate HTTP/2 (ALPN h2)");
+            return;
+        }
+        s->tls_done = true;
+        uint8_t *held = s->held;
+        size_t hl = s->held_len;
+        s->held = NULL;
+        s->held_len = 0;
+        bool ok = tls_out(s, held, hl);
+        free(held);
+        if (!ok) {
+            sock_drop(s, "TLS write failed");
+            return;
+        }
+    }
+    for (;;) {
+        int k = SSL_read(s->ssl, s->rbuf, sizeof s->rbuf);
+        if (k <= 0) {
+            int e = SSL_get_error(s->ssl, k);
+            if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) break;
+            if (e == SSL_ERROR_ZERO_RETURN)
+                snprintf(why, sizeof why, "closed by the server");
+            else
+                tls_reason(s, "TLS read failed", why, sizeof why);
+            sock_drop(s, why);
+            return;
+        }
+        if (!h2_recv(s, (const uint8_t *)s->rbuf, (size_t)k)) return;
+    }
+    if (!tls_send(s)) sock_drop(s, "write failed");
+}
+
 static void read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
     Sock *s = st->data;
     if (s->dead) return;
@@ -446,14 +591,11 @@ static void read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
         return;
     }
     if (n == 0) return;
-    s->in_recv = true;
-    ssize_t k = nghttp2_session_mem_recv(s->ng, (const uint8_t *)b->base, (size_t)n);
-    s->in_recv = false;
-    if (k < 0) {
-        sock_drop(s, nghttp2_strerror((int)k));
+    if (s->ssl) {
+        tls_recv(s, (const uint8_t *)b->base, (size_t)n);
         return;
     }
-    sock_flush(s);
+    h2_recv(s, (const uint8_t *)b->base, (size_t)n);
 }
 
 /* Queues the call's HEADERS and DATA on the session (no I/O). */
@@ -466,16 +608,48 @@ static bool submit_call(Sock *s, CzcCall *call) {
         else snprintf(timeout, sizeof timeout, "%uS", call->timeout_ms / 1000);
     }
 #define NV(n, v) {(uint8_t *)(n), (uint8_t *)(v), strlen(n), strlen(v), NGHTTP2_NV_FLAG_NONE}
-    nghttp2_nv nva[] = {NV(":method", "POST"),           NV(":scheme", "http"),
-                        NV(":path", call->path),          NV(":authority", c->authority),
-                        NV("content-type", "application/grpc"), NV("te", "trailers"),
-                        NV("user-agent", "catalyzer-c/0.1"),   NV("grpc-timeout", timeout)};
+    nghttp2_nv nva[9] = {NV(":method", "POST"),           NV(":scheme", s->ssl ? "https" : "http"),
+                         NV(":path", call->path),          NV(":authority", c->authority),
+                         NV("content-type", "application/grpc"), NV("te", "trailers"),
+                         NV("user-agent", "catalyzer-c/0.1")};
+    size_t nnv = 7;
+    if (*timeout) nva[nnv++] = (nghttp2_nv)NV("grpc-timeout", timeout);
+    /* The token is a secret: never put in HPACK's dynamic table. */
+    if (c->authorization)
+        nva[nnv++] = (nghttp2_nv){(uint8_t *)"authorization", (uint8_t *)c->authorization, 13,
+                                  strlen(c->authorization), NGHTTP2_NV_FLAG_NO_INDEX};
 #undef NV
     nghttp2_data_provider dp = {.source.ptr = call, .read_callback = req_read};
-    int32_t sid = nghttp2_submit_request(s->ng, NULL, nva, *timeout ? 8 : 7, &dp, call);
+    int32_t sid = nghttp2_submit_request(s->ng, NULL, nva, nnv, &dp, call);
     if (sid < 0) return false;
     call->sock = s;
     call->stream_id = sid;
+    return true;
+}
+
+/* A TLS client on memory BIOs: SNI, the server's name or address verified,
+ * ALPN h2; the ClientHello goes out once reading starts. */
+static bool tls_begin(Sock *s) {
+    CzcConn *c = s->conn;
+    s->ssl = SSL_new(c->tls);
+    BIO *in = BIO_new(BIO_s_mem()), *out = BIO_new(BIO_s_mem());
+    if (!s->ssl || !in || !out) {
+        BIO_free(in);
+        BIO_free(out);
+        return false;
+    }
+    BIO_set_mem_eof_return(in, -1);
+    SSL_set_bio(s->ssl, in, out);
+    SSL_set_connect_state(s->ssl);
+    const char *name = c->server_name ? c->server_name : c->host;
+    unsigned char addr[16];
+    bool is_ip = inet_pton(AF_INET, name, addr) == 1 || inet_pton(AF_INET6, name, addr) == 1;
+    if (is_ip) {
+        if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(s->ssl), name) != 1) return false;
+    } else {
+        SSL_set_tlsext_host_name(s->ssl, name);
+        if (SSL_set1_host(s->ssl, name) != 1) return false;
+    }
     return true;
 }
 
@@ -490,6 +664,10 @@ static void on_connect(uv_connect_t *req, int status) {
     s->connected = true;
     c->connects++;
     uv_tcp_nodelay(&s->tcp, 1);
+    if (c->tls && !tls_begin(s)) {
+        sock_drop(s, "cannot start TLS");
+        return;
+    }
     nghttp2_session_callbacks *cb;
     nghttp2_session_callbacks_new(&cb);
     nghttp2_session_callbacks_set_on_header_callback(cb, on_header);
@@ -511,6 +689,13 @@ static void on_connect(uv_connect_t *req, int status) {
         if (!call->sock && !submit_call(s, call)) call_finish(call, CZC_UNAVAILABLE, "cannot start a stream");
     }
     uv_read_start((uv_stream_t *)&s->tcp, alloc_cb, read_cb);
+    if (s->ssl) {
+        SSL_do_handshake(s->ssl); /* the ClientHello */
+        if (!tls_send(s)) {
+            sock_drop(s, "write failed");
+            return;
+        }
+    }
     sock_flush(s);
 }
 
@@ -618,6 +803,72 @@ CzcConn *czc_conn_new(uv_loop_t *loop, const char *host, int port) {
     return c;
 }
 
+bool czc_conn_set_security(CzcConn *c, const CzcSecurity *sec, char *err, size_t errlen) {
+    if (sec->ca_file) {
+        SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+        const char *bad = NULL;
+        if (!ctx)
+            bad = "cannot create a TLS context";
+        else if (SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1 ||
+                 SSL_CTX_load_verify_locations(ctx, sec->ca_file, NULL) != 1)
+            bad = "cannot load the CA file";
+        else if (sec->cert_file && SSL_CTX_use_certificate_chain_file(ctx, sec->cert_file) != 1)
+            bad = "cannot load the client certificate";
+        else if (sec->cert_file && SSL_CTX_use_PrivateKey_file(ctx, sec->key_file ? sec->key_file : sec->cert_file,
+                                                               SSL_FILETYPE_PEM) != 1)
+            bad = "cannot load the client key";
+        else if (SSL_CTX_set_alpn_protos(ctx, (const unsigned char *)"\x02h2", 3) != 0)
+            bad = "cannot set ALPN";
+        if (bad) {
+            unsigned long e = ERR_get_error();
+            char buf[160] = "";
+            if (e) ERR_error_string_n(e, buf, sizeof buf);
+            ERR_clear_error();
+            snprintf(err, errlen, "%s%s%s", bad, *buf ? ": " : "", buf);
+            SSL_CTX_free(ctx);
+            return false;
+        }
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+        SSL_CTX_free(c->tls);
+        c->tls = ctx;
+    }
+    free(c->server_name);
+    c->server_name = sec->server_name ? strdup(sec->server_name) : NULL;
+    free(c->authorization);
+    c->authorization = NULL;
+    if (sec->token) {
+        size_t n = strlen(sec->token) + 8;
+        c->authorization = malloc(n);
+        if (!c->authorization) abort();
+        snprintf(c->authorization, n, "Bearer %s", sec->token);
+    }
+    return true;
+}
+
+bool czc_read_token_file(const char *path, char *out, size_t cap, char *err, size_t errlen) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s", path);
+        return false;
+    }
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p) continue;
+        size_t n = strcspn(p, " \t\r\n");
+        if (n + 1 > cap) break;
+        memcpy(out, p, n);
+        out[n] = '\0';
+        found = true;
+    }
+    OPENSSL_cleanse(line, sizeof line);
+    fclose(f);
+    if (!found) snprintf(err, errlen, "%s: no token in it", path);
+    return found;
+}
+
 uv_loop_t *czc_conn_loop(CzcConn *c) { return c->loop; }
 size_t czc_conn_active(const CzcConn *c) { return c->ncalls; }
 uint64_t czc_conn_connects(const CzcConn *c) { return c->connects; }
@@ -642,6 +893,10 @@ void czc_conn_free(CzcConn *c) {
     }
     uv_loop_t *loop = c->loop;
     bool own = c->own_loop;
+    SSL_CTX_free(c->tls); /* sockets still closing hold their own reference */
+    free(c->server_name);
+    if (c->authorization) OPENSSL_cleanse(c->authorization, strlen(c->authorization));
+    free(c->authorization);
     uv_close((uv_handle_t *)&c->kick, conn_closed);
     if (own) {
         uv_run(loop, UV_RUN_DEFAULT); /* let the closes finish */

@@ -1,6 +1,6 @@
-/* Catalyzer's C client library: gRPC (HTTP/2 cleartext on nghttp2, driven by
- * a libuv loop) to catalyzerd, with the protobuf-c messages generated from
- * proto/catalyzer.proto.
+/* Catalyzer's C client library: gRPC (HTTP/2 on nghttp2, cleartext or TLS
+ * through OpenSSL memory BIOs, driven by a libuv loop) to catalyzerd, with the
+ * protobuf-c messages generated from proto/catalyzer.proto.
  *
  * Two layers:
  *  - asynchronous: a CzcConn is one HTTP/2 connection on a libuv loop you run
@@ -35,10 +35,12 @@ enum {
     CZC_INVALID_ARGUMENT = 3,
     CZC_DEADLINE_EXCEEDED = 4,
     CZC_NOT_FOUND = 5,
+    CZC_PERMISSION_DENIED = 7,
     CZC_RESOURCE_EXHAUSTED = 8,
     CZC_UNIMPLEMENTED = 12,
     CZC_INTERNAL = 13,
     CZC_UNAVAILABLE = 14,
+    CZC_UNAUTHENTICATED = 16,
 };
 #define CZC_STATUS_COUNT 17
 const char *czc_status_name(int status); /* "DEADLINE_EXCEEDED"; "UNKNOWN" out of range */
@@ -63,6 +65,22 @@ uv_loop_t *czc_conn_loop(CzcConn *c);
 size_t czc_conn_active(const CzcConn *c);
 /* Times the connection was (re)established. */
 uint64_t czc_conn_connects(const CzcConn *c);
+
+/* How to reach a daemon started with --tls-cert / --auth-token-file. */
+typedef struct CzcSecurity {
+    const char *ca_file;     /* set: TLS (ALPN h2), the server verified against this PEM CA bundle */
+    const char *cert_file;   /* with key_file: a client certificate (mutual TLS) */
+    const char *key_file;
+    const char *server_name; /* name to verify and send as SNI; NULL: the host dialled */
+    const char *token;       /* set: "authorization: Bearer TOKEN" on every call */
+} CzcSecurity;
+
+/* Before the first call; strings are copied. False (and err) when a file
+ * cannot be loaded. */
+bool czc_conn_set_security(CzcConn *c, const CzcSecurity *sec, char *err, size_t errlen);
+/* A token from a file: the first word of its first line that is neither
+ * blank nor a # comment (a catalyzerd token file's first token works too). */
+bool czc_read_token_file(const char *path, char *out, size_t cap, char *err, size_t errlen);
 
 typedef struct CzcCallOptions {
     uint32_t timeout_ms; /* 0: no deadline */
@@ -114,6 +132,8 @@ typedef struct CzcClient CzcClient;
 CzcClient *czc_client_new(const char *hostport, char *err, size_t errlen);
 void czc_client_free(CzcClient *cl);
 CzcConn *czc_client_conn(CzcClient *cl);
+/* czc_conn_set_security for the client's connection. */
+bool czc_client_set_security(CzcClient *cl, const CzcSecurity *sec, char *err, size_t errlen);
 /* Default deadline of the client's calls (0: none). */
 void czc_client_set_timeout(CzcClient *cl, uint32_t timeout_ms);
 

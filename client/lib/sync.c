@@ -40,6 +40,9 @@ void czc_client_free(CzcClient *cl) {
 }
 
 CzcConn *czc_client_conn(CzcClient *cl) { return cl->conn; }
+bool czc_client_set_security(CzcClient *cl, const CzcSecurity *sec, char *err, size_t errlen) {
+    return czc_conn_set_security(cl->conn, sec, err, errlen);
+}
 void czc_client_set_timeout(CzcClient *cl, uint32_t timeout_ms) { cl->timeout_ms = timeout_ms; }
 
 static bool on_message(void *ud, ProtobufCMessage *m) {

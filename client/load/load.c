@@ -7,7 +7,11 @@
  * neither the tree string nor the structured plan) and --sessions
  * stream|connection (default stream: each stream has its own session, since
  * the daemon runs one session's calls one at a time; `connection` shares one
- * session between a connection's streams).
+ * session between a connection's streams). For a daemon with --tls-cert /
+ * --auth-token-file: --tls-ca FILE (TLS, verifying the server), --tls-cert
+ * FILE and --tls-key FILE (mutual TLS), --tls-server-name NAME, --token-file
+ * FILE (its first token is sent as a bearer token). Every connection does
+ * its own TLS handshake, so --connections N measures N handshakes.
  *
  * N connections x M concurrent streams on one libuv loop. Without --rate each
  * stream sends its next request when the previous one ends (closed loop).
@@ -674,7 +678,9 @@ static int usage(void) {
     fprintf(stderr,
             "usage: catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE] [--connections N] [--concurrency M]\n"
             "                      [--rate R] [--duration S | --requests N] [--json]\n"
-            "                      [--timeout-ms T] [--lean] [--sessions stream|connection]\n");
+            "                      [--timeout-ms T] [--lean] [--sessions stream|connection]\n"
+            "                      [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--tls-server-name NAME]]\n"
+            "                      [--token-file FILE]\n");
     return 2;
 }
 
@@ -688,6 +694,9 @@ static bool num(const char *s, double lo, double *out) {
 
 int main(int argc, char **argv) {
     Load L = {.nconn = 1, .concurrency = 1, .timeout_ms = 30000};
+    CzcSecurity sec = {0};
+    const char *token_file = NULL;
+    char token[1024];
     double v;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -705,7 +714,21 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--timeout-ms") && num(val, 0, &v)) L.timeout_ms = (uint32_t)v, i++;
         else if (!strcmp(a, "--sessions") && (!strcmp(val, "stream") || !strcmp(val, "connection")))
             L.session_per_conn = !strcmp(val, "connection"), i++;
+        else if (!strcmp(a, "--tls-ca")) sec.ca_file = val, i++;
+        else if (!strcmp(a, "--tls-cert")) sec.cert_file = val, i++;
+        else if (!strcmp(a, "--tls-key")) sec.key_file = val, i++;
+        else if (!strcmp(a, "--tls-server-name")) sec.server_name = val, i++;
+        else if (!strcmp(a, "--token-file")) token_file = val, i++;
         else return usage();
+    }
+    if ((sec.cert_file || sec.key_file || sec.server_name) && !sec.ca_file) return usage();
+    char err[512];
+    if (token_file) {
+        if (!czc_read_token_file(token_file, token, sizeof token, err, sizeof err)) {
+            fprintf(stderr, "catalyzer-load: --token-file: %s\n", err);
+            return 2;
+        }
+        sec.token = token;
     }
     if (!L.daemon || !L.workload || (L.duration_s > 0 && L.requests_max > 0)) return usage();
     if (!L.duration_s && !L.requests_max) L.duration_s = 10;
@@ -738,6 +761,10 @@ int main(int argc, char **argv) {
     if (!L.conns || !L.streams) abort();
     for (int i = 0; i < L.nconn; i++) {
         L.conns[i] = (Conn){&L, czc_conn_new(L.loop, L.host, L.port), i};
+        if ((sec.ca_file || sec.token) && !czc_conn_set_security(L.conns[i].cz, &sec, err, sizeof err)) {
+            fprintf(stderr, "catalyzer-load: %s\n", err);
+            return 2;
+        }
     }
     /* stream-major: consecutive streams are on different connections */
     for (int k = 0; k < L.nstreams; k++) {

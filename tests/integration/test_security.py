@@ -325,6 +325,49 @@ def session_id_rule():
 
 t.check("one session-id rule on both transports: 133-byte ids refused (never truncated), 128 accepted", session_id_rule)
 
+BUILD = os.environ.get("CATALYZER_BUILD", "")
+
+
+def c_clients():
+    """libczclient's TLS and tokens through its two tools."""
+    cli = os.path.join(BUILD, "client", "catalyzer")
+    load = os.path.join(BUILD, "client", "load", "catalyzer-load")
+    assert os.path.exists(cli) and os.path.exists(load), "build the client tools first (meson test does)"
+    tok = os.path.join(pki.dir, "alice.token")
+    with open(tok, "w") as f:
+        f.write("# alice\n%s\n" % TOK["alice"])
+    q = os.path.join(pki.dir, "q.sql")
+    with open(q, "w") as f:
+        f.write("SELECT 1 AS a;\n")
+    env = dict(os.environ, CATALYZER_TLS_CA=pki.path("ca.pem"), CATALYZER_TOKEN_FILE=tok)
+    r = subprocess.run([cli, "run", "--daemon", d.grpc_addr, q], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0 and '"schema":"struct<a:int>"' in r.stdout, (r.returncode, r.stdout, r.stderr)
+    env.pop("CATALYZER_TOKEN_FILE")
+    r = subprocess.run([cli, "run", "--daemon", d.grpc_addr, q], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode != 0 and "UNAUTHENTICATED" in r.stderr, r.stderr
+    env = dict(os.environ, CATALYZER_TLS_CA=pki.path("rogue-ca.pem"), CATALYZER_TOKEN_FILE=tok)
+    r = subprocess.run([cli, "run", "--daemon", d.grpc_addr, q], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode != 0 and "TLS handshake failed" in r.stderr, r.stderr
+    wl = os.path.join(pki.dir, "wl")
+    os.makedirs(wl, exist_ok=True)
+    with open(os.path.join(wl, "schema.sql"), "w") as f:
+        f.write("CREATE TABLE t (a INT, b STRING);\n")
+    with open(os.path.join(wl, "q1.sql"), "w") as f:
+        f.write("SELECT a, count(*) FROM t GROUP BY a;\n")
+    r = subprocess.run([load, "--daemon", d.grpc_addr, "--workload", wl, "--requests", "200", "--connections", "2",
+                        "--concurrency", "2", "--json", "--tls-ca", pki.path("ca.pem"), "--token-file", tok],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["ok"] == j["requests"] >= 200 and not j["errors"], j
+    r = subprocess.run([load, "--daemon", d.grpc_addr, "--workload", wl, "--requests", "10", "--tls-ca",
+                        pki.path("ca.pem")], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "UNAUTHENTICATED" in r.stderr, r.stderr
+
+
+t.check("the C client (catalyzer CLI with CATALYZER_TLS_CA/CATALYZER_TOKEN_FILE, catalyzer-load with --tls-ca/"
+        "--token-file): TLS and tokens; a wrong CA or no token fails clearly", c_clients)
+
 c.close()
 rc = d.stop()
 t.ok(rc == 0, "SIGTERM: exit 0 (TLS daemon)", d.log()[-2000:])
