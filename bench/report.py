@@ -317,6 +317,14 @@ for name in ["c1", "c2", "saturating", "saturating-lean", "half-rate", "half-rat
 w("```")
 w("")
 
+# ------------------------------------------------------------- security ----
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import security_report  # noqa: E402
+
+lines.extend(security_report.render(OUT))
+if lines[-1] != "":
+    w("")
+
 # ------------------------------------------------------------- per query ----
 w("## Per query")
 w("")

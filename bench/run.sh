@@ -8,6 +8,7 @@
 #      analysis, SQLite's sqlite3_prepare_v2
 #   3. growth: plans that double in one dimension at a time
 #   4. through the daemon: catalyzer-load at concurrency 1, 2 and saturating
+#   5. the cost of TLS and token checks through the daemon (bench/security.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
@@ -209,6 +210,11 @@ load_run half-rate-lean --connections 2 --concurrency 8 --rate "$HALFL" --lean
 sleep 1
 echo "rss_after_kib=$(rss_kib)" >>"$OUT/daemon/info.txt"
 kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
+
+# --------------------------------------------------------------- security ----
+log "security: TLS and token checks (bench/security.sh)"
+BENCH_SECURITY_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/security.sh" || log "security: bench/security.sh exited $?"
 
 # --------------------------------------------------------------- report ----
 cat /proc/loadavg >"$OUT/loadavg_end.txt"

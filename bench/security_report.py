@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The "Cost of TLS and token checks" section of BENCHMARKS.md from the
+results of bench/security.sh (OUT/security). report.py calls render(); run by
+itself (python3 bench/security_report.py OUT BENCHMARKS.md) it replaces the
+section between its markers in an existing report, or appends it."""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+BEGIN = "<!-- security-bench:begin -->"
+END = "<!-- security-bench:end -->"
+CONFIGS = [("plain", "cleartext", "none"), ("token", "cleartext", "bearer token (100 in the file)"),
+           ("tls", "TLS 1.3", "none"), ("tls-token", "TLS 1.3", "bearer token"),
+           ("mtls-token", "mutual TLS 1.3", "client certificate + bearer token")]
+
+
+def _read(d, name):
+    try:
+        with open(os.path.join(d, name)) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+def _runs(d, cfg, run):
+    out = []
+    for f in sorted(glob.glob(os.path.join(d, "%s-%s-r*.json" % (cfg, run)))):
+        try:
+            out.append(json.load(open(f)))
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def _s_time(text):
+    m = re.search(r"(\d+) connections in ([\d.]+)s; ([\d.]+) connections/user sec", text)
+    r = re.search(r"(\d+) connections in (\d+) real seconds", text)
+    if not (m and r):
+        return None
+    return int(r.group(1)) / max(1, int(r.group(2))), float(m.group(3))
+
+
+def render(out_dir):
+    d = os.path.join(out_dir, "security")
+    if not os.path.isdir(d):
+        return []
+    w = []
+    w.append(BEGIN)
+    w.append("## Cost of TLS and token checks")
+    w.append("")
+    knobs = _read(d, "knobs.txt")
+    secs = knobs.split("SEC_SECONDS=")[-1].split()[0] if "SEC_SECONDS=" in knobs else "?"
+    rounds = knobs.split("SEC_ROUNDS=")[-1].split()[0] if "SEC_ROUNDS=" in knobs else "?"
+    w.append("`bench/security.sh` at %s (%s; %s): the same `catalyzer-load` runs on TPC-H (22 queries cycled, lean"
+             % (_read(d, "commit.txt") or "?", _read(d, "date.txt") or "?", _read(d, "openssl.txt") or "OpenSSL"))
+    w.append("responses) against a fresh release `catalyzerd` per run in each configuration, %s s per run, the" % secs)
+    w.append("configurations alternating over %s rounds (the figure is the median of the rounds, each round in" % rounds)
+    w.append("brackets). Certificates are ECDSA P-256, made by the openssl CLI for the run. Connections are")
+    w.append("long-lived (one TLS handshake per connection), so the figures are the cost per call of record")
+    w.append("encryption and of the token check (SHA-256 of the presented token, compared with all 100 digests")
+    w.append("in the file). Generator and daemon share the machine's 2 cores, so encryption on both sides of")
+    w.append("the socket is counted.")
+    w.append("")
+    w.append("| configuration | transport | authentication | saturating req/s (4 × 16) | vs cleartext | "
+             "1 × 1 req/s | 1 × 1 p50 ms | 1 × 1 p99 ms | errors |")
+    w.append("|---|---|---|---|---|---|---|---|---|")
+    base = None
+    for cfg, transport, authn in CONFIGS:
+        sat, c1 = _runs(d, cfg, "saturating-lean"), _runs(d, cfg, "c1-lean")
+        if not sat:
+            w.append("| %s | %s | %s | failed: %s | | | | | |" % (
+                cfg, transport, authn, _read(d, "%s-saturating-lean-r1.err" % cfg).replace("\n", " ")[:100]))
+            continue
+        tps = [r["throughput_rps"] for r in sat]
+        med = statistics.median(tps)
+        if cfg == "plain":
+            base = med
+        errs = sum(sum(r.get("errors", {}).values()) for r in sat + c1)
+        c1_tps = statistics.median([r["throughput_rps"] for r in c1]) if c1 else 0
+        p50 = statistics.median([r["latency_us"]["p50"] for r in c1]) / 1000 if c1 else 0
+        p99 = statistics.median([r["latency_us"]["p99"] for r in c1]) / 1000 if c1 else 0
+        w.append("| %s | %s | %s | %s (%s) | %s | %s | %.3f | %.3f | %d |" % (
+            cfg, transport, authn, "{:,.0f}".format(med), ", ".join("{:,.0f}".format(x) for x in tps),
+            "%.1f %%" % ((med / base - 1) * 100) if base else "", "{:,.0f}".format(c1_tps), p50, p99, errs))
+    w.append("")
+    new, reuse = _s_time(_read(d, "s_time-new.txt")), _s_time(_read(d, "s_time-reuse.txt"))
+    if new:
+        w.append("New TLS connections: %.0f full handshakes/s (ECDHE + ECDSA P-256, TLS 1.3; `openssl s_time -new`, "
+                 "%.0f per second of client CPU)%s — paid once per connection." % (
+                     new[0], new[1], (", %.0f/s resuming sessions (`-reuse`)" % reuse[0]) if reuse else ""))
+        w.append("")
+    w.append("Commands (`$PKI`: the run's certificates and token file, deleted afterwards; PORT from the first log line):")
+    w.append("")
+    w.append("```")
+    for cfg, _, _ in CONFIGS:
+        for name in ("%s.daemon.cmd" % cfg, "%s-saturating-lean.cmd" % cfg, "%s-c1-lean.cmd" % cfg):
+            c = _read(d, name)
+            if c:
+                w.append(c)
+    c = _read(d, "s_time.cmd")
+    if c:
+        w.append(c)
+    w.append("```")
+    w.append("")
+    loads = _read(d, "loadavg.txt")
+    if loads:
+        w.append("<details><summary>1-minute load average after each run (config, run, round, load)</summary>")
+        w.append("")
+        w.append("```")
+        w.extend(loads.splitlines())
+        w.append("```")
+        w.append("")
+        w.append("</details>")
+        w.append("")
+    w.append(END)
+    return w
+
+
+def main():
+    out_dir, dest = sys.argv[1], sys.argv[2]
+    section = "\n".join(render(out_dir))
+    if not section:
+        sys.exit("no security results in %s" % out_dir)
+    text = open(dest).read() if os.path.exists(dest) else ""
+    if BEGIN in text and END in text:
+        pre, rest = text.split(BEGIN, 1)
+        post = rest.split(END, 1)[1]
+        text = pre + section + post
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    with open(dest, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
