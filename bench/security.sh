@@ -11,7 +11,7 @@
 #                              splices its section into BENCHMARKS.md
 #   (bench/run.sh runs it as a step with BENCH_SECURITY_STEP=1: results only;
 #   report.py renders them into the whole report)
-# Knobs: SEC_SECONDS (each run, default LOAD_SECONDS or 10), SEC_ROUNDS (2),
+# Knobs: SEC_SECONDS (each run, default LOAD_SECONDS or 10), SEC_ROUNDS (3),
 # BENCH_NICE, CATALYZER_SHARED, BENCH_OUT, BENCH_MD.
 set -euo pipefail
 
@@ -23,7 +23,7 @@ OUT=${BENCH_OUT:-$BUILD/bench-results}
 SOUT=$OUT/security
 DEST=${BENCH_MD:-$ROOT/BENCHMARKS.md}
 SEC_SECONDS=${SEC_SECONDS:-${LOAD_SECONDS:-10}}
-SEC_ROUNDS=${SEC_ROUNDS:-2}
+SEC_ROUNDS=${SEC_ROUNDS:-3}
 PY=/usr/bin/python3
 STEP=${BENCH_SECURITY_STEP:-}
 
@@ -89,6 +89,7 @@ cleanup() { [ -n "$DPID" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null || true
 trap cleanup EXIT
 start_daemon() { # CONFIG → PORT
     local log=$SOUT/daemon-$1.log
+    rm -f "$log" # the wait below must not see the previous run's file
     # shellcheck disable=SC2046
     "$CZD" --grpc 127.0.0.1:0 --http off --log-level warn $(daemon_flags "$1") 2>"$log" &
     DPID=$!
@@ -96,6 +97,10 @@ start_daemon() { # CONFIG → PORT
     PORT=$(head -1 "$log" | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.readline())["grpc_port"])')
 }
 stop_daemon() { kill "$DPID"; wait "$DPID" 2>/dev/null || true; DPID=; }
+# CPU seconds: the daemon's so far (/proc), and what this shell's finished
+# children used (bash's times, second line; must run in this shell, not a $(...))
+daemon_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f\n", ($14 + $15) / hz }' "/proc/$DPID/stat"; }
+children_cpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.3f\n", t }' "$1"; }
 
 for round in $(seq 1 "$SEC_ROUNDS"); do
     for cfg in $CONFIGS; do
@@ -110,9 +115,15 @@ for round in $(seq 1 "$SEC_ROUNDS"); do
             esac
             slog "round $round: $cfg: $run"
             # shellcheck disable=SC2086,SC2046
+            cf=$(client_flags "$cfg")
+            d0=$(daemon_cpu); times >"$SOUT/times0"
+            # shellcheck disable=SC2086
             "$LOAD" --daemon "127.0.0.1:$PORT" --workload "$WL/tpch" --duration "$SEC_SECONDS" --json $shape --lean \
-                $(client_flags "$cfg") >"$SOUT/$cfg-$run-r$round.json" 2>"$SOUT/$cfg-$run-r$round.err" ||
+                $cf >"$SOUT/$cfg-$run-r$round.json" 2>"$SOUT/$cfg-$run-r$round.err" ||
                 slog "$cfg $run: catalyzer-load exited $?"
+            d1=$(daemon_cpu); times >"$SOUT/times1"
+            # daemon and generator CPU seconds of this run
+            echo "$cfg $run $round $(awk -v a="$d0" -v b="$d1" 'BEGIN { printf "%.3f", b - a }') $(awk -v a="$(children_cpu "$SOUT/times0")" -v b="$(children_cpu "$SOUT/times1")" 'BEGIN { printf "%.3f", b - a }')" >>"$SOUT/cpu.txt"
             echo "$cfg $run $round $(cut -d' ' -f1 /proc/loadavg)" >>"$SOUT/loadavg.txt"
             echo "catalyzerd --grpc 127.0.0.1:0 --http off --log-level warn $(daemon_flags "$cfg" | sed "s|$P|\$PKI|g")" >"$SOUT/$cfg.daemon.cmd"
             echo "catalyzer-load --daemon 127.0.0.1:PORT --workload \$WL/tpch --duration $SEC_SECONDS --json $shape --lean $(client_flags "$cfg" | sed "s|$P|\$PKI|g")" >"$SOUT/$cfg-$run.cmd"

@@ -29,10 +29,33 @@ def _runs(d, cfg, run):
     out = []
     for f in sorted(glob.glob(os.path.join(d, "%s-%s-r*.json" % (cfg, run)))):
         try:
-            out.append(json.load(open(f)))
+            j = json.load(open(f))
         except (OSError, ValueError):
-            pass
+            continue
+        j["_round"] = int(re.search(r"-r(\d+)\.json$", f).group(1))
+        out.append(j)
     return out
+
+
+def _cpu(d):
+    """{(cfg, run): [(daemon s, generator s, round)]} from cpu.txt."""
+    out = {}
+    for line in _read(d, "cpu.txt").splitlines():
+        f = line.split()
+        if len(f) == 5:
+            out.setdefault((f[0], f[1]), []).append((float(f[3]), float(f[4]), int(f[2])))
+    return out
+
+
+def _us_per_call(cpu, runs, cfg, run, which):
+    """Median over the rounds of CPU microseconds per call (which: 0 daemon, 1 generator)."""
+    by_round = {int(r.get("_round", i + 1)): r for i, r in enumerate(runs)}
+    xs = []
+    for c in cpu.get((cfg, run), []):
+        r = by_round.get(c[2])
+        if r and r.get("requests"):
+            xs.append(c[which] / r["requests"] * 1e6)
+    return statistics.median(xs) if xs else None
 
 
 def _s_time(text):
@@ -64,10 +87,16 @@ def render(out_dir):
     w.append("in the file). Generator and daemon share the machine's 2 cores, so encryption on both sides of")
     w.append("the socket is counted.")
     w.append("")
+    w.append("Throughput moves with whatever else runs on the machine; the CPU each call costs (the daemon's")
+    w.append("user + system time from /proc over the saturating run, and the generator's, divided by the calls")
+    w.append("it completed) is the steadier figure of what TLS and tokens add.")
+    w.append("")
     w.append("| configuration | transport | authentication | saturating req/s (4 × 16) | vs cleartext | "
-             "1 × 1 req/s | 1 × 1 p50 ms | 1 × 1 p99 ms | errors |")
-    w.append("|---|---|---|---|---|---|---|---|---|")
+             "daemon CPU µs/call | generator CPU µs/call | 1 × 1 req/s | 1 × 1 p50 ms | 1 × 1 p99 ms | errors |")
+    w.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    cpu = _cpu(d)
     base = None
+    base_cpu = None
     for cfg, transport, authn in CONFIGS:
         sat, c1 = _runs(d, cfg, "saturating-lean"), _runs(d, cfg, "c1-lean")
         if not sat:
@@ -82,9 +111,20 @@ def render(out_dir):
         c1_tps = statistics.median([r["throughput_rps"] for r in c1]) if c1 else 0
         p50 = statistics.median([r["latency_us"]["p50"] for r in c1]) / 1000 if c1 else 0
         p99 = statistics.median([r["latency_us"]["p99"] for r in c1]) / 1000 if c1 else 0
-        w.append("| %s | %s | %s | %s (%s) | %s | %s | %.3f | %.3f | %d |" % (
+        dcpu = _us_per_call(cpu, sat, cfg, "saturating-lean", 0)
+        gcpu = _us_per_call(cpu, sat, cfg, "saturating-lean", 1)
+        if cfg == "plain":
+            base_cpu = (dcpu, gcpu)
+
+        def fmt_cpu(x, b):
+            if x is None:
+                return ""
+            return "%.1f" % x + (" (%+.1f)" % (x - b) if b is not None and cfg != "plain" else "")
+        w.append("| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %.3f | %.3f | %d |" % (
             cfg, transport, authn, "{:,.0f}".format(med), ", ".join("{:,.0f}".format(x) for x in tps),
-            "%.1f %%" % ((med / base - 1) * 100) if base else "", "{:,.0f}".format(c1_tps), p50, p99, errs))
+            "%.1f %%" % ((med / base - 1) * 100) if base else "",
+            fmt_cpu(dcpu, base_cpu[0] if base_cpu else None), fmt_cpu(gcpu, base_cpu[1] if base_cpu else None),
+            "{:,.0f}".format(c1_tps), p50, p99, errs))
     w.append("")
     new, reuse = _s_time(_read(d, "s_time-new.txt")), _s_time(_read(d, "s_time-reuse.txt"))
     if new:

@@ -307,7 +307,7 @@ static const struct {
  * why not. */
 static const char *cross_site_refusal(Http1Conn *c) {
     const Config *cfg = &c->head.srv->cfg;
-    if (c->header_too_long) return "a Host, Origin or Authorization header is too long";
+    if (c->header_too_long) return "a Host, Origin or Authorization header is repeated or too long";
     /* The address the endpoint is bound to is a name it answers to too (not a wildcard). */
     bool bound_name = cfg->http_host[0] && strcmp(cfg->http_host, "0.0.0.0") != 0 && strcmp(cfg->http_host, "::") != 0 &&
                       http_host_allowed(c->host, c->host_len, cfg->http_host);

@@ -87,8 +87,9 @@ void server_notify_finish(Server *srv, Job *j);
  * gRPC status: OK, RESOURCE_EXHAUSTED (queue full) or UNAVAILABLE (draining). */
 int server_submit(Server *srv, Job *j);
 
-/* Loop: finds or creates the session id[0..len) for principal ("" when
- * anonymous). Every transport looks sessions up here, so one rule holds for
+/* Loop: finds or creates the session id[0..len) for principal (what
+ * conn_principal says; "" when anonymous, where Spark Connect passes the
+ * request's user_id instead). Every transport looks sessions up here, so one rule holds for
  * all: NULL with *status INVALID_ARGUMENT (the id breaks the session-id
  * rule), PERMISSION_DENIED (another principal's session, whatever the call),
  * RESOURCE_EXHAUSTED (table full); NULL with OK when create is false and
