@@ -139,7 +139,9 @@ def build_java():
 
 
 def start_daemon():
-    proc = subprocess.Popen([CATALYZERD, "--grpc", "127.0.0.1:0", "--http", "off"],
+    # debug level: only there do request lines name the session id (a
+    # credential; the default level logs a tag instead)
+    proc = subprocess.Popen([CATALYZERD, "--grpc", "127.0.0.1:0", "--http", "off", "--log-level", "debug"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     first = proc.stderr.readline()
     try:
