@@ -145,4 +145,6 @@ code, text = curl("/v1/analyze", json.dumps({"sessionId": "victim", "sql": "SELE
 t.ok(code == 200 and json.loads(text)["result"].get("ok"), "the victim's own variable is still there", text[:300])
 
 t.ok(d.stop() == 0, "SIGTERM: exit 0", d.log()[-2000:])
+t.ok(not any(x in d.log() for x in ("AddressSanitizer", "LeakSanitizer", "runtime error")), "no sanitizer reports",
+     d.log()[-3000:])
 t.done()

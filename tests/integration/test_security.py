@@ -117,6 +117,15 @@ def wait_log(dm, text, timeout=5):
     return text in dm.log()
 
 
+SANITIZER = ("AddressSanitizer", "LeakSanitizer", "runtime error")
+DAEMONS = []
+
+
+def started(dm):
+    DAEMONS.append(dm)
+    return dm
+
+
 def grpc_messages(body):
     out = []
     while len(body) >= 5:
@@ -128,7 +137,7 @@ def grpc_messages(body):
 
 # ---------------------------------------------------------------- TLS + tokens
 
-d = Daemon(*pki.server_flags(), "--auth-token-file", token_file, "--session-idle-seconds", "1")
+d = started(Daemon(*pki.server_flags(), "--auth-token-file", token_file, "--session-idle-seconds", "1"))
 ch = tls_channel(d.grpc_port)
 c = Client(d.grpc_addr, pb, hpb, channel=ch)
 
@@ -374,7 +383,7 @@ t.ok(rc == 0, "SIGTERM: exit 0 (TLS daemon)", d.log()[-2000:])
 
 # ---------------------------------------------------------------- mutual TLS
 
-d = Daemon(*pki.server_flags(mutual=True))
+d = started(Daemon(*pki.server_flags(mutual=True)))
 
 
 def mtls():
@@ -424,7 +433,7 @@ def loopback_rule():
     r = subprocess.run([CATALYZERD, "--grpc", "127.0.0.1:0", "--http", "0.0.0.0:0"], capture_output=True, text=True,
                        timeout=20)
     assert r.returncode == 2 and "--http 0.0.0.0" in r.stderr, r.stderr
-    plain = Daemon()
+    plain = started(Daemon())
     try:
         lines = [json.loads(x) for x in plain.lines[:2]]
         assert lines[0]["tls"] is False and lines[0]["auth"] is False
@@ -450,7 +459,7 @@ t.check("without TLS and tokens: loopback only (a wildcard address is refused, t
 
 
 def tokens_cleartext():
-    d2 = Daemon("--auth-token-file", token_file)
+    d2 = started(Daemon("--auth-token-file", token_file))
     try:
         c2 = Client(d2.grpc_addr, pb, hpb)
         assert code_of(lambda: c2.execute(pb.ExecuteRequest(sql="SELECT 1"), timeout=30)) == "UNAUTHENTICATED"
@@ -469,7 +478,7 @@ t.check("bearer tokens without TLS (loopback): both ports", tokens_cleartext)
 
 # ---------------------------------------------------------------- JSON endpoint vs browsers (curl)
 
-d = Daemon("--http-allowed-origins", "http://ui.example:3000", "--session-idle-seconds", "1")
+d = started(Daemon("--http-allowed-origins", "http://ui.example:3000", "--session-idle-seconds", "1"))
 H = d.http_port
 
 
@@ -563,7 +572,7 @@ def secret_requests(dm):
 
 
 def log_content():
-    dm = Daemon()
+    dm = started(Daemon())
     secret_requests(dm)
     time.sleep(0.3)
     dm.stop()
@@ -574,7 +583,7 @@ def log_content():
     assert SID_SECRET not in log and "sess-" not in log, "no session id"
     assert "SELECT" not in log and "DECLARE" not in log, [x for x in log.splitlines() if "SELECT" in x][:3]
     # the same run at debug level does show them: the test would see a leak
-    dd = Daemon("--log-level", "debug")
+    dd = started(Daemon("--log-level", "debug"))
     secret_requests(dd)
     time.sleep(0.3)
     dd.stop()
@@ -586,7 +595,7 @@ t.check("log content: after requests with a secret literal and secret session id
 
 
 def reset_flood():
-    dm = Daemon("--session-idle-seconds", "1")
+    dm = started(Daemon("--session-idle-seconds", "1"))
     hdr = hpack(grpc_headers(A + "Analyze"))
     body = grpc_msg(pb.AnalyzeRequest(sql=pb.SqlQuery(query="SELECT 1")).SerializeToString())
     streams = 0
@@ -625,5 +634,7 @@ SPARK_CONNECT = os.path.exists(os.path.join(os.path.dirname(__file__), "..", "..
 if not SPARK_CONNECT:
     print("# Spark Connect is not served yet: its TLS/token/ownership cases are not run")
 
+t.ok(not any(x in dm.log() for dm in DAEMONS for x in SANITIZER), "no sanitizer reports from any of the %d daemons"
+     % len(DAEMONS), "\n".join(dm.log()[-3000:] for dm in DAEMONS if any(x in dm.log() for x in SANITIZER)))
 pki.cleanup()
 t.done()
