@@ -24,6 +24,8 @@ static const Subcommand SUBCOMMANDS[] = {
 static int usage(FILE *f) {
     fprintf(f, "usage: catalyzer <command> [args]\ncommands (each takes --daemon HOST:PORT to work through catalyzerd):\n");
     for (size_t i = 0; i < sizeof SUBCOMMANDS / sizeof SUBCOMMANDS[0]; i++) fprintf(f, "  %s\n", SUBCOMMANDS[i].usage);
+    fprintf(f, "a daemon with TLS or tokens: CATALYZER_TLS_CA, CATALYZER_TLS_CERT, CATALYZER_TLS_KEY,\n"
+               "CATALYZER_TLS_SERVER_NAME, CATALYZER_TOKEN_FILE in the environment\n");
     return 2;
 }
 
