@@ -90,14 +90,18 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     an->sql_len = saved_len;
     if (!body) return NULL;
     AttrList out = plan_output(an, body);
-    if (ncols) {
+    bool cast_to_schema = schema.n && (uint32_t)schema.n == out.n;
+    if (ncols && !cast_to_schema) {
         Node **items = ARENA_ARRAY(an->arena, Node *, out.n + 1);
         for (uint32_t i = 0; i < out.n; i++)
             items[i] = (int)i < ncols ? make_alias(an, out.v[i], cols[i], false) : out.v[i];
         body = make_project(an, body, items, out.n);
         out = plan_output(an, body);
     }
-    if (schema.n && (uint32_t)schema.n == out.n) {
+    if (cast_to_schema) {
+        /* Spark's SessionCatalog.getViewPlan: each query column, found by the
+         * name it had when the view was created, is up-cast to the stored
+         * type and aliased to the stored name (a column list renames here). */
         /* as Spark: the output cast to the schema the view was created with */
         Node **items = ARENA_ARRAY(an->arena, Node *, out.n + 1);
         for (uint32_t i = 0; i < out.n; i++) {

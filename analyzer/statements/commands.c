@@ -105,6 +105,12 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     }
     const char *ns, *tbl;
     if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
+    /* the command shows the view's resolved identifier, as Spark's ResolvedIdentifier */
+    const char **full = ARENA_ARRAY(an->arena, const char *, 3);
+    full[0] = "spark_catalog";
+    full[1] = ns;
+    full[2] = tbl;
+    stmt->u.ddl.name = (NameParts){3, full};
     /* a persistent view may not reference temporary objects */
     const Node *var = plan_find_variable(query);
     if (var)
