@@ -225,6 +225,10 @@ struct Node {
         struct { bool is_function; bool distinct; } idexpr;
 
         /* ---- plans ---- */
+        /* Project: Spark's Project.hiddenOutputTag — when has_hidden, the
+           metadata output (the hidden key columns of a USING/NATURAL join,
+           reachable by qualified name only) instead of the child's */
+        struct { bool has_hidden; uint32_t nhidden; Node **hidden; } project;
         /* SubqueryAlias: kids[0]; alias name (multi-part for tables: spark_catalog.default.t) */
         struct { NameParts name; } alias;
         /* UnresolvedSubqueryColumnAliases, UnresolvedInlineTable (column names; ncols 0 = default) */

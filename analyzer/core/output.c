@@ -7,8 +7,19 @@
 
 struct OutputCache {
     AttrList attrs;
+    bool attrs_done;
+    bool meta_done;
+    AttrList meta;
     AttrIndexSlot index;
 };
+
+static struct OutputCache *output_cache(Analysis *an, const Node *plan) {
+    if (!plan->out) {
+        struct OutputCache *c = ARENA_NEW(an->arena, struct OutputCache);
+        ((Node *)plan)->out = c; /* derived values: caching them does not change the node */
+    }
+    return plan->out;
+}
 
 uint32_t attr_name_hash(const char *name) {
     uint32_t h = 2166136261u;
@@ -208,13 +219,65 @@ static AttrList compute_output(Analysis *an, const Node *p) {
 }
 
 AttrList plan_output(Analysis *an, const Node *plan) {
-    if (plan->out) return plan->out->attrs;
+    if (plan->out && plan->out->attrs_done) return plan->out->attrs;
     AttrList l = compute_output(an, plan);
-    struct OutputCache *c = ARENA_NEW(an->arena, struct OutputCache);
+    struct OutputCache *c = output_cache(an, plan);
     c->attrs = l;
     c->attrs.index = &c->index;
-    ((Node *)plan)->out = c; /* a derived value: caching it does not change the node */
+    c->attrs_done = true;
     return c->attrs;
+}
+
+static bool is_leaf_plan(const Node *p) { return p->nkids == 0; }
+
+static AttrList compute_metadata_output(Analysis *an, const Node *p) {
+    AttrList none = {0, NULL};
+    switch (p->kind) {
+    case NK_Project:
+        if (p->u.project.has_hidden) return (AttrList){p->u.project.nhidden, p->u.project.hidden};
+        return p->nkids ? plan_metadata_output(an, p->kids[0]) : none;
+    /* operators that end the propagation (their metadataOutput is Nil) */
+    case NK_Aggregate:
+    case NK_Union:
+    case NK_Intersect:
+    case NK_Except:
+    case NK_View:
+        return none;
+    case NK_SubqueryAlias: {
+        /* only through a chain of aliases over a leaf, and never the
+           qualified-access-only columns */
+        const Node *c = p->kids[0];
+        if (!is_leaf_plan(c) && c->kind != NK_SubqueryAlias) return none;
+        AttrList m = plan_metadata_output(an, c);
+        AttrList l = {0, ARENA_ARRAY(an->arena, Node *, m.n + 1)};
+        for (uint32_t i = 0; i < m.n; i++)
+            if (!m.v[i]->u.attr.metadata_col) l.v[l.n++] = attr_with_qualifier(an, m.v[i], p->u.alias.name);
+        return l;
+    }
+    case NK_Join:
+        if (p->u.join.type == JOIN_LEFT_SEMI || p->u.join.type == JOIN_LEFT_ANTI)
+            return plan_metadata_output(an, p->kids[0]);
+        /* fall through */
+    default: {
+        if (p->nkids == 0) return none;
+        if (p->nkids == 1) return plan_metadata_output(an, p->kids[0]);
+        AttrList l = none;
+        for (uint32_t i = 0; i < p->nkids; i++) {
+            AttrList m = plan_metadata_output(an, p->kids[i]);
+            if (m.n) l = l.n ? concat(an, l, m) : m;
+        }
+        return l;
+    }
+    }
+}
+
+AttrList plan_metadata_output(Analysis *an, const Node *plan) {
+    if (plan->out && plan->out->meta_done) return plan->out->meta;
+    AttrList l = compute_metadata_output(an, plan);
+    struct OutputCache *c = output_cache(an, plan);
+    c->meta = l;
+    c->meta_done = true;
+    return l;
 }
 
 typedef struct KindSearch {

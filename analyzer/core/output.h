@@ -10,6 +10,9 @@ typedef struct AttrList {
     uint32_t n;
     Node **v;
     struct AttrIndexSlot *index; /* where a name index of this list is cached (plan outputs); NULL: none */
+    /* plan inputs: the children's metadata output (Spark's metadataOutput),
+       searched by name only when the list itself has no match; NULL: none */
+    const struct AttrList *hidden;
 } AttrList;
 
 /* A case-insensitive hash index from attribute name to positions, built on
@@ -51,6 +54,11 @@ static inline bool expr_nullable(const Node *e) { return (e->flags & NF_NULLABLE
  * the result is meaningless; call only once node_resolved(plan) or for nodes
  * whose children are resolved where noted by the caller. */
 AttrList plan_output(Analysis *an, const Node *plan);
+
+/* Spark's LogicalPlan.metadataOutput: the hidden columns a plan makes
+ * reachable by qualified name without outputting them (the other side's keys
+ * of a USING/NATURAL join). Cached on the node. */
+AttrList plan_metadata_output(Analysis *an, const Node *plan);
 
 /* Whether plan is resolved in Spark's sense: its children and expressions
  * are, and it contains nothing that a later rule still has to pull out

@@ -3,7 +3,8 @@
  * columns with a Project giving Spark's column order: the keys (from the
  * left, the right for a right join, coalesced for a full join), then the
  * other left columns, then the other right columns. The other side's keys
- * stay reachable by qualified name as hidden columns.
+ * stay reachable by qualified name as the Project's hidden output
+ * (AddMetadataColumns adds them to the list where they are used).
  *
  *   Join UsingJoin(Inner, [k])          Project [k#1, v1#2, v2#4]
  *   :- Relation l[k#1,v1#2]      =>     +- Join Inner, (k#1 = k#3)
@@ -104,7 +105,7 @@ static Node *rewrite(Node *p, void *ctx) {
     j = node_finish(j);
     JoinType t = p->u.join.type;
     bool lnull = t == JOIN_RIGHT_OUTER || t == JOIN_FULL_OUTER, rnull = t == JOIN_LEFT_OUTER || t == JOIN_FULL_OUTER;
-    uint32_t cap = lo.n + ro.n + 2 * nk + 1, n = 0; /* every column, plus both hidden keys of a full join */
+    uint32_t cap = lo.n + ro.n + 1, n = 0;
     Node **items = ARENA_ARRAY(an->arena, Node *, cap);
     for (uint32_t i = 0; i < nk; i++) {
         if (t == JOIN_RIGHT_OUTER) items[n++] = rk[i];
@@ -122,15 +123,26 @@ static Node *rewrite(Node *p, void *ctx) {
     if (t != JOIN_LEFT_SEMI && t != JOIN_LEFT_ANTI)
         for (uint32_t i = 0; i < ro.n; i++)
             if (!contains(rk, nk, ro.v[i])) items[n++] = rnull ? attr_with_nullable(an, ro.v[i], true) : ro.v[i];
-    /* the other side's keys, reachable by qualified name only */
+    /* the keys the Project drops stay reachable by qualified name only: its
+       hidden output (Spark's Project.hiddenOutputTag), with the hidden keys
+       of the joins below */
+    AttrList below = plan_metadata_output(an, j);
+    Node **hid = ARENA_ARRAY(an->arena, Node *, 2 * nk + below.n + 1);
+    uint32_t nh = 0;
     for (uint32_t i = 0; i < nk; i++) {
-        if (t == JOIN_RIGHT_OUTER) items[n++] = hidden(an, lk[i], true);
+        if (t == JOIN_RIGHT_OUTER) hid[nh++] = hidden(an, lk[i], true);
         else if (t == JOIN_FULL_OUTER) {
-            items[n++] = hidden(an, lk[i], true);
-            items[n++] = hidden(an, rk[i], true);
-        } else if (t != JOIN_LEFT_SEMI && t != JOIN_LEFT_ANTI) items[n++] = hidden(an, rk[i], rnull);
+            hid[nh++] = hidden(an, lk[i], true);
+            hid[nh++] = hidden(an, rk[i], true);
+        } else if (t != JOIN_LEFT_SEMI && t != JOIN_LEFT_ANTI) hid[nh++] = hidden(an, rk[i], rnull);
     }
-    return make_project(an, j, items, n);
+    for (uint32_t i = 0; i < below.n; i++)
+        if (below.v[i]->u.attr.metadata_col) hid[nh++] = below.v[i];
+    Node *proj = node_copy(an->arena, make_project(an, j, items, n));
+    proj->u.project.has_hidden = true;
+    proj->u.project.nhidden = nh;
+    proj->u.project.hidden = hid;
+    return node_finish(proj);
 }
 
 static Node *apply(Analysis *an, Node *plan) {

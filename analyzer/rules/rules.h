@@ -10,6 +10,7 @@ extern const Rule RULE_WINDOWS_SUBSTITUTION;
 extern const Rule RULE_SUBSTITUTE_ORDINALS;
 extern const Rule RULE_RESOLVE_IDENTIFIER_CLAUSE;
 extern const Rule RULE_RESOLVE_RELATIONS;
+extern const Rule RULE_ADD_METADATA_COLUMNS;
 extern const Rule RULE_RESOLVE_NESTED_QUERIES;
 extern const Rule RULE_RESOLVE_CTE_REFS;
 extern const Rule RULE_RESOLVE_TVF;

@@ -9,9 +9,37 @@ bool children_resolved(const Node *plan) {
     return true;
 }
 
+/* The children's metadata output (Spark's resolveChildren falls back to it). */
+static const AttrList *children_hidden(Analysis *an, const Node *plan) {
+    AttrList l = {0, NULL};
+    for (uint32_t i = 0; i < plan->nkids; i++) {
+        AttrList m = plan_metadata_output(an, plan->kids[i]);
+        if (!m.n) continue;
+        if (!l.n) {
+            l = m;
+            continue;
+        }
+        Node **v = ARENA_ARRAY(an->arena, Node *, l.n + m.n);
+        mem_copy(v, l.v, sizeof(Node *) * l.n);
+        mem_copy(v + l.n, m.v, sizeof(Node *) * m.n);
+        l = (AttrList){l.n + m.n, v};
+    }
+    if (!l.n) return NULL;
+    AttrList *h = ARENA_NEW(an->arena, AttrList);
+    *h = l;
+    h->index = NULL;
+    h->hidden = NULL;
+    return h;
+}
+
 AttrList plan_input(Analysis *an, const Node *plan) {
     if (plan->nkids == 0) return (AttrList){0, NULL};
-    if (plan->nkids == 1) return plan_output(an, plan->kids[0]);
+    const AttrList *hidden = children_hidden(an, plan);
+    if (plan->nkids == 1) {
+        AttrList l = plan_output(an, plan->kids[0]);
+        l.hidden = hidden;
+        return l;
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < plan->nkids; i++) n += plan_output(an, plan->kids[i]).n;
     AttrList l = {0, ARENA_ARRAY(an->arena, Node *, n + 1)};
@@ -20,6 +48,7 @@ AttrList plan_input(Analysis *an, const Node *plan) {
         if (c.n) mem_copy(l.v + l.n, c.v, sizeof(Node *) * c.n);
         l.n += c.n;
     }
+    l.hidden = hidden;
     return l;
 }
 

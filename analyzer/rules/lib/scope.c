@@ -64,11 +64,6 @@ static const char *qualified_sql_name(Analysis *an, const Node *attr) {
     return sql_id_parts(an->arena, (NameParts){n, parts});
 }
 
-static int cmp_attr_id(const void *a, const void *b) {
-    ExprId x = (*(Node *const *)a)->u.attr.id, y = (*(Node *const *)b)->u.attr.id;
-    return x < y ? -1 : x > y;
-}
-
 Node *visible_attr(Analysis *an, Node *a) {
     if (a->kind != NK_AttributeReference || !a->u.attr.metadata_col) return a;
     Node *c = node_copy(an->arena, a);
@@ -148,7 +143,11 @@ ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrLis
             if (!a->u.attr.metadata_col) cands_push(an, &cl, a);
         nested_from = 1;
     }
-    if (cl.n == 0) return RS_NOT_FOUND;
+    if (cl.n == 0) {
+        /* then the hidden columns (Spark: output, then metadataOutput) */
+        if (attrs.hidden) return resolve_name(an, at, name, *attrs.hidden, out);
+        return RS_NOT_FOUND;
+    }
     if (cl.n > 1) {
         /* the same attribute reachable twice is not ambiguous */
         bool same = true;
@@ -195,21 +194,14 @@ bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) 
         for (uint32_t k = 0; k < attrs.n; k++)
             if (!attrs.v[k]->u.attr.metadata_col) r.v[r.n++] = attrs.v[k];
     } else {
-        bool hidden = false;
+        /* `t.*` names the hidden columns too (a USING/NATURAL join's other
+           keys): Spark's UnresolvedStar.expand takes hidden ++ output */
+        AttrList hidden = attrs.hidden ? *attrs.hidden : (AttrList){0, NULL};
+        r.v = ARENA_ARRAY(an->arena, Node *, attrs.n + hidden.n + 1);
+        for (uint32_t k = 0; k < hidden.n; k++)
+            if (qualifier_ends_with(an, hidden.v[k], target.v, target.n)) r.v[r.n++] = visible_attr(an, hidden.v[k]);
         for (uint32_t k = 0; k < attrs.n; k++)
-            if (qualifier_ends_with(an, attrs.v[k], target.v, target.n)) {
-                r.v[r.n++] = visible_attr(an, attrs.v[k]);
-                if (attrs.v[k]->u.attr.metadata_col) hidden = true;
-            }
-        /* `t.*` over a USING/NATURAL join: the relation's columns in their
-           own order, the join key (kept as a hidden column) included */
-        if (hidden) {
-            qsort(r.v, r.n, sizeof(Node *), cmp_attr_id);
-            uint32_t m = 0;
-            for (uint32_t k = 0; k < r.n; k++)
-                if (m == 0 || r.v[m - 1]->u.attr.id != r.v[k]->u.attr.id) r.v[m++] = r.v[k];
-            r.n = m;
-        }
+            if (qualifier_ends_with(an, attrs.v[k], target.v, target.n)) r.v[r.n++] = visible_attr(an, attrs.v[k]);
         if (r.n == 0) {
             /* a struct column: s.* */
             Node *col = NULL;
