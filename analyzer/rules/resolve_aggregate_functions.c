@@ -1,8 +1,10 @@
 /* ResolveAggregateFunctions — Spark's Analyzer.ResolveAggregateFunctions:
  * HAVING and ORDER BY over an aggregation may name select-list aliases,
  * grouping columns that are not selected, and aggregate functions that are
- * not in the select list. Names resolve against the aggregation's output
- * first, then its input; aggregates and missing grouping columns are added
+ * not in the select list. ORDER BY names resolve against the aggregation's
+ * output first, then its input; HAVING names against the input first where
+ * that column is a grouping column or an aggregate's argument, then the
+ * output (Spark's TempResolvedColumn). Aggregates and missing grouping columns are added
  * to the Aggregate as extra outputs and a Project restores its output.
  *
  *   'UnresolvedHaving ('max('id) > 0)          Project [1#1]
@@ -18,6 +20,7 @@
 #include "print/printer.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/column_refs.h"
+#include "rules/lib/function_lookup.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
@@ -97,6 +100,43 @@ static Node *resolve_output_ref(Node *e, void *ctx) {
     return st == RS_FOUND ? found : e;
 }
 
+/* HAVING names the aggregation's input first (Spark's resolveColWithAgg:
+ * a TempResolvedColumn) and keeps that column where it is valid — a grouping
+ * column or inside an aggregate function; elsewhere the name is the select
+ * list's (ResolveAggregateFunctions undoes the TempResolvedColumn). */
+typedef struct HavingInput {
+    AggExt *x;
+    AttrList ain;
+} HavingInput;
+
+static Node *prefer_input(HavingInput *h, Node *e, bool in_aggregate) {
+    Analysis *an = h->x->an;
+    if (an_failed(an)) return e;
+    if (e->kind == NK_UnresolvedAttribute) {
+        Node *found = NULL;
+        ErrorInfo *before = an->error;
+        ResolveStatus st = resolve_name(an, e, e->u.un.name, h->ain, &found);
+        an->error = before;
+        if (st != RS_FOUND) return e;
+        /* nested fields keep the usual order */
+        if (found->kind != NK_AttributeReference || (!in_aggregate && !is_grouping_expr(h->x, found))) return e;
+        Node *p = node_copy(an->arena, visible_attr(an, found));
+        p->start = e->start;
+        p->stop = e->stop;
+        return node_finish(p);
+    }
+    if (!e->nkids || !kind_mask_has(e->mask, NK_UnresolvedAttribute) || node_kind_is_subquery(e->kind)) return e;
+    if (e->kind == NK_AggregateExpression) in_aggregate = true;
+    else if (e->kind == NK_UnresolvedFunction) {
+        const FuncDef *def = lookup_function(an, e);
+        if (def && func_kind(def) == FK_AGGREGATE) in_aggregate = true;
+    }
+    Node *stack[8];
+    Node **kids = e->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, e->nkids);
+    for (uint32_t i = 0; i < e->nkids; i++) kids[i] = prefer_input(h, e->kids[i], in_aggregate);
+    return node_with_kids(an->arena, e, kids, e->nkids);
+}
+
 static Node *resolve_against(Analysis *an, Node *e, AttrList first, AttrList second) {
     OutputRefs o = {an, first};
     e = transform(an->arena, e, 0, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
@@ -148,6 +188,11 @@ static Node *rewrite(Node *p, void *ctx) {
             /* the restored select list first */
             OutputRefs o = {an, plan_output(an, proj)};
             exprs[i] = transform(an->arena, exprs[i], 0, KIND_MASK(NK_UnresolvedAttribute), resolve_output_ref, &o);
+        }
+        if (having && kind_mask_has(exprs[i]->mask, NK_UnresolvedAttribute)) {
+            AggExt gx = {.an = an, .agg = agg};
+            HavingInput h = {&gx, ain};
+            exprs[i] = prefer_input(&h, exprs[i], false);
         }
         exprs[i] = resolve_against(an, exprs[i], aout, ain);
         if (exprs[i] != p->exprs[i]) changed = true;
