@@ -165,14 +165,59 @@ static bool is_grouping(const Node *agg, const Node *e) {
     return false;
 }
 
+static WalkResult find_aggregate(const Node *n, void *ctx) {
+    if (!kind_mask_has(n->mask, NK_AggregateExpression)) return WALK_PRUNE;
+    if (n->kind == NK_AggregateExpression) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+/* Spark's checks of an aggregate function's arguments: no aggregate inside
+ * (NESTED_AGGREGATE_FUNCTION, raised at the inner one) and nothing
+ * nondeterministic. */
+static bool valid_aggregate_args(AggCheck *c, const Node *ae) {
+    Analysis *an = c->an;
+    const Node *fn = ae->nkids ? ae->kids[0] : NULL;
+    if (!fn) return true;
+    for (uint32_t i = 0; i < fn->nkids; i++) {
+        const Node *nested = NULL;
+        node_walk(fn->kids[i], 0, find_aggregate, &nested);
+        if (nested) {
+            an_fail(an, error_make(an->arena, "NESTED_AGGREGATE_FUNCTION", nested, NULL));
+            return false;
+        }
+        if (fn->kids[i]->flags & NF_NONDETERMINISTIC) {
+            an_fail(an, error_make(an->arena, "AGGREGATE_FUNCTION_WITH_NONDETERMINISTIC_EXPRESSION", fn->kids[i],
+                                   "sqlExpr", expr_sql_quoted(an->arena, ae), NULL));
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Spark's checkValidAggregateExpression: every column outside aggregate
  * functions must be (part of) a grouping expression. */
 static bool valid_agg_expr(AggCheck *c, const Node *e) {
-    if (e->kind == NK_AggregateExpression) return true;
+    if (e->kind == NK_AggregateExpression) {
+        if (!valid_aggregate_args(c, e)) {
+            c->bad = NULL;
+            return false;
+        }
+        return true;
+    }
     if (e->kind == NK_WindowExpression) return true;
     if (is_grouping(c->agg, e)) return true;
     if (e->kind == NK_AttributeReference) {
         c->bad = e;
+        return false;
+    }
+    if (e->kind == NK_ScalarSubquery && e->nkids) {
+        /* a correlated scalar subquery must be grouped by (or aggregated) */
+        an_fail(c->an, error_make(c->an->arena, "SCALAR_SUBQUERY_IS_IN_GROUP_BY_OR_AGGREGATE_FUNCTION", e, "sqlExpr",
+                                  expr_sql_quoted(c->an->arena, e), NULL));
+        c->bad = NULL;
         return false;
     }
     if (e->kind == NK_OuterReference || e->kind == NK_ScalarSubquery || e->kind == NK_Exists ||
@@ -194,6 +239,7 @@ static bool check_aggregate(Analysis *an, const Node *p) {
         const Node *e = p->exprs[i];
         const Node *inner = e->kind == NK_Alias ? e->kids[0] : e;
         if (!valid_agg_expr(&c, inner)) {
+            if (!c.bad) return false; /* error recorded */
             if (ng == 0) {
                 return fail(an, error_make(an->arena, "MISSING_GROUP_BY", c.bad, NULL));
             }
