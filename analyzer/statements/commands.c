@@ -2,6 +2,7 @@
  * applied to pending copies of the catalog and session state, which the
  * caller publishes only when the statement succeeds. */
 #include "commands.h"
+#include "insert_columns.h"
 
 #include <string.h>
 #include <strings.h>
@@ -264,10 +265,19 @@ static Node *insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     (void)pend;
     const char *ns, *tbl;
     if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
-    if (!catalog_find_table(s->catalog, ns, tbl) && !(stmt->u.ddl.name.n == 1 && state_find_view(s->state, tbl)))
+    bool temp_view = stmt->u.ddl.name.n == 1 && state_find_view(s->state, tbl);
+    const TableDef *t = catalog_find_table(s->catalog, ns, tbl);
+    if (!t && !temp_view)
         return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
-    if (stmt->nkids && !an_analyze_query(an, stmt->kids[0])) return NULL;
+    if (!stmt->nkids) return ok(stmt);
+    Node *query = an_analyze_query(an, stmt->kids[0]);
+    if (!query) return NULL;
+    if (t && !t->is_view && !temp_view) {
+        /* the query fitted to the table's columns (insert_columns.c) */
+        Node *fitted = insert_fit_query(an, t, stmt, query);
+        if (fitted || an_failed(an)) return fitted;
+    }
     return ok(stmt);
 }
 

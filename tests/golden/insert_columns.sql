@@ -1,0 +1,13 @@
+CREATE TABLE it (id INT, f DOUBLE, s STRING, st STRUCT<a: INT, b: STRING>) USING parquet;
+INSERT INTO it VALUES (1, 2.5, 'x', named_struct('x', 1, 'y', 'z'));
+INSERT INTO it SELECT id, f, s, st FROM it;
+INSERT INTO it SELECT 1L AS id, 2, 'y', null;
+INSERT INTO it VALUES (1, 2.5);
+INSERT INTO it (s, id, f, st) VALUES ('x', 1, 2.5, null);
+INSERT INTO it SELECT id, f, s, st, id FROM it;
+CREATE TABLE it2 (col1 INT, col2 STRING) USING csv;
+INSERT INTO it2 VALUES (1, 'a'), (2, 'b');
+INSERT INTO it (s, f) VALUES (1, 2);
+INSERT INTO it (s, s) VALUES (1, 2);
+INSERT INTO it (s, q) VALUES (1, 2);
+INSERT INTO it (s, id) VALUES (1);
