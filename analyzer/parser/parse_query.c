@@ -829,22 +829,23 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
         }
     }
     if (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
-    if (ps_accept_kw(p, KW_LIMIT)) {
-        if (!ps_accept_kw(p, KW_ALL)) {
-            Node *n = ps_parse_expr(p);
-            Node *ll = plan1(p, NK_LocalLimit, r, start);
-            node_set_exprs(p->a, ll, &n, 1);
-            ll = node_finish(ll);
-            Node *gl = plan1(p, NK_GlobalLimit, ll, start);
-            node_set_exprs(p->a, gl, &n, 1);
-            r = node_finish(gl);
-        }
-    }
+    Node *limit = NULL;
+    if (ps_accept_kw(p, KW_LIMIT) && !ps_accept_kw(p, KW_ALL)) limit = ps_parse_expr(p);
+    /* LIMIT n OFFSET m: the limit applies to what the offset leaves (Spark's
+       withQueryResultClauses puts Limit over Offset) */
     if (ps_accept_kw(p, KW_OFFSET)) {
         Node *n = ps_parse_expr(p);
         Node *o = plan1(p, NK_Offset, r, start);
         node_set_exprs(p->a, o, &n, 1);
         r = node_finish(o);
+    }
+    if (limit) {
+        Node *ll = plan1(p, NK_LocalLimit, r, start);
+        node_set_exprs(p->a, ll, &limit, 1);
+        ll = node_finish(ll);
+        Node *gl = plan1(p, NK_GlobalLimit, ll, start);
+        node_set_exprs(p->a, gl, &limit, 1);
+        r = node_finish(gl);
     }
     return r;
 }

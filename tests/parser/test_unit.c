@@ -375,11 +375,12 @@ Test(parser_unit, select_items) {
 Test(parser_unit, query_block_order) {
     Node *p = P("SELECT DISTINCT a, count(*) FROM t WHERE b GROUP BY a HAVING count(*) > 1 "
                 "WINDOW w AS (ORDER BY a) ORDER BY a LIMIT 10 OFFSET 5");
-    cr_assert_eq(p->kind, NK_Offset);
-    Node *gl = p->kids[0];
-    cr_assert_eq(gl->kind, NK_GlobalLimit);
-    cr_assert_eq(gl->kids[0]->kind, NK_LocalLimit);
-    Node *sort = gl->kids[0]->kids[0];
+    /* Spark: Limit over Offset */
+    cr_assert_eq(p->kind, NK_GlobalLimit);
+    cr_assert_eq(p->kids[0]->kind, NK_LocalLimit);
+    Node *off = p->kids[0]->kids[0];
+    cr_assert_eq(off->kind, NK_Offset);
+    Node *sort = off->kids[0];
     cr_assert_eq(sort->kind, NK_Sort);
     cr_assert(sort->u.sort.global);
     Node *w = sort->kids[0];
