@@ -171,6 +171,13 @@ ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrLis
         }
     }
     Node *a = cl.v[0];
+    /* the column takes the name as written (Spark's collectMatches: a.withName(name)) */
+    const char *written = name.v[nested_from - 1];
+    if (a->kind == NK_AttributeReference && strcmp(a->u.attr.name, written) != 0) {
+        Node *c = node_copy(an->arena, a);
+        c->u.attr.name = written;
+        a = node_finish(c);
+    }
     if (nested_from >= name.n) {
         *out = a;
         return RS_FOUND;
