@@ -217,9 +217,12 @@ static Node *type_in_subquery(Analysis *an, Node *e) {
                                           "leftType", sql_type_quoted(a, k[i]->type), "rightType",
                                           sql_type_quoted(a, o->type), NULL));
         }
+        /* Spark's InConversion runs only when a side's type differs, and
+           then puts the subquery under a Project even if only the values
+           are cast */
+        if (!type_same(k[i]->type, o->type)) cast_rhs = true;
         k[i] = fn_mk_cast(an, k[i], w);
         if (!type_equal(o->type, w)) {
-            cast_rhs = true;
             Node *al = node_new(a, NK_Alias, -1, -1);
             Node *cst = fn_mk_cast(an, o, w);
             node_set_kids(a, al, &cst, 1);

@@ -412,8 +412,14 @@ static void in_subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
             sb_puts(sb, "named_struct(");
             for (uint32_t i = 0; i < nv; i++) {
                 if (i) sb_puts(sb, ", ");
-                sb_printf(sb, "_%u, ", i);
-                expr_print_style(sb, e->kids[i], st);
+                /* Spark's InSubquery.value: a named value is keyed by its name */
+                const Node *k = e->kids[i];
+                if (k->kind == NK_AttributeReference || k->kind == NK_Alias) sb_printf(sb, "%s, ", k->u.attr.name);
+                else if (k->kind == NK_UnresolvedAttribute) {
+                    for (uint32_t j = 0; j < k->u.un.name.n; j++) sb_printf(sb, "%s%s", j ? "." : "", k->u.un.name.v[j]);
+                    sb_puts(sb, ", ");
+                } else sb_printf(sb, "_%u, ", i);
+                expr_print_style(sb, k, st);
             }
             sb_putc(sb, ')');
         }

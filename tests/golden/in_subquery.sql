@@ -1,0 +1,6 @@
+CREATE TEMPORARY VIEW isa AS SELECT * FROM VALUES (1, 1L) AS isa(a, b);
+SELECT null IN (SELECT a FROM isa);
+SELECT a IN (SELECT b FROM isa) FROM isa;
+SELECT a IN (SELECT a FROM isa) FROM isa;
+SELECT 1 FROM isa WHERE (a, b) NOT IN (SELECT a, b FROM isa);
+SELECT 1 FROM isa WHERE (a + 1, b) IN (SELECT a, b FROM isa);
