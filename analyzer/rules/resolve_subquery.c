@@ -177,12 +177,48 @@ static const DataType *output_struct(Analysis *an, AttrList out) {
     return type_struct(an->arena, (int)out.n, f);
 }
 
+/* References to the ids a dedup renamed, rewritten to the new attributes. */
+typedef struct Renamed {
+    Analysis *an;
+    Node **old_items, **new_items;
+    uint32_t n;
+} Renamed;
+
+static Node *rename_ref(Node *e, void *ctx) {
+    Renamed *r = ctx;
+    if (e->kind != NK_AttributeReference) return e;
+    for (uint32_t i = 0; i < r->n; i++)
+        if (r->new_items[i] != r->old_items[i] && r->old_items[i]->kids[0]->u.attr.id == e->u.attr.id)
+            return to_attribute(r->an, r->new_items[i]);
+    return e;
+}
+
 /* The lateral subquery's output must not reuse the left side's ids: a
  * select item that is just outer(a) becomes outer(a) AS a with a new id
- * (what Spark's deduplication of the join's sides produces). */
-static Node *dedup_lateral_output(Analysis *an, Node *p, AttrList left) {
-    if (p->kind == NK_SubqueryAlias) return node_with_kid(an->arena, p, 0, dedup_lateral_output(an, p->kids[0], left));
-    if (p->kind != NK_Project) return p;
+ * (what Spark's deduplication of the join's sides produces), in the Project
+ * under the operators that pass its output through; their references follow. */
+static Node *dedup_lateral_output(Analysis *an, Node *p, AttrList left, Renamed *r) {
+    switch (p->kind) {
+    case NK_SubqueryAlias:
+    case NK_GlobalLimit:
+    case NK_LocalLimit:
+    case NK_Offset:
+    case NK_Tail:
+    case NK_Sort:
+    case NK_Filter:
+    case NK_Distinct: {
+        Node *kid = dedup_lateral_output(an, p->kids[0], left, r);
+        if (kid == p->kids[0]) return p;
+        Node *c = node_with_kid(an->arena, p, 0, kid);
+        if (!c->nexprs) return c;
+        Node **ex = ARENA_ARRAY(an->arena, Node *, c->nexprs);
+        for (uint32_t i = 0; i < c->nexprs; i++)
+            ex[i] = transform(an->arena, c->exprs[i], 0, KIND_MASK(NK_AttributeReference), rename_ref, r);
+        return node_with_exprs(an->arena, c, ex, c->nexprs);
+    }
+    case NK_Project: break;
+    default: return p;
+    }
     Node **items = NULL;
     for (uint32_t i = 0; i < p->nexprs; i++) {
         Node *e = p->exprs[i];
@@ -195,7 +231,9 @@ static Node *dedup_lateral_output(Analysis *an, Node *p, AttrList left) {
         }
         items[i] = make_alias(an, e, e->kids[0]->u.attr.name, false);
     }
-    return items ? node_with_exprs(an->arena, p, items, p->nexprs) : p;
+    if (!items) return p;
+    *r = (Renamed){an, p->exprs, items, p->nexprs};
+    return node_with_exprs(an->arena, p, items, p->nexprs);
 }
 
 /* LateralJoin: the subquery is analysed with the left side's output as its
@@ -217,7 +255,8 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
             return node_with_exprs(an->arena, p, (Node *[]){node_finish(n), p->nexprs > 1 ? p->exprs[1] : NULL},
                                    p->nexprs);
         }
-        plan = dedup_lateral_output(an, plan, plan_output(an, p->kids[0]));
+        Renamed renamed = {an, NULL, NULL, 0};
+        plan = dedup_lateral_output(an, plan, plan_output(an, p->kids[0]), &renamed);
         OuterCollect c = {an, scope->attrs, scope->aliases, NULL, 0, 0};
         collect_outer_plan(&c, plan);
         Node *n = node_copy(an->arena, sub);
