@@ -673,6 +673,12 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         Node *t = fn_mk_literal(a, &TYPE_BOOLEAN, false);
         t->u.lit.v.u.b = true;
         args[n - 1] = node_finish(t);
+        /* Spark copies the function for IGNORE NULLS, dropping the name it
+           was called by: first_value / last_value print as first / last */
+        const FuncDef *copy = !strcasecmp(def->name, "first_value") ? func_lookup_builtin("first")
+                              : !strcasecmp(def->name, "last_value") ? func_lookup_builtin("last")
+                                                                      : NULL;
+        if (copy) def = copy;
     }
     /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */
     if (u->u.un.norder) {
