@@ -69,8 +69,9 @@ static Node *rewrite(Node *p, void *ctx) {
     for (uint32_t k = 0; k < p->nkids; k++) {
         AttrList o = plan_output(an, p->kids[k]);
         bool need = false;
+        /* Spark casts when dt != attr.dataType: an element's nullability counts */
         for (uint32_t c = 0; c < o.n; c++)
-            if (!type_same(o.v[c]->type, wide[c])) need = true;
+            if (!type_equal(o.v[c]->type, wide[c])) need = true;
         if (!need) {
             kids[k] = p->kids[k];
             continue;
@@ -78,7 +79,7 @@ static Node *rewrite(Node *p, void *ctx) {
         differ = true;
         Node **items = ARENA_ARRAY(an->arena, Node *, o.n + 1);
         for (uint32_t c = 0; c < o.n; c++)
-            items[c] = type_same(o.v[c]->type, wide[c])
+            items[c] = type_equal(o.v[c]->type, wide[c])
                            ? o.v[c]
                            : make_alias(an, make_cast(an, o.v[c], wide[c]), o.v[c]->u.attr.name, false);
         kids[k] = make_project(an, p->kids[k], items, o.n);
