@@ -235,9 +235,21 @@ static bool check_outer_attrs_in_input(Analysis *an, const Node *e, const Node *
     return true;
 }
 
+/* Every inner column of a correlated conjunct (Spark's legacy check under
+ * spark.sql.legacy.scalarSubqueryAllowGroupByNonEqualityCorrelatedPredicate). */
+static void inner_cols_of(const Node *e, AttrList *out, uint32_t cap) {
+    if (e->kind == NK_OuterReference) return;
+    if (e->kind == NK_AttributeReference) {
+        if (out->n < cap) out->v[out->n++] = (Node *)e;
+        return;
+    }
+    for (uint32_t i = 0; i < e->nkids; i++) inner_cols_of(e->kids[i], out, cap);
+}
+
 /* Inner columns equated to an outer reference by a correlated equality
- * (Spark's getCorrelatedEquivalentInnerColumns, simplified to Filters). */
-static void correlated_inner_cols(const Node *p, AttrList *out, uint32_t cap) {
+ * (Spark's getCorrelatedEquivalentInnerColumns, simplified to Filters);
+ * with legacy, the inner columns of any correlated conjunct. */
+static void correlated_inner_cols(const Node *p, AttrList *out, uint32_t cap, bool legacy) {
     if (p->kind == NK_Filter) {
         const Node *stack[64];
         int sp = 0;
@@ -251,6 +263,10 @@ static void correlated_inner_cols(const Node *p, AttrList *out, uint32_t cap) {
                     stack[sp++] = c->kids[1];
                     continue;
                 }
+                if (legacy) {
+                    if (contains_outer(c)) inner_cols_of(c, out, cap);
+                    continue;
+                }
                 if (!strcmp(fn, "=") || !strcmp(fn, "<=>") || !strcmp(fn, "==")) {
                     for (int side = 0; side < 2; side++) {
                         const Node *l = c->kids[side], *r = c->kids[1 - side];
@@ -262,7 +278,15 @@ static void correlated_inner_cols(const Node *p, AttrList *out, uint32_t cap) {
             }
         }
     }
-    for (uint32_t i = 0; i < p->nkids; i++) correlated_inner_cols(p->kids[i], out, cap);
+    for (uint32_t i = 0; i < p->nkids; i++) correlated_inner_cols(p->kids[i], out, cap, legacy);
+}
+
+/* A boolean session setting (default when unset). */
+static bool conf_flag(const Analysis *an, const char *key, bool dflt) {
+    const Conf *c = an->conf;
+    for (int i = 0; i < c->nentries; i++)
+        if (!strcasecmp(c->keys[i], key)) return strcasecmp(c->values[i], "false") != 0;
+    return dflt;
 }
 
 static bool has_aggregate_fn(const Node *agg) {
@@ -279,7 +303,8 @@ static bool check_scalar_aggregate(Analysis *an, const Node *e, const Node *plan
         return false;
     }
     AttrList eq = {0, ARENA_ARRAY(an->arena, Node *, 64)};
-    correlated_inner_cols(plan, &eq, 64);
+    correlated_inner_cols(plan, &eq, 64,
+                          conf_flag(an, "spark.sql.legacy.scalarSubqueryAllowGroupByNonEqualityCorrelatedPredicate", false));
     StrBuf bad;
     sb_init(&bad, an->arena, 32);
     for (uint32_t g = 0; g < agg->u.aggregate.ngroup; g++) {
@@ -323,11 +348,7 @@ static bool lambda_has_subquery(const Node *e) {
  * with a single-row join, so the aggregation checks below only apply when
  * it is turned off. */
 static bool scalar_single_join(const Analysis *an) {
-    const Conf *c = an->conf;
-    for (int i = 0; i < c->nentries; i++)
-        if (!strcasecmp(c->keys[i], "spark.sql.optimizer.scalarSubqueryUseSingleJoin"))
-            return strcasecmp(c->values[i], "false") != 0;
-    return true;
+    return conf_flag(an, "spark.sql.optimizer.scalarSubqueryUseSingleJoin", true);
 }
 
 bool check_subquery_host(Analysis *an, const Node *e, const Node *host) {
