@@ -35,25 +35,34 @@ static Node *subquery_expr(Parser *p, NodeKind k, Node *plan, int32_t start) {
 
 /* ---- boolean level ---- */
 
-static Node *parse_or(Parser *p) {
-    Node *l = parse_and(p);
-    while (is_kw(p, KW_OR)) {
-        advance(p);
-        Node *r = parse_and(p);
-        l = binop(p, "or", l, r);
-    }
-    return l;
+/* A chain `a AND b AND c ...` (or OR) becomes a balanced tree, as Spark's
+ * visitLogicalBinary builds it ((a AND b) AND (c AND d)); every node spans
+ * the whole chain (Spark creates them all under the chain's origin). */
+static Node *balanced(Parser *p, const char *name, Node *const *v, uint32_t low, uint32_t high, int32_t start,
+                      int32_t stop) {
+    if (low == high) return v[low];
+    if (high - low == 1) return ps_mk_fn(p, name, true, start, stop, 2, v[low], v[high]);
+    uint32_t mid = low + (high - low) / 2;
+    Node *l = balanced(p, name, v, low, mid, start, stop);
+    Node *r = balanced(p, name, v, mid + 1, high, start, stop);
+    return ps_mk_fn(p, name, true, start, stop, 2, l, r);
 }
 
-static Node *parse_and(Parser *p) {
-    Node *l = parse_not(p);
-    while (is_kw(p, KW_AND)) {
+static Node *parse_chain(Parser *p, Keyword kw, const char *name, Node *(*operand)(Parser *)) {
+    Node *first = operand(p);
+    if (!is_kw(p, kw)) return first;
+    NodeVec v = {0};
+    ps_nv_push(p, &v, first);
+    while (is_kw(p, kw)) {
         advance(p);
-        Node *r = parse_not(p);
-        l = binop(p, "and", l, r);
+        ps_nv_push(p, &v, operand(p));
     }
-    return l;
+    return balanced(p, name, v.v, 0, v.n - 1, first->start, prev_stop(p));
 }
+
+static Node *parse_or(Parser *p) { return parse_chain(p, KW_OR, "or", parse_and); }
+
+static Node *parse_and(Parser *p) { return parse_chain(p, KW_AND, "and", parse_not); }
 
 static Node *parse_not(Parser *p) {
     int32_t start = cur_start(p);
