@@ -18,6 +18,7 @@ typedef struct Conf {
     bool lateral_alias;             /* spark.sql.lateralColumnAlias.enableImplicitResolution (true) */
     bool cross_join;                /* spark.sql.crossJoin.enabled (true) */
     bool having_without_group_by_as_where; /* spark.sql.legacy.parser.havingWithoutGroupByAsWhere (false) */
+    bool legacy_setops_precedence; /* spark.sql.legacy.setopsPrecedence.enabled (false) */
     bool double_quoted_identifiers; /* spark.sql.ansi.doubleQuotedIdentifiers (false) */
     bool enforce_reserved_keywords; /* spark.sql.ansi.enforceReservedKeywords (false) */
     CtePrecedence cte_precedence;   /* spark.sql.legacy.ctePrecedencePolicy (CORRECTED) */

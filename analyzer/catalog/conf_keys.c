@@ -42,6 +42,7 @@ static const BoolKey BOOL_KEYS[] = {
     {"spark.sql.lateralColumnAlias.enableImplicitResolution", offsetof(Conf, lateral_alias)},
     {"spark.sql.crossJoin.enabled", offsetof(Conf, cross_join)},
     {"spark.sql.legacy.parser.havingWithoutGroupByAsWhere", offsetof(Conf, having_without_group_by_as_where)},
+    {"spark.sql.legacy.setopsPrecedence.enabled", offsetof(Conf, legacy_setops_precedence)},
     {"spark.sql.ansi.doubleQuotedIdentifiers", offsetof(Conf, double_quoted_identifiers)},
     {"spark.sql.ansi.enforceReservedKeywords", offsetof(Conf, enforce_reserved_keywords)},
     {"catalyzer.aliasInSubquery.enabled", offsetof(Conf, alias_in_subquery)},

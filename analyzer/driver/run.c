@@ -377,6 +377,7 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
+                        .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
@@ -395,6 +396,7 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
+                        .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);

@@ -750,6 +750,8 @@ static bool set_quantifier(Parser *p) {
 
 static Node *parse_intersect_term(Parser *p) {
     Node *l = parse_query_primary(p);
+    /* legacy: every set operator binds alike, left to right (parse_set_term) */
+    if (p->opts.legacy_setops_precedence) return l;
     while (is_kw(p, KW_INTERSECT)) {
         advance(p);
         bool all = set_quantifier(p);
@@ -761,12 +763,14 @@ static Node *parse_intersect_term(Parser *p) {
 
 static Node *parse_set_term(Parser *p) {
     Node *l = parse_intersect_term(p);
-    while (is_kw(p, KW_UNION) || is_kw(p, KW_EXCEPT) || is_kw(p, KW_MINUS)) {
-        bool is_union = is_kw(p, KW_UNION);
+    while (is_kw(p, KW_UNION) || is_kw(p, KW_EXCEPT) || is_kw(p, KW_MINUS) ||
+           (p->opts.legacy_setops_precedence && is_kw(p, KW_INTERSECT))) {
+        bool is_union = is_kw(p, KW_UNION), is_intersect = is_kw(p, KW_INTERSECT);
         advance(p);
         bool all = set_quantifier(p);
         Node *r = parse_intersect_term(p);
-        if (is_union) {
+        if (is_intersect) l = setop(p, NK_Intersect, l, r, all);
+        else if (is_union) {
             Node *u = setop(p, NK_Union, l, r, all);
             l = all ? u : node_finish(plan1(p, NK_Distinct, u, l->start));
         } else l = setop(p, NK_Except, l, r, all);

@@ -14,6 +14,7 @@ typedef struct ParserOptions {
     bool double_quoted_identifiers; /* spark.sql.ansi.doubleQuotedIdentifiers */
     bool enforce_reserved_keywords; /* spark.sql.ansi.enforceReservedKeywords */
     bool having_without_group_by_as_where; /* legacy: HAVING without GROUP BY is a WHERE */
+    bool legacy_setops_precedence;  /* legacy: INTERSECT binds no tighter than UNION / EXCEPT */
     uint32_t max_depth;             /* nesting limit (0: 1000) */
 } ParserOptions;
 

@@ -49,6 +49,7 @@ static ParserOptions parser_options(const Analysis *an) {
     ParserOptions po = {.double_quoted_identifiers = an->conf->double_quoted_identifiers,
                         .enforce_reserved_keywords = an->conf->enforce_reserved_keywords,
                         .having_without_group_by_as_where = an->conf->having_without_group_by_as_where,
+                        .legacy_setops_precedence = an->conf->legacy_setops_precedence,
                         .max_depth = an->max_depth};
     return po;
 }
