@@ -978,9 +978,23 @@ Node *ps_parse_query_no_with(Parser *p) {
     return q;
 }
 
+/* The INSERT statement s with its query q (s may be wrapped for IDENTIFIER). */
+static Node *insert_with_query(Parser *p, Node *s, Node *q) {
+    if (s->kind == NK_InsertInto) return node_with_kid(p->a, s, 0, q);
+    if (s->nkids) return node_with_kid(p->a, s, 0, insert_with_query(p, s->kids[0], q));
+    return s;
+}
+
+static Node *insert_query(Node *s) {
+    if (s->kind == NK_InsertInto) return s->kids[0];
+    return s->nkids ? insert_query(s->kids[0]) : s;
+}
+
 Node *ps_parse_query(Parser *p) {
     ps_enter(p);
     int32_t start = cur_start(p);
+    bool dml = p->dml_after_with;
+    p->dml_after_with = false;
     if (!is_kw(p, KW_WITH)) {
         Node *q = ps_parse_query_no_with(p);
         leave(p);
@@ -1007,7 +1021,9 @@ Node *ps_parse_query(Parser *p) {
         }
         ps_nv_push(p, &ctes, subquery_alias(p, name, q, cs));
     } while (ps_accept_op(p, OP_COMMA));
-    Node *body = ps_parse_query_no_with(p);
+    /* WITH ... INSERT INTO t query: the CTEs are the query's */
+    Node *insert = dml && is_kw(p, KW_INSERT) ? ps_parse_insert(p, cur_start(p)) : NULL;
+    Node *body = insert ? insert_query(insert) : ps_parse_query_no_with(p);
     /* duplicate names, in first-seen order; reported on the whole query */
     StrBuf dups;
     sb_init(&dups, p->a, 16);
@@ -1043,5 +1059,6 @@ Node *ps_parse_query(Parser *p) {
     for (uint32_t i = 0; i < ctes.n; i++) ps_nv_push(p, &kids, ctes.v[i]);
     node_set_kids(p->a, w, kids.v, kids.n);
     leave(p);
+    if (insert) return insert_with_query(p, insert, node_finish(w));
     return node_finish(w);
 }

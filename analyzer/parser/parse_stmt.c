@@ -592,6 +592,8 @@ static Node *insert_into(Parser *p, int32_t start) {
     return stmt_finish(p, s, &t);
 }
 
+Node *ps_parse_insert(Parser *p, int32_t start) { return insert_into(p, start); }
+
 /* ---- DROP ---- */
 
 static Node *parse_drop(Parser *p, int32_t start) {
@@ -652,7 +654,10 @@ static Node *parse_create(Parser *p, int32_t start) {
 
 Node *ps_parse_statement_body(Parser *p) {
     int32_t start = cur_start(p);
-    if (ps_at_query_start(p) || is_op(p, OP_LPAREN)) return ps_parse_query(p);
+    if (ps_at_query_start(p) || is_op(p, OP_LPAREN)) {
+        p->dml_after_with = true; /* Spark's `ctes? dmlStatementNoWith` */
+        return ps_parse_query(p);
+    }
     const Token *t = tk(p);
     if (t->kind != TK_WORD) ps_syntax_error(p, "");
     switch (t->kw) {

@@ -21,6 +21,7 @@ typedef struct Parser {
     ErrorInfo *deferred;   /* first semantic error: reported if the syntax is fine */
     int32_t npos_params;   /* `?` markers seen */
     bool last_primary_lateral_ok; /* the last relation primary was `(query)` or a TVF */
+    bool dml_after_with;   /* the query being parsed is a statement: WITH ... INSERT is allowed */
 } Parser;
 
 /* ---- tokens ---- */
@@ -58,6 +59,8 @@ ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...)
 /* Records a semantic error to report once the whole statement has parsed. */
 void ps_defer_error(Parser *p, ErrorInfo *e);
 void ps_enter(Parser *p); /* depth check */
+/* INSERT INTO|OVERWRITE ... (the current token is INSERT), parse_stmt.c. */
+Node *ps_parse_insert(Parser *p, int32_t start);
 /* Backtracking: runs fn; on a syntax error restores the parser's position
  * (and deferred errors) and returns NULL. Depth-limit errors still fail. */
 typedef Node *(*PsFn)(Parser *p, void *ctx);
