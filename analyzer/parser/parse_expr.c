@@ -1053,9 +1053,10 @@ static Node *parse_primary_inner(Parser *p) {
         }
     }
     /* CURRENT_DATE / CURRENT_TIMESTAMP / CURRENT_USER / SESSION_USER without
-     * parentheses: the functions (Spark resolves them so unless a column has
-     * the name; `user` stays a name, it is a common column name) */
-    if (t->kind == TK_WORD && !next_is_lparen(p) && !is_op_at(p, 1, OP_DOT) &&
+     * parentheses: with reserved keywords enforced, the functions; otherwise
+     * names (Spark's visitCurrentLike), which the analyzer resolves to a
+     * column of that name first and to the function only then */
+    if (t->kind == TK_WORD && !next_is_lparen(p) && !is_op_at(p, 1, OP_DOT) && p->opts.enforce_reserved_keywords &&
         (t->kw == KW_CURRENT_DATE || t->kw == KW_CURRENT_TIMESTAMP || t->kw == KW_CURRENT_USER ||
          word_eq(p, t, "SESSION_USER"))) {
         char *fname = (char *)ps_tok_text(p, t);

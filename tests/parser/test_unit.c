@@ -252,8 +252,17 @@ Test(parser_unit, names_and_extraction) {
     n = X("t.*");
     cr_assert_eq(n->kind, NK_UnresolvedStar);
     cr_assert_str_eq(n->u.un.name.v[0], "t");
-    is_fn(X("CURRENT_DATE"), "current_date", false, 0);
+    /* a name the analyzer resolves to a column first (Spark's visitCurrentLike) ... */
+    is_attr(X("CURRENT_DATE"), "CURRENT_DATE");
     is_attr(X("user"), "user");
+    /* ... and the function when reserved keywords are enforced */
+    ParserOptions o = {.enforce_reserved_keywords = true};
+    ErrorInfo *err = NULL;
+    const char *sql = "SELECT CURRENT_DATE";
+    Node *q = parse_statement(A, sql, strlen(sql), &o, &err);
+    cr_assert_not_null(q);
+    Node *cd = q->exprs[0]->kind == NK_UnresolvedAlias ? q->exprs[0]->kids[0] : q->exprs[0];
+    is_fn(cd, "current_date", false, 0);
     is_fn(X("current_date()"), "current_date", false, 0);
 }
 

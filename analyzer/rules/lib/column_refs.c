@@ -113,6 +113,12 @@ static Node *resolve_attr(Node *e, void *ctx) {
     }
     if (st == RS_AMBIGUOUS) return e;
     Node *lf = literal_function(an, e);
+    if (lf && e == c->root && c->select_list) {
+        /* a select item: named as the function prints (Spark's Alias(func, toPrettySQL(func))) */
+        Node *ua = node_new(an->arena, NK_UnresolvedAlias, e->start, e->stop);
+        node_set_kids(an->arena, ua, &lf, 1);
+        return node_finish(ua);
+    }
     if (lf) return lf;
     if (defined_earlier(c, e->u.un.name.v[0])) return e; /* a lateral column alias */
     if (c->allow_outer && an->outer) {
