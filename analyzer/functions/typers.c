@@ -225,9 +225,10 @@ bool ty_struct(TypeCtx *c) {
     Node **kids = ARENA_ARRAY(a, Node *, 2 * n + 1);
     for (int i = 0; i < n; i++) {
         kids[2 * i] = fn_mk_str_lit(a, field_name_of(a, c->args[i], i));
-        /* CreateStruct takes an alias's name and its child */
-        Node *v = c->args[i];
-        kids[2 * i + 1] = v->kind == NK_Alias && v->nkids ? v->kids[0] : v;
+        /* CreateStruct takes an alias's name and keeps the alias as the
+           value (it shows in the generated column name; CleanupAliases drops
+           it from the plan) */
+        kids[2 * i + 1] = c->args[i];
     }
     c->args = kids;
     c->nargs = 2 * n;
