@@ -1,13 +1,15 @@
 /* Flag and environment parsing for catalyzerd (see config.h). */
 #include "config.h"
 
+#include "cors.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING } OptKind;
+typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING, OPT_ORIGINS } OptKind;
 
 typedef struct Opt {
     const char *flag; /* without the leading -- */
@@ -45,6 +47,7 @@ static const Opt OPTS[] = {
     {"auth-token-file", "CATALYZERD_AUTH_TOKEN_FILE", OPT_STRING, OFF(auth_token_file), "", "lines of 'TOKEN PRINCIPAL': calls need 'authorization: Bearer TOKEN'"},
     {"http-allowed-hosts", "CATALYZERD_HTTP_ALLOWED_HOSTS", OPT_STRING, OFF(http_allowed_hosts), "localhost,127.0.0.1,::1", "Host header names the JSON endpoint answers (plus the --http address); '*' any"},
     {"http-allowed-origins", "CATALYZERD_HTTP_ALLOWED_ORIGINS", OPT_STRING, OFF(http_allowed_origins), "", "browser origins (scheme://host[:port], comma-separated) besides its own allowed to call the JSON endpoint"},
+    {"http-cors", "CATALYZERD_HTTP_CORS", OPT_ORIGINS, OFF(http_cors), "", "browser origins (scheme://host:port, comma-separated) allowed to call the JSON endpoint cross-origin (CORS); empty = none"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -123,6 +126,12 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
         if (strlen(v) >= CONFIG_STR_MAX) return false;
         snprintf((char *)cfg + o->offset, CONFIG_STR_MAX, "%s", v);
         return true;
+    case OPT_ORIGINS: {
+        char err[256];
+        if (strlen(v) >= sizeof cfg->http_cors || !cors_list_valid(v, err, sizeof err)) return false;
+        snprintf(cfg->http_cors, sizeof cfg->http_cors, "%s", v);
+        return true;
+    }
     case OPT_LOGLEVEL: {
         static const char *const L[] = {"debug", "info", "warn", "error"};
         for (int i = 0; i < 4; i++)
@@ -140,7 +149,8 @@ static void usage(FILE *f) {
     fprintf(f, "usage: catalyzerd [--grpc HOST:PORT] [--http HOST:PORT|off] [options]\n\n"
                "Catalyzer's analyzer daemon: gRPC service catalyzer.v1.Analyzer and grpc.health.v1.Health\n"
                "over HTTP/2 (TLS with --tls-cert/--tls-key), plus a JSON debugging endpoint (POST /v1/analyze, /v1/execute,\n"
-               "/v1/register-catalog, /v1/drop-session; GET /healthz, /metrics) over HTTP/1.1.\n"
+               "/v1/register-catalog, /v1/drop-session; GET /healthz, /metrics) over HTTP/1.1,\n"
+               "and on that port the plan debugger page at GET /.\n"
                "The first log line (JSON) names the ports chosen. SIGTERM/SIGINT drain and exit 0.\n\n"
                "options (each also read from its environment variable; flags win):\n");
     for (size_t i = 0; i < NOPTS; i++)

@@ -39,6 +39,7 @@ typedef struct Config {
     char auth_token_file[CONFIG_STR_MAX]; /* TOKEN PRINCIPAL lines: bearer tokens required */
     char http_allowed_hosts[CONFIG_STR_MAX];   /* Host header names the JSON endpoint answers */
     char http_allowed_origins[CONFIG_STR_MAX]; /* cross-origin pages allowed to call it */
+    char http_cors[2048];       /* origins allowed cross-origin on the JSON endpoint, comma-separated; empty: none */
 } Config;
 
 /* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when

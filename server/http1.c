@@ -4,7 +4,11 @@
  *   POST /v1/analyze, /v1/execute, /v1/register-catalog, /v1/drop-session
  *        body: the proto3 JSON mapping of the request message (pb_json.h),
  *        or for analyze simply {"sql": "SELECT ..."}
+ *   GET  /v1/analyze, /v1/list-functions: the read-only calls, the request
+ *        in the query string (http_query.h)
  *   GET  /healthz   GET /metrics (Prometheus text)
+ *   GET  / and /assets/NAME: the plan debugger page (http_static.h)
+ *   OPTIONS: CORS preflight for the origins of --http-cors (cors.h)
  *
  * One request at a time per connection: reading pauses while a job runs,
  * and pipelined bytes wait in the connection's buffer.
@@ -21,8 +25,11 @@
 #include <strings.h>
 
 #include "conn.h"
+#include "cors.h"
 #include "grpc_codec.h"
 #include "http_guard.h"
+#include "http_query.h"
+#include "http_static.h"
 #include "log.h"
 #include "pb_json.h"
 #include "rpc.h"
@@ -30,8 +37,8 @@
 typedef struct Http1Conn {
     ConnHead head;
     http_parser parser;
-    char url[256];
-    size_t url_len;
+    char *url;               /* grows up to MAX_URL_BYTES (GET requests carry SQL) */
+    size_t url_len, url_cap;
     bool url_too_long;
     char hdr_field[32];
     size_t hdr_field_len;
@@ -42,6 +49,10 @@ typedef struct Http1Conn {
     char authz[1024];        /* Authorization header */
     size_t host_len, origin_len, authz_len;
     bool has_host, has_origin, has_authz, header_too_long;
+    char if_none_match[128]; /* page assets' ETag revalidation */
+    char acr_method[16];     /* Access-Control-Request-Method (preflight) */
+    char acr_headers[256];   /* Access-Control-Request-Headers */
+    char cors[512];          /* this response's CORS header lines; empty when none */
     bool expect_continue;    /* Expect: 100-continue (curl sends it for bodies over 1 KiB) */
     int64_t timeout_ns;      /* grpc-timeout header, as on the gRPC port; 0 none */
     bool wants_ndjson;       /* Accept: application/x-ndjson */
@@ -62,6 +73,8 @@ typedef struct Http1Conn {
     char *pending;           /* unparsed bytes received while busy */
     size_t pending_len;
 } Http1Conn;
+
+enum { MAX_URL_BYTES = 64 << 10 };
 
 typedef struct WriteReq {
     uv_write_t req;
@@ -102,6 +115,9 @@ static const char *reason(int code) {
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Payload Too Large";
+    case 204: return "No Content";
+    case 304: return "Not Modified";
+    case 414: return "URI Too Long";
     case 415: return "Unsupported Media Type";
     case 429: return "Too Many Requests";
     case 499: return "Client Closed Request";
@@ -125,14 +141,22 @@ static void on_written(uv_write_t *req, int status) {
     h1_resume(c);
 }
 
-/* extra: more header lines, each ending in CRLF. */
-static void respond_with(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len) {
-    char head[384];
+/* extra: more header lines (CRLF-terminated) or NULL; head_only: HEAD or
+ * 304, the Content-Length announced but no body sent. */
+static void respond_full(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len,
+                         bool head_only) {
+    char head[2048];
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
-    int hl = snprintf(head, sizeof head,
-                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nX-Request-Id: %s\r\n%s%s\r\n", code,
-                      reason(code), ctype, len, c->request_id, extra, ka ? "" : "Connection: close\r\n");
+    char framing[160] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
+    if (code != 204) snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n", ctype, len);
+    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%sX-Request-Id: %s\r\n%s%s%s\r\n", code, reason(code),
+                      framing, c->request_id, c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
+    if (hl < 0 || (size_t)hl >= sizeof head) {
+        h1_close(&c->head);
+        return;
+    }
     c->keep_alive = ka;
+    if (head_only) len = 0;
     WriteReq *w = malloc(sizeof *w + (size_t)hl + len);
     if (!w) {
         h1_close(&c->head);
@@ -153,7 +177,7 @@ static void respond_with(Http1Conn *c, int code, const char *ctype, const char *
 }
 
 static void respond(Http1Conn *c, int code, const char *ctype, const char *body, size_t len) {
-    respond_with(c, code, ctype, "", body, len);
+    respond_full(c, code, ctype, NULL, body, len, false);
 }
 
 static void respond_error(Http1Conn *c, int grpc, const char *msg) {
@@ -162,7 +186,7 @@ static void respond_error(Http1Conn *c, int grpc, const char *msg) {
     json_decref(o);
     /* RFC 6750 3: a 401 names the scheme it wants. */
     const char *extra = grpc == GRPC_UNAUTHENTICATED ? "WWW-Authenticate: Bearer realm=\"catalyzer\"\r\n" : "";
-    respond_with(c, http_status_of(grpc), "application/json", extra, s ? s : "{}", s ? strlen(s) : 2);
+    respond_full(c, http_status_of(grpc), "application/json", extra, s ? s : "{}", s ? strlen(s) : 2, false);
     free(s);
 }
 
@@ -201,13 +225,13 @@ static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *
 static void stream_output(Http1Conn *c, Job *j) {
     Server *srv = c->head.srv;
     if (!c->chunk_started) {
-        char head[256];
+        char head[1024];
         bool ka = c->keep_alive && !c->drain && !srv->draining;
         c->keep_alive = ka;
         int hl = snprintf(head, sizeof head,
                           "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n"
-                          "X-Request-Id: %s\r\n%s\r\n",
-                          c->request_id, ka ? "" : "Connection: close\r\n");
+                          "X-Request-Id: %s\r\n%s%s\r\n",
+                          c->request_id, c->cors, ka ? "" : "Connection: close\r\n");
         if (!write_raw(c, head, (size_t)hl, NULL, 0, "", 0, chunk_written)) return h1_close(&c->head);
         c->chunk_started = true;
         c->busy = true;
@@ -295,12 +319,13 @@ void http1_job_output(Job *j) {
 static const struct {
     const char *path;
     RpcMethod m;
+    bool read_only; /* also answers GET, the request in the query string */
 } ROUTES[] = {
-    {"/v1/analyze", RPC_ANALYZE},
-    {"/v1/execute", RPC_EXECUTE},
-    {"/v1/register-catalog", RPC_REGISTER_CATALOG},
-    {"/v1/drop-session", RPC_DROP_SESSION},
-    {"/v1/list-functions", RPC_LIST_FUNCTIONS},
+    {"/v1/analyze", RPC_ANALYZE, true},
+    {"/v1/execute", RPC_EXECUTE, false},
+    {"/v1/register-catalog", RPC_REGISTER_CATALOG, false},
+    {"/v1/drop-session", RPC_DROP_SESSION, false},
+    {"/v1/list-functions", RPC_LIST_FUNCTIONS, true},
 };
 
 /* Host and Origin (see http_guard.h): NULL when the request may go on, else
@@ -320,6 +345,27 @@ static const char *cross_site_refusal(Http1Conn *c) {
     return NULL;
 }
 
+/* The query string's parameter name has exactly this value. */
+static bool query_param_is(const char *url, const char *name, const char *value) {
+    const char *q = strchr(url, '?');
+    size_t nl = strlen(name), vl = strlen(value);
+    for (const char *p = q ? q + 1 : ""; *p;) {
+        size_t n = strcspn(p, "&");
+        if (n == nl + 1 + vl && !strncmp(p, name, nl) && p[nl] == '=' && !strncmp(p + nl + 1, value, vl)) return true;
+        p += n;
+        if (*p) p++;
+    }
+    return false;
+}
+
+static void serve_asset(Http1Conn *c, const WebAsset *as, int method) {
+    char extra[1024];
+    snprintf(extra, sizeof extra, "%sETag: %s\r\n", HTTP_STATIC_HEADERS, as->etag);
+    if (http_static_not_modified(as, c->if_none_match))
+        return respond_full(c, 304, as->content_type, extra, NULL, 0, true);
+    respond_full(c, 200, as->content_type, extra, (const char *)as->data, as->len, method == HTTP_HEAD);
+}
+
 static void handle(Http1Conn *c) {
     Server *srv = c->head.srv;
     server_next_request_id(srv, c->request_id, sizeof c->request_id);
@@ -334,6 +380,12 @@ static void handle(Http1Conn *c) {
         server_record(srv, RPC_COUNT_, "json", c->request_id, GRPC_PERMISSION_DENIED, NULL, refusal, c->start_ns);
         c->keep_alive = false;
         return respond_error(c, GRPC_PERMISSION_DENIED, refusal);
+    }
+    cors_response_headers(srv->cfg.http_cors, c->origin, c->cors, sizeof c->cors);
+    const WebAsset *asset = http_static_find(path);
+    if (asset) {
+        if (method != HTTP_GET && method != HTTP_HEAD) return respond_error(c, GRPC_UNIMPLEMENTED, "use GET");
+        return serve_asset(c, asset, method);
     }
     if (strcmp(path, "/healthz") == 0) {
         if (method != HTTP_GET && method != HTTP_HEAD) return respond_error(c, GRPC_UNIMPLEMENTED, "use GET");
@@ -363,9 +415,19 @@ static void handle(Http1Conn *c) {
         if (strcmp(path, ROUTES[i].path) == 0) route = (int)i;
     if (route < 0) return respond_error(c, GRPC_NOT_FOUND, "no such endpoint");
     c->method = ROUTES[route].m;
-    if (method != HTTP_POST) {
+    if (method == HTTP_OPTIONS && c->acr_method[0]) { /* CORS preflight */
+        char hdrs[512];
+        int code = cors_preflight(srv->cfg.http_cors, c->origin, c->acr_method, c->acr_headers, hdrs, sizeof hdrs);
+        c->cors[0] = '\0'; /* the preflight's own headers say it all */
+        return respond_full(c, code, "text/plain", hdrs, "", 0, false);
+    }
+    bool get = method == HTTP_GET && ROUTES[route].read_only;
+    if (method != HTTP_POST && !get) {
         char m[] = "{\"code\":12,\"status\":\"UNIMPLEMENTED\",\"message\":\"use POST\"}";
-        return respond(c, 405, "application/json", m, strlen(m));
+        char g[] = "{\"code\":12,\"status\":\"UNIMPLEMENTED\",\"message\":\"use GET or POST\"}";
+        const char *msg = ROUTES[route].read_only ? g : m;
+        return respond_full(c, 405, "application/json", ROUTES[route].read_only ? "Allow: GET, POST\r\n" : "Allow: POST\r\n",
+                            msg, strlen(msg), false);
     }
     if (c->too_large) {
         metrics_bad_input(&srv->metrics);
@@ -376,7 +438,7 @@ static void handle(Http1Conn *c) {
     }
     /* JSON only: the types an HTML form can send (urlencoded, multipart,
      * text/plain) without a CORS preflight are all refused. */
-    if (!http_is_json_type(c->ctype, strlen(c->ctype))) {
+    if (!get && !http_is_json_type(c->ctype, strlen(c->ctype))) {
         metrics_bad_input(&srv->metrics);
         char m[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"content-type must be application/json\"}";
         return respond(c, 415, "application/json", m, strlen(m));
@@ -384,10 +446,26 @@ static void handle(Http1Conn *c) {
     if (srv->draining) return respond_error(c, GRPC_UNAVAILABLE, "server shutting down");
     if (c->timeout_ns < 0) return respond_error(c, GRPC_INVALID_ARGUMENT, "malformed grpc-timeout");
     json_error_t jerr;
-    json_t *body = json_loadb(c->body ? c->body : "", c->body_len, JSON_REJECT_DUPLICATES, &jerr);
     char err[512];
+    json_t *body;
+    if (get) {
+        const char *q = strchr(c->url, '?');
+        body = http_query_request(q ? q + 1 : "", err, sizeof err);
+        /* GET stays read-only: no session state changes through a link. */
+        json_t *sid = body ? json_object_get(body, "sessionId") : NULL;
+        if (!sid && body) sid = json_object_get(body, "session_id");
+        if (body && json_is_string(sid) && *json_string_value(sid) &&
+            (json_object_get(body, "conf") || json_object_get(body, "catalog"))) {
+            json_decref(body);
+            body = NULL;
+            snprintf(err, sizeof err, "GET does not change a session: send conf and catalog with POST");
+        }
+    } else {
+        body = json_loadb(c->body ? c->body : "", c->body_len, JSON_REJECT_DUPLICATES, &jerr);
+        if (!body || !json_is_object(body))
+            snprintf(err, sizeof err, "invalid JSON: %s", body ? "expected an object" : jerr.text);
+    }
     if (!body || !json_is_object(body)) {
-        snprintf(err, sizeof err, "invalid JSON: %s", body ? "expected an object" : jerr.text);
         json_decref(body);
         metrics_bad_input(&srv->metrics);
         server_record(srv, c->method, "json", c->request_id, GRPC_INVALID_ARGUMENT, NULL, err, c->start_ns);
@@ -406,7 +484,7 @@ static void handle(Http1Conn *c) {
         server_record(srv, c->method, "json", c->request_id, GRPC_INVALID_ARGUMENT, NULL, err, c->start_ns);
         return respond_error(c, GRPC_INVALID_ARGUMENT, err);
     }
-    c->streaming = c->method == RPC_ANALYZE && (c->wants_ndjson || strstr(c->url, "stream=1"));
+    c->streaming = c->method == RPC_ANALYZE && (c->wants_ndjson || query_param_is(c->url, "stream", "1"));
     Job *j = job_new(srv, c->method, c->streaming ? JOB_NDJSON : JOB_JSON);
     snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
     j->req_msg = msg;
@@ -447,12 +525,13 @@ static void handle(Http1Conn *c) {
 static int on_message_begin(http_parser *p) {
     Http1Conn *c = p->data;
     c->url_len = 0;
-    c->url[0] = '\0';
+    if (c->url) c->url[0] = '\0';
     c->url_too_long = false;
     c->ctype[0] = '\0';
     c->host_len = c->origin_len = c->authz_len = 0;
     c->host[0] = c->origin[0] = c->authz[0] = '\0';
     c->has_host = c->has_origin = c->has_authz = c->header_too_long = false;
+    c->if_none_match[0] = c->acr_method[0] = c->acr_headers[0] = c->cors[0] = '\0';
     c->expect_continue = false;
     c->timeout_ns = 0;
     c->wants_ndjson = false;
@@ -466,9 +545,18 @@ static int on_message_begin(http_parser *p) {
 
 static int on_url(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
-    if (c->url_len + len >= sizeof c->url) {
+    if (c->url_too_long) return 0;
+    if (c->url_len + len >= MAX_URL_BYTES) {
         c->url_too_long = true;
         return 0;
+    }
+    if (c->url_len + len >= c->url_cap) {
+        size_t nc = c->url_cap ? c->url_cap : 256;
+        while (nc <= c->url_len + len) nc *= 2;
+        char *nu = realloc(c->url, nc);
+        if (!nu) return -1;
+        c->url = nu;
+        c->url_cap = nc;
     }
     memcpy(c->url + c->url_len, at, len);
     c->url_len += len;
@@ -507,8 +595,21 @@ static void append_value(Http1Conn *c, char *buf, size_t cap, size_t *blen, bool
     buf[*blen] = '\0';
 }
 
+/* Appends a header value piece (values may arrive in several callbacks); cut at cap. */
+static void append_piece(char *buf, size_t cap, const char *at, size_t len) {
+    size_t cur = strlen(buf);
+    size_t k = len < cap - 1 - cur ? len : cap - 1 - cur;
+    memcpy(buf + cur, at, k);
+    buf[cur + k] = '\0';
+}
+
 static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
+    if (strcasecmp(c->hdr_field, "if-none-match") == 0) append_piece(c->if_none_match, sizeof c->if_none_match, at, len);
+    if (strcasecmp(c->hdr_field, "access-control-request-method") == 0)
+        append_piece(c->acr_method, sizeof c->acr_method, at, len);
+    if (strcasecmp(c->hdr_field, "access-control-request-headers") == 0)
+        append_piece(c->acr_headers, sizeof c->acr_headers, at, len);
     if (strcasecmp(c->hdr_field, "expect") == 0 && len >= 12 && strncasecmp(at, "100-continue", 12) == 0)
         c->expect_continue = true;
     if (strcasecmp(c->hdr_field, "accept") == 0 && memmem(at, len, "application/x-ndjson", 20)) c->wants_ndjson = true;
@@ -612,7 +713,8 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
         conn_read_stop(&c->head);
         if (c->url_too_long) {
             c->keep_alive = false;
-            respond_error(c, GRPC_INVALID_ARGUMENT, "URL too long");
+            static const char M[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"URL too long\"}";
+            respond_full(c, 414, "application/json", NULL, M, sizeof M - 1, false);
         } else {
             handle(c);
         }
@@ -682,6 +784,7 @@ static void on_closed(uv_handle_t *h) {
     conn_unlink(srv, &c->head);
     free(c->body);
     free(c->pending);
+    free(c->url);
     free(c);
     server_drain_check(srv);
 }
@@ -713,6 +816,13 @@ void http1_on_connection(uv_stream_t *listener, int status) {
     Http1Conn *c = calloc(1, sizeof *c);
     if (!c) return;
     c->head.ops = &H1_OPS;
+    c->url_cap = 256;
+    c->url = malloc(c->url_cap);
+    if (!c->url) {
+        free(c);
+        return;
+    }
+    c->url[0] = '\0';
     uv_tcp_init(srv->loop, &c->head.tcp);
     c->head.tcp.data = c;
     conn_link(srv, &c->head);

@@ -88,7 +88,9 @@ static bool is_subquery_kind(NodeKind k) {
     return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery || k == NK_LateralSubquery;
 }
 
-Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) {
+static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool details);
+
+static Catalyzer__V1__ResolvedExpression *encode_expr(Arena *a, const Node *e, bool details) {
     Catalyzer__V1__ResolvedExpression *o = NEW(Catalyzer__V1__ResolvedExpression, CATALYZER__V1__RESOLVED_EXPRESSION__INIT);
     o->kind = (char *)node_kind_name(e->kind);
     o->origin = origin(a, e);
@@ -133,17 +135,19 @@ Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) {
     }
     if (is_subquery_kind(e->kind)) {
         o->expr_id = (int64_t)e->u.subq.id;
-        if (e->u.subq.plan) o->subquery = plan_encode(a, e->u.subq.plan);
+        if (e->u.subq.plan) o->subquery = encode_plan(a, e->u.subq.plan, details);
     }
     if (e->nkids) {
         o->n_children = e->nkids;
         o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, e->nkids);
-        for (uint32_t i = 0; i < e->nkids; i++) o->children[i] = expr_encode(a, e->kids[i]);
+        for (uint32_t i = 0; i < e->nkids; i++) o->children[i] = encode_expr(a, e->kids[i], details);
     }
     return o;
 }
 
-Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) {
+Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) { return encode_expr(a, e, false); }
+
+static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool details) {
     Catalyzer__V1__ResolvedPlan *o = NEW(Catalyzer__V1__ResolvedPlan, CATALYZER__V1__RESOLVED_PLAN__INIT);
     o->kind = (char *)node_kind_name(p->kind);
     o->origin = origin(a, p);
@@ -171,15 +175,26 @@ Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) {
     if (p->nkids) {
         o->n_children = p->nkids;
         o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedPlan *, p->nkids);
-        for (uint32_t i = 0; i < p->nkids; i++) o->children[i] = plan_encode(a, p->kids[i]);
+        for (uint32_t i = 0; i < p->nkids; i++) o->children[i] = encode_plan(a, p->kids[i], details);
     }
     if (p->nexprs) {
         o->n_expressions = p->nexprs;
         o->expressions = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, p->nexprs);
-        for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = expr_encode(a, p->exprs[i]);
+        for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = encode_expr(a, p->exprs[i], details);
+    }
+    if (details) {
+        o->output = plan_output_encode(a, p, &o->n_output);
+        StrBuf sb;
+        sb_init(&sb, a, 64);
+        plan_node_print(&sb, p);
+        o->description = (char *)sb_str(&sb);
     }
     return o;
 }
+
+Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) { return encode_plan(a, p, false); }
+
+Catalyzer__V1__ResolvedPlan *plan_encode_detailed(Arena *a, const Node *p) { return encode_plan(a, p, true); }
 
 /* ---------------------------------------------------------------- output */
 

@@ -11,6 +11,9 @@
 #include "core/ir.h"
 
 Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *plan);
+/* Same, every node also carrying its output attributes and its line as the
+ * tree string prints it (description): what the debugger page shows. */
+Catalyzer__V1__ResolvedPlan *plan_encode_detailed(Arena *a, const Node *plan);
 Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e);
 Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t);
 /* The output attributes of a resolved plan (Spark's LogicalPlan.output),

@@ -155,7 +155,9 @@ static bool apply_conf(CzSession *s, const ConfEntry *kv, size_t n, char *err, s
 
 /* ---------------------------------------------------------------- results */
 
-static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index, bool want_plan) {
+typedef enum PlanWanted { PLAN_NONE, PLAN_PLAIN, PLAN_DETAILED } PlanWanted;
+
+static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index, PlanWanted want_plan) {
     Arena *a = c->a;
     Catalyzer__V1__AnalyzeResult *o = NEW(Catalyzer__V1__AnalyzeResult, CATALYZER__V1__ANALYZE_RESULT__INIT);
     o->ok = cz_result_status(r) == CZ_OK;
@@ -191,7 +193,8 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
     const Node *plan = cz_result_plan(r);
     if (plan && o->ok) {
         o->output = plan_output_encode(a, plan, &o->n_output);
-        if (want_plan) o->plan = plan_encode(a, plan);
+        if (want_plan == PLAN_DETAILED) o->plan = plan_encode_detailed(a, plan);
+        else if (want_plan == PLAN_PLAIN) o->plan = plan_encode(a, plan);
     }
     const CzRuleTotal *t;
     int nt = cz_result_rule_totals(r, &t);
@@ -346,7 +349,7 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     }
     Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
     resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT;
-    resp.result = make_result(c, r, 0, !rq->omit_resolved_plan);
+    resp.result = make_result(c, r, 0, rq->omit_resolved_plan ? PLAN_NONE : rq->plan_details ? PLAN_DETAILED : PLAN_PLAIN);
     resp.session_id = j->session_id;
     resp.server_session_id = (char *)S(c->server_session_id);
     resp.request_id = j->request_id;
@@ -421,7 +424,7 @@ static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size
         o.npos_params = (int)rq->n_positional_params;
         o.pos_params_sql = (const char *const *)rq->positional_params;
         rs[i] = cz_run_sql(s, rq->sql + st.off[i], st.len[i], &o);
-        resp.results[resp.n_results++] = make_result(c, rs[i], (int)i, false);
+        resp.results[resp.n_results++] = make_result(c, rs[i], (int)i, PLAN_NONE);
         if (cz_result_status(rs[i]) != CZ_OK || run_status(j) != GRPC_OK) break;
     }
     free(pn);
