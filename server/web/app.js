@@ -897,11 +897,10 @@
       const an = Number(result.analysisNanos || 0);
       setStatus((result.ok ? 'resolved' : 'analysis error') + ' · ' + r.events.length + ' rule applications' +
         (an ? ' · analysis ' + fmtUs(an) : '') + ' · page ' + ms.toFixed(0) + ' ms' + sessionEcho, !result.ok);
-      document.body.dataset.done = String(myRun);
     } catch (e) {
-      if (!live()) return;
-      setStatus(e.message, true);
-      document.body.dataset.done = String(myRun);
+      if (live()) setStatus(e.message, true);
+    } finally {
+      if (live()) document.body.dataset.done = String(myRun); // tests wait for this
     }
   }
 
