@@ -365,15 +365,16 @@
       row.appendChild(txt);
       n.appendChild(row);
       if (node.defs && node.defs.size) n.dataset.defs = ' ' + Array.from(node.defs).join(' ') + ' ';
-      if (node.out && node.out.length) {
-        const out = el('div', 'out');
+      if (node.out && node.out.length) { // the node's output, on its line
+        const out = el('span', 'out');
+        out.title = 'output attributes';
         out.appendChild(document.createTextNode('→ '));
         node.out.forEach((a, i) => {
           if (i) out.appendChild(document.createTextNode(', '));
           out.appendChild(planText(a.name + '#' + a.id, node.defs));
           out.appendChild(el('span', 'ty', ' ' + a.type + (a.nullable ? '' : ' not null')));
         });
-        n.appendChild(out);
+        row.appendChild(out);
       }
       if (node.kids.length) {
         const kids = el('div', 'kids');
@@ -578,28 +579,39 @@
       (nested ? ', ' + nested + ' nested analyses' : '');
   }
 
+  // The rule list: one row per effective application (every one with the
+  // checkbox), nested analyses' rows indented under a row naming them.
   function renderRules(r) {
     const all = $('all-rows').checked;
     const box = $('rules');
     box.textContent = '';
     const table = el('table');
     const head = el('tr');
-    for (const h of ['#', 'analysis', 'batch', 'iter', 'rule', 'changed', 'time']) head.appendChild(el('th', null, h));
+    for (const h of ['#', 'rule', 'batch', 'iter', 'changed', 'time']) head.appendChild(el('th', null, h));
     table.appendChild(head);
+    let scope = 0;
     for (const ev of r.events) {
       if (!all && !ev.effective) continue;
+      if (ev.scopeId !== scope) {
+        scope = ev.scopeId;
+        const tr = el('tr', 'scope');
+        const td = el('td', null, scope ? '▸ ' + scopeLabel(ev.scope) : '▸ query');
+        td.colSpan = 6;
+        td.title = ev.scope || 'the query';
+        td.style.paddingLeft = 6 + 12 * ev.depth + 'px';
+        tr.appendChild(td);
+        table.appendChild(tr);
+      }
       const tr = el('tr', 'rule' + (ev.effective ? '' : ' noeff'));
       tr.dataset.seq = ev.seq;
       tr.appendChild(el('td', 'num', String(ev.seq)));
-      const lane = el('td', null, (ev.scopeId ? scopeLabel(ev.scope) : 'query'));
-      lane.style.paddingLeft = 6 + 12 * ev.depth + 'px';
-      tr.appendChild(lane);
-      tr.appendChild(el('td', null, ev.batch));
-      tr.appendChild(el('td', 'num', String(ev.iteration)));
       const rule = el('td');
+      rule.style.paddingLeft = 6 + 12 * ev.depth + 'px';
       if (ev.effective) rule.appendChild(el('span', 'mark', '● '));
       rule.appendChild(document.createTextNode(ev.rule));
       tr.appendChild(rule);
+      tr.appendChild(el('td', null, ev.batch));
+      tr.appendChild(el('td', 'num', String(ev.iteration)));
       tr.appendChild(el('td', null, ev.effective ? ev.kinds || '(plan changed)' : '-'));
       tr.appendChild(el('td', 'num', fmtUs(ev.ns)));
       table.appendChild(tr);

@@ -36,7 +36,7 @@ TPCDS = os.path.join(SHARED, "workloads", "tpcds")
 t = Tap()
 d = Daemon()
 base = "http://127.0.0.1:%d/" % d.http_port
-b = browser.Browser()
+b = browser.Browser(1440, 1100)
 shots = []
 
 
@@ -307,7 +307,7 @@ def seed(i, name, rule):
              "s.dispatchEvent(new Event('change'));", str(i))
         b.wait_next_done(before)
         assert text("#status").startswith("resolved"), text("#status")
-        rows = [r for r in css("#rules tr.rule") if r.find_elements(By.CSS_SELECTOR, "td")[4].text.endswith(rule)]
+        rows = [r for r in css("#rules tr.rule") if r.find_elements(By.CSS_SELECTOR, "td")[1].text.endswith(rule)]
         assert rows, "%s resolved it" % rule
         rows[-1 if rule == "ResolveLateralColumnAliasReference" else 0].click()
         assert css("#diff .l.add"), "its diff"
