@@ -14,7 +14,7 @@ PACKAGES=(
   libcriterion-dev                          # unit tests
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   nghttp2-client curl                       # h2load bursts, curl tests
-  chromium chromium-driver python3-selenium # cross-site test from a real browser (headless)
+  chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)
   # tests/polyglot: Go and Java engines on their stock gRPC stacks, built offline
   # from Debian's packaged sources and jars. The explicit golang-protobuf 1.5
   # keeps apt from picking the 1.3 alternative, which grpc-go 1.33 cannot use.

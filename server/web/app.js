@@ -172,8 +172,21 @@
     renderCatalog();
   }
 
+  const EXAMPLE_PLAN = {
+    project: {
+      input: { read: { namedTable: { unparsedIdentifier: 'employee' } } },
+      expressions: [
+        { unresolvedAttribute: { unparsedIdentifier: 'dept' } },
+        { alias: { expr: { unresolvedFunction: { functionName: '+', arguments: [
+          { unresolvedAttribute: { unparsedIdentifier: 'salary' } }, { unresolvedAttribute: { unparsedIdentifier: 'bonus' } }] } },
+        name: ['pay'] } },
+      ],
+    },
+  };
+
   function setMode(mode) {
     state.mode = mode;
+    if (mode === 'plan' && !$('plan').value.trim()) $('plan').value = JSON.stringify(EXAMPLE_PLAN, null, 1);
     for (const t of document.querySelectorAll('.tab')) t.classList.toggle('on', t.dataset.mode === mode);
     $('sql').hidden = mode !== 'sql';
     $('plan').hidden = mode !== 'plan';
@@ -240,8 +253,11 @@
 
   // ------------------------------------------------------------ the daemon's JSON endpoint
 
+  let aborter = null; // the current run's requests; a new run cancels them
+
   async function call(path, body) {
-    const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+      signal: aborter && aborter.signal });
     const json = await res.json().catch(() => null);
     if (!res.ok) throw new Error(path + ': ' + ((json && json.message) || res.status + ' ' + res.statusText));
     return json;
@@ -253,6 +269,7 @@
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/x-ndjson' },
       body: JSON.stringify(body),
+      signal: aborter && aborter.signal,
     });
     if (!res.ok) {
       const json = await res.json().catch(() => null);
@@ -811,6 +828,8 @@
   async function analyze(opts) {
     readInputs();
     const myRun = ++runCounter;
+    if (aborter) aborter.abort();
+    aborter = new AbortController();
     const r = newRun();
     run = r;
     resetOutput();

@@ -293,6 +293,27 @@ def failing():
 t.check("a failing query: error class, SQLSTATE, parameters, the query context underlined; a parse error", failing)
 no_console_errors("failing query")
 
+# ---------------------------------------------------------------- a plan instead of SQL
+
+
+def connect_plan():
+    b.d.find_element(By.CSS_SELECTOR, ".tab[data-mode='plan']").click()
+    assert b.d.find_element(By.ID, "plan").is_displayed() and not b.d.find_element(By.ID, "sql").is_displayed()
+    plan = json.loads(b.js("return document.getElementById('plan').value"))
+    assert "project" in plan, plan  # the example plan
+    b.set_value("catalog", json.dumps({"tables": [{"name": "employee", "columns": [
+        {"name": "dept", "type": "int"}, {"name": "salary", "type": "int"}, {"name": "bonus", "type": "int"}]}]}))
+    b.run_and_wait()
+    assert text("#status").startswith("resolved"), text("#status")
+    assert text("#tree-u .n .txt").startswith("project {"), text("#tree-u .n .txt")
+    assert "(salary#" in text("#tree-a") and "AS pay#" in text("#tree-a"), text("#tree-a")
+    b.d.find_element(By.CSS_SELECTOR, ".tab[data-mode='sql']").click()
+    b.set_value("catalog", "")
+
+
+t.check("an unresolved plan in protobuf JSON (the Connect plan tab) is analysed", connect_plan)
+no_console_errors("plan input")
+
 # ---------------------------------------------------------------- the seed cases
 
 SEEDS = [("lateral-column-alias", "ResolveLateralColumnAliasReference"), ("outer-aggregate", "UpdateOuterReferences"),
