@@ -596,6 +596,33 @@
       (nested ? ', ' + nested + ' nested analyses' : '');
   }
 
+  // Nested analyses run inside a rule application and their events come
+  // before it: list each rule application, then what ran inside it (the
+  // events one level deeper since the previous event at its level).
+  function displayOrder(events) {
+    const pending = [[]];
+    const kids = new Map();
+    const orphans = [];
+    for (const ev of events) {
+      const d = ev.depth;
+      while (pending.length < d + 2) pending.push([]);
+      for (let k = d + 2; k < pending.length; k++) orphans.push(...pending[k].splice(0));
+      const inner = pending[d + 1].splice(0);
+      if (inner.length) kids.set(ev, inner);
+      ev.nested = inner.length > 0;
+      pending[d].push(ev);
+    }
+    for (let k = 1; k < pending.length; k++) orphans.push(...pending[k]);
+    const out = [];
+    const visit = (ev) => {
+      out.push(ev);
+      for (const k of kids.get(ev) || []) visit(k);
+    };
+    for (const ev of pending[0]) visit(ev);
+    for (const ev of orphans) visit(ev);
+    return out;
+  }
+
   // The rule list: one row per effective application (every one with the
   // checkbox), nested analyses' rows indented under a row naming them.
   function renderRules(r) {
@@ -606,9 +633,9 @@
     const head = el('tr');
     for (const h of ['#', 'rule', 'batch', 'iter', 'changed', 'time']) head.appendChild(el('th', null, h));
     table.appendChild(head);
-    let scope = 0;
-    for (const ev of r.events) {
-      if (!all && !ev.effective) continue;
+    let scope = -1;
+    for (const ev of displayOrder(r.events)) {
+      if (!all && !ev.effective && !ev.nested) continue;
       if (ev.scopeId !== scope) {
         scope = ev.scopeId;
         const tr = el('tr', 'scope');
