@@ -3,10 +3,13 @@
  * (earlier statements run first in the same session, as set-up). One line per
  * effective rule application: start offset and duration (microseconds), batch,
  * iteration, rule, the node kinds it replaced; runs of rules without effect are
- * folded into one line (--all lists them). With --diff, under each effective
- * rule the plan lines it changed (line diff of consecutive plans; the first
- * is compared with the parsed plan). In process or through the daemon, the
- * same output but for the times. */
+ * folded into one line (--all lists them). Nested analyses (views, CTE
+ * definitions, subqueries) are shown under the rule application they ran in,
+ * grouped by analysis and indented (see print_timeline). With --diff, under
+ * each effective rule the plan lines it changed (line diff of consecutive
+ * plans of the same analysis; the first is compared with the plan the
+ * analysis started from). In process or through the daemon, the same output
+ * but for the times. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +22,12 @@
 #include "print/printer.h"
 
 typedef struct Ev {
-    char *batch, *rule, *kinds, *plan;
-    int iteration;
+    char *batch, *rule, *kinds, *plan, *before, *scope;
+    int iteration, depth;
+    uint32_t scope_id, parent_id;
     bool effective;
     uint64_t nanos;
+    size_t *kids, nkids; /* events of nested analyses that ran inside this rule application */
 } Ev;
 
 typedef struct Evs {
@@ -32,23 +37,36 @@ typedef struct Evs {
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
 
-static void push(Evs *e, const char *batch, const char *rule, int iter, bool eff, uint64_t ns, const char *kinds,
-                 const char *plan) {
+static void push(Evs *e, const Ev *src) {
     if (e->n == e->cap) {
         e->cap = e->cap ? e->cap * 2 : 256;
         e->v = realloc(e->v, e->cap * sizeof *e->v);
         if (!e->v) abort();
     }
-    e->v[e->n++] = (Ev){strdup(batch ? batch : ""), strdup(rule ? rule : ""), dup_or_null(kinds), dup_or_null(plan),
-                        iter, eff, ns};
+    Ev *v = &e->v[e->n++];
+    *v = *src;
+    v->batch = strdup(src->batch ? src->batch : "");
+    v->rule = strdup(src->rule ? src->rule : "");
+    v->kinds = dup_or_null(src->kinds);
+    v->plan = dup_or_null(src->plan);
+    v->before = dup_or_null(src->before);
+    v->scope = strdup(src->scope ? src->scope : "");
+    v->depth = src->depth < 0 ? 0 : src->depth;
+    v->kids = NULL;
+    v->nkids = 0;
 }
 
 static void local_event(void *ud, const CzTraceEvent *ev) {
-    push(ud, ev->batch, ev->rule, ev->iteration, ev->effective, ev->nanos, ev->changed_kinds, ev->plan);
+    Ev e = {(char *)ev->batch, (char *)ev->rule, (char *)ev->changed_kinds, (char *)ev->plan, (char *)ev->plan_before,
+            (char *)ev->scope, ev->iteration, ev->depth, ev->scope_id, ev->parent_scope_id, ev->effective, ev->nanos,
+            NULL, 0};
+    push(ud, &e);
 }
 
 static void remote_event(void *ud, const Catalyzer__V1__TraceEvent *ev) {
-    push(ud, ev->batch, ev->rule, ev->iteration, ev->effective, ev->duration_nanos, ev->changed_kinds, ev->plan_after);
+    Ev e = {ev->batch, ev->rule, ev->changed_kinds, ev->plan_after, ev->plan_before, ev->scope, ev->iteration,
+            (int)ev->depth, ev->scope_id, ev->parent_scope_id, ev->effective, ev->duration_nanos, NULL, 0};
+    push(ud, &e);
 }
 
 /* ---------------------------------------------------------------- line diff */
@@ -86,7 +104,7 @@ enum { CONTEXT = 2, LCS_MAX_CELLS = 16 << 20 };
 /* Prints the changed lines of a -> b with CONTEXT lines around each change:
  * common prefix and suffix trimmed, the middle by longest common subsequence
  * (or as a whole replacement when too large for the table). */
-static void print_diff(const char *before, const char *after) {
+static void print_diff(const char *pfx, const char *before, const char *after) {
     Lines a = split_lines(before), b = split_lines(after);
     size_t pre = 0, suf = 0;
     while (pre < a.n && pre < b.n && !strcmp(a.v[pre], b.v[pre])) pre++;
@@ -130,54 +148,195 @@ static void print_diff(const char *before, const char *after) {
         for (size_t d = 1; !show && d <= CONTEXT; d++)
             show = (k >= d && op[k - d] != ' ') || (k + d < nops && op[k + d] != ' ');
         if (!show) continue;
-        if (last_printed != k - 1 && (last_printed != (size_t)-1 || k > 0)) printf("        ...\n");
-        printf("      %c %s\n", op[k], text[k]);
+        if (last_printed != k - 1 && (last_printed != (size_t)-1 || k > 0)) printf("%s        ...\n", pfx);
+        printf("%s      %c %s\n", pfx, op[k], text[k]);
         last_printed = k;
     }
-    if (last_printed != (size_t)-1 && last_printed + 1 < nops) printf("        ...\n");
+    if (last_printed != (size_t)-1 && last_printed + 1 < nops) printf("%s        ...\n", pfx);
     free(op);
     free(text);
     free_lines(&a);
     free_lines(&b);
 }
 
-/* ---------------------------------------------------------------- timeline */
+/* ---------------------------------------------------------------- timeline
+ *
+ * The statement's own rule applications are the timeline, one line each.
+ * A nested analysis (a view's body, a CTE definition, a subquery) runs inside
+ * one of them; its events arrive before that rule's own event, and are
+ * printed after its line, grouped by analysis under a "> scope" header and
+ * indented with "| " per nesting level, their start offsets inside the rule's
+ * time. The plan diffs (--diff) of an analysis compare its own plans. */
 
-static void print_fold(size_t count, double us) {
-    if (count) printf("  %10s %9.1f  (%zu rule application%s without effect)\n", "", us, count, count == 1 ? "" : "s");
+typedef struct Trace {
+    Evs *e;
+    const RemoteOpts *o;
+    const char **prev_plan; /* per scope id: the last plan of that analysis */
+    size_t nprev;
+    size_t neff, nnested_events, nnested_eff, nscopes;
+    int max_depth;
+} Trace;
+
+/* Attaches each nested event to the rule application it ran inside: the
+ * next event one level up. Returns the top-level events; *orphans gets the
+ * nested events no such application closed (the analysis stopped inside). */
+static size_t *build_tree(Evs *e, size_t *ntop, size_t **orphans, size_t *norphans) {
+    int maxd = 0;
+    for (size_t i = 0; i < e->n; i++)
+        if (e->v[i].depth > maxd) maxd = e->v[i].depth;
+    size_t **pend = calloc((size_t)maxd + 2, sizeof *pend), *plen = calloc((size_t)maxd + 2, sizeof *plen);
+    size_t *orph = malloc((e->n + 1) * sizeof *orph), no = 0;
+    if (!pend || !plen || !orph) abort();
+    for (int d = 0; d <= maxd + 1; d++) {
+        pend[d] = malloc((e->n + 1) * sizeof **pend);
+        if (!pend[d]) abort();
+    }
+    for (size_t i = 0; i < e->n; i++) {
+        int d = e->v[i].depth;
+        for (int k = d + 2; k <= maxd + 1; k++) { /* deeper than one level below: never closed */
+            for (size_t j = 0; j < plen[k]; j++) orph[no++] = pend[k][j];
+            plen[k] = 0;
+        }
+        if (plen[d + 1]) {
+            e->v[i].kids = malloc(plen[d + 1] * sizeof(size_t));
+            if (!e->v[i].kids) abort();
+            memcpy(e->v[i].kids, pend[d + 1], plen[d + 1] * sizeof(size_t));
+            e->v[i].nkids = plen[d + 1];
+            plen[d + 1] = 0;
+        }
+        pend[d][plen[d]++] = i;
+    }
+    for (int k = 1; k <= maxd + 1; k++)
+        for (size_t j = 0; j < plen[k]; j++) orph[no++] = pend[k][j];
+    size_t *top = pend[0];
+    *ntop = plen[0];
+    for (int d = 1; d <= maxd + 1; d++) free(pend[d]);
+    free(pend);
+    free(plen);
+    *orphans = orph;
+    *norphans = no;
+    return top;
 }
 
-static void print_timeline(const Evs *e, const RemoteOpts *o, const char *parsed_plan) {
-    printf("%10s %9s  %-16s %4s  %-40s %s\n", "start_us", "dur_us", "batch", "iter", "rule", "changed");
-    double t = 0, fold_us = 0, total = 0;
-    size_t fold = 0, neff = 0;
-    const char *prev_plan = parsed_plan;
-    for (size_t i = 0; i < e->n; i++) {
-        const Ev *v = &e->v[i];
+static void print_prefix(int depth) {
+    if (depth <= 0) return;
+    printf("    ");
+    for (int i = 0; i < depth; i++) printf("| ");
+}
+
+static void print_fold(int depth, size_t count, double us) {
+    if (!count) return;
+    print_prefix(depth);
+    printf("  %10s %9.1f  (%zu rule application%s without effect)\n", "", us, count, count == 1 ? "" : "s");
+}
+
+static const char *scope_leaf(const char *scope) {
+    const char *slash = strrchr(scope, '/');
+    return slash ? slash + 1 : scope;
+}
+
+static const char **prev_slot(Trace *tr, uint32_t scope_id) {
+    if (scope_id >= tr->nprev) {
+        size_t n = tr->nprev ? tr->nprev : 16;
+        while (n <= scope_id) n *= 2;
+        tr->prev_plan = realloc(tr->prev_plan, n * sizeof *tr->prev_plan);
+        if (!tr->prev_plan) abort();
+        memset(tr->prev_plan + tr->nprev, 0, (n - tr->nprev) * sizeof *tr->prev_plan);
+        tr->nprev = n;
+    }
+    return &tr->prev_plan[scope_id];
+}
+
+static void print_events(Trace *tr, const size_t *idx, size_t n, double t0, int depth);
+
+/* The nested events that ran inside one rule application, an analysis at a time. */
+static void print_nested(Trace *tr, const size_t *idx, size_t n, double t0, int depth) {
+    double t = t0;
+    for (size_t i = 0; i < n;) {
+        uint32_t sid = tr->e->v[idx[i]].scope_id;
+        size_t j = i, neff = 0;
+        double us = 0;
+        while (j < n && tr->e->v[idx[j]].scope_id == sid) {
+            neff += tr->e->v[idx[j]].effective;
+            us += (double)tr->e->v[idx[j]].nanos / 1000.0;
+            j++;
+        }
+        tr->nscopes++;
+        print_prefix(depth);
+        printf("> %s: %zu rule application%s, %zu effective, %.1f us\n", scope_leaf(tr->e->v[idx[i]].scope), j - i,
+               j - i == 1 ? "" : "s", neff, us);
+        print_events(tr, idx + i, j - i, t, depth);
+        t += us;
+        i = j;
+    }
+}
+
+/* One analysis level's events: a line per effective rule (or every rule with
+ * --all), runs without effect folded, each followed by what ran inside it. */
+static void print_events(Trace *tr, const size_t *idx, size_t n, double t0, int depth) {
+    double t = t0, fold_us = 0;
+    size_t fold = 0;
+    if (depth > tr->max_depth) tr->max_depth = depth;
+    for (size_t k = 0; k < n; k++) {
+        const Ev *v = &tr->e->v[idx[k]];
         double us = (double)v->nanos / 1000.0;
-        total += us;
-        if (!v->effective && !o->all) {
+        if (depth) {
+            tr->nnested_events++;
+            tr->nnested_eff += v->effective;
+        }
+        if (!v->effective && !tr->o->all && !v->nkids) {
             fold++;
             fold_us += us;
             t += us;
             continue;
         }
-        print_fold(fold, fold_us);
+        print_fold(depth, fold, fold_us);
         fold = 0;
         fold_us = 0;
+        print_prefix(depth);
         printf("%10.1f %9.1f  %-16s %4d  %-40s %s\n", t, us, v->batch, v->iteration, v->rule,
                v->effective ? (v->kinds ? v->kinds : "(plan changed)") : "-");
-        t += us;
         if (v->effective) {
-            neff++;
-            if (o->diff && v->plan) {
-                print_diff(prev_plan ? prev_plan : "", v->plan);
-                prev_plan = v->plan;
+            tr->neff++;
+            const char **prev = prev_slot(tr, v->scope_id);
+            if (v->before) *prev = v->before; /* the plan this analysis started from */
+            if (tr->o->diff && v->plan) {
+                char pfx[256] = "";
+                if (depth) {
+                    int o = snprintf(pfx, sizeof pfx, "    ");
+                    for (int i = 0; i < depth && o < (int)sizeof pfx - 3; i++) o += snprintf(pfx + o, sizeof pfx - (size_t)o, "| ");
+                }
+                print_diff(pfx, *prev ? *prev : "", v->plan);
             }
+            if (v->plan) *prev = v->plan;
         }
+        if (v->nkids) print_nested(tr, v->kids, v->nkids, t, depth + 1);
+        t += us;
     }
-    print_fold(fold, fold_us);
-    printf("%zu rule applications, %zu effective, %.1f us in rules\n", e->n, neff, total);
+    print_fold(depth, fold, fold_us);
+}
+
+static void print_timeline(Evs *e, const RemoteOpts *o, const char *parsed_plan) {
+    printf("%10s %9s  %-16s %4s  %-40s %s\n", "start_us", "dur_us", "batch", "iter", "rule", "changed");
+    size_t ntop, norph, *orph;
+    size_t *top = build_tree(e, &ntop, &orph, &norph);
+    Trace tr = {.e = e, .o = o};
+    *prev_slot(&tr, 0) = parsed_plan;
+    print_events(&tr, top, ntop, 0, 0);
+    double total = 0;
+    for (size_t i = 0; i < ntop; i++) total += (double)e->v[top[i]].nanos / 1000.0;
+    if (norph) {
+        printf("(nested analyses the analysis stopped in)\n");
+        print_nested(&tr, orph, norph, total, 1);
+    }
+    /* the time in rules counts each application once: nested ones run inside their rule */
+    printf("%zu rule applications, %zu effective, %.1f us in rules\n", e->n, tr.neff, total);
+    if (tr.nscopes)
+        printf("nested analyses: %zu (depth <= %d), %zu rule applications, %zu effective\n", tr.nscopes, tr.max_depth,
+               tr.nnested_events, tr.nnested_eff);
+    free(top);
+    free(orph);
+    free(tr.prev_plan);
 }
 
 static void free_evs(Evs *e) {
@@ -186,6 +345,9 @@ static void free_evs(Evs *e) {
         free(e->v[i].rule);
         free(e->v[i].kinds);
         free(e->v[i].plan);
+        free(e->v[i].before);
+        free(e->v[i].scope);
+        free(e->v[i].kids);
     }
     free(e->v);
 }

@@ -245,6 +245,11 @@ static void trace_hook(void *ctx, const CzTraceEvent *ev) {
     te.duration_nanos = ev->nanos;
     te.plan_after = (char *)S(ev->plan);
     te.changed_kinds = (char *)S(ev->changed_kinds);
+    te.depth = ev->depth > 0 ? (uint32_t)ev->depth : 0;
+    te.scope = (char *)S(ev->scope);
+    te.scope_id = ev->scope_id;
+    te.parent_scope_id = ev->parent_scope_id;
+    te.plan_before = (char *)S(ev->plan_before);
     if (c->j->fmt == JOB_JSON) {
         json_array_append_new(c->json_events, pb_to_json(&te.base));
         return;

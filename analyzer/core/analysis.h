@@ -23,8 +23,10 @@ typedef struct AnalysisDriver {
     /* A whole query: the batches to a fixed point, then CheckAnalysis. NULL on error. */
     Node *(*analyze_query)(Analysis *an, Node *plan);
     /* A plan nested in the current one, with the enclosing scopes `outer`;
-     * depth-limited; the result is marked analysed when resolved. NULL on error. */
-    Node *(*analyze_nested)(Analysis *an, Node *plan, struct OuterScope *outer);
+     * depth-limited; the result is marked analysed when resolved. NULL on error.
+     * kind ("view", "cte", "subquery", "scalar-subquery", ...) and name (may be
+     * NULL) say what it is, for the trace events' scope. */
+    Node *(*analyze_nested)(Analysis *an, Node *plan, struct OuterScope *outer, const char *kind, const char *name);
 } AnalysisDriver;
 
 struct Analysis {
@@ -52,8 +54,9 @@ struct Analysis {
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }
 
 static inline Node *an_analyze_query(Analysis *an, Node *plan) { return an->driver->analyze_query(an, plan); }
-static inline Node *an_analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer) {
-    return an->driver->analyze_nested(an, plan, outer);
+static inline Node *an_analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer, const char *kind,
+                                      const char *name) {
+    return an->driver->analyze_nested(an, plan, outer, kind, name);
 }
 
 /* Records err unless an error is already recorded. Returns NULL so callers

@@ -10,8 +10,10 @@
 Node *analyze_query(Analysis *an, Node *plan);
 
 /* Analyses a plan nested in the current one (a view body, a subquery) to a
- * fixed point with the given outer scope; NULL on error. Depth-limited. */
-Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer);
+ * fixed point with the given outer scope; NULL on error. Depth-limited.
+ * While tracing, its events carry its own scope (kind, name: see
+ * CzTraceEvent.scope). */
+Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer, const char *kind, const char *name);
 
 /* The table of the two above, for Analysis.driver. */
 extern const AnalysisDriver ANALYSIS_DRIVER;

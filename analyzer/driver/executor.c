@@ -66,6 +66,7 @@ Node *executor_run(Analysis *an, Node *plan) {
     const Batch *const *batches;
     int nb = analyzer_batches(&batches);
     Tracer *t = an->tracer;
+    bool sent_start = false; /* the first effective event carries the plan this run started from */
     if (t && !t->totals) {
         int total = 0;
         for (int b = 0; b < nb; b++) total += batches[b]->nrules;
@@ -108,7 +109,9 @@ Node *executor_run(Analysis *an, Node *plan) {
                     if (effective) rt->effective++;
                     if (t->fn && (t->level == CZ_TRACE_ALL || (t->level == CZ_TRACE_EFFECTIVE && effective))) {
                         CzTraceEvent ev = {.batch = batch->name, .rule = rule->name, .iteration = iter,
-                                           .effective = effective, .nanos = dt};
+                                           .effective = effective, .nanos = dt, .depth = t->scope.depth,
+                                           .scope = t->scope.path ? t->scope.path : "", .scope_id = t->scope.id,
+                                           .parent_scope_id = t->scope.parent_id};
                         if (effective) {
                             StrBuf sb;
                             sb_init(&sb, an->arena, 64);
@@ -116,6 +119,9 @@ Node *executor_run(Analysis *an, Node *plan) {
                             changed_kinds(before, after, &sb, &seen);
                             ev.changed_kinds = sb_str(&sb);
                             if (t->plans) ev.plan = plan_tree_string(an->arena, after);
+                            /* the start of this analysis' diffs */
+                            if (t->plans && !sent_start) ev.plan_before = plan_tree_string(an->arena, before);
+                            sent_start = true;
                         }
                         t->fn(t->ctx, &ev);
                     }

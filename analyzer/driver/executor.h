@@ -20,6 +20,13 @@ typedef struct Batch {
 /* The analyzer's batches, in order (batches.c). */
 int analyzer_batches(const Batch *const **batches);
 
+/* The analysis the executor is running for, as trace events name it. */
+typedef struct TraceScope {
+    const char *path;        /* CzTraceEvent.scope: "" for the statement */
+    uint32_t id, parent_id;
+    int depth;
+} TraceScope;
+
 typedef struct Tracer {
     CzTraceFn fn;
     void *ctx;
@@ -28,6 +35,8 @@ typedef struct Tracer {
     bool timing;             /* measure rule times (for totals) even without fn */
     int ntotals;
     CzRuleTotal *totals;     /* per rule, allocated in the arena on first use */
+    TraceScope scope;        /* set by analyze_nested while events are traced */
+    uint32_t next_scope_id;
 } Tracer;
 
 /* Runs the batches over plan; returns the final plan (NULL on error, with

@@ -54,6 +54,17 @@ typedef struct CzTraceEvent {
     uint64_t nanos;       /* time the application took */
     const char *plan;     /* the plan after the rule (tree string); NULL unless requested */
     const char *changed_kinds; /* "Project,Filter": kinds of the nodes the rule replaced; NULL if none */
+    /* Which analysis the event belongs to. A nested analysis (a view's body, a
+     * CTE definition, a FROM subquery, a subquery expression) runs inside one
+     * rule application of the analysis containing it, so its events come
+     * before that rule's own event. */
+    int depth;                 /* 0: the statement; n: inside n nested analyses */
+    const char *scope;         /* "" at depth 0; else the nested analysis' path, outermost first,
+                                  '/'-separated: "cte t#1/scalar-subquery#3" (kind, name if any, #scope_id) */
+    uint32_t scope_id;         /* 0: the statement; nested analyses 1, 2, ... in the order they start */
+    uint32_t parent_scope_id;  /* the scope_id of the analysis this one is nested in */
+    const char *plan_before;   /* with trace_plans, on the first effective event of each analysis: the plan
+                                  it started from; NULL otherwise */
 } CzTraceEvent;
 
 typedef void (*CzTraceFn)(void *ctx, const CzTraceEvent *ev);

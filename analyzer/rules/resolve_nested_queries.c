@@ -41,7 +41,10 @@ static Node *rewrite(Node *p, void *ctx) {
     }
     if (plan_is_resolved(child) || !is_query_root(child)) return p;
     if (child->kind == NK_SubqueryAlias && !is_query_root(child->kids[0])) return p;
-    Node *r = an_analyze_nested(an, child, an->outer);
+    bool cte = p->kind == NK_CTERelationDef;
+    NameParts alias = cte ? (NameParts){0} : p->u.alias.name;
+    Node *r = an_analyze_nested(an, child, an->outer, cte ? "cte" : "subquery",
+                                cte ? p->u.cte.name : alias.n ? alias.v[alias.n - 1] : NULL);
     if (!r || r == child) return p;
     Node *n = node_with_kid(an->arena, p, 0, r);
     if (n->kind == NK_CTERelationDef && plan_is_resolved(r)) cte_register(an, n);

@@ -77,7 +77,7 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     if (!temporary) an->view_ns = ns;
     struct CteRegistry *saved_ctes = an->ctes;
     an->ctes = NULL; /* the query's CTEs are not visible inside a view */
-    Node *body = an_analyze_nested(an, parsed, NULL);
+    Node *body = an_analyze_nested(an, parsed, NULL, "view", view_name.n ? view_name.v[view_name.n - 1] : NULL);
     an->view_ns = saved_ns;
     if (!an->ctes) an->ctes = saved_ctes;
     else {

@@ -116,6 +116,11 @@ static bool stuck(Analysis *an, const Node *plan) {
     return ok && !an_failed(an);
 }
 
+/* How the trace names a subquery's nested analysis: Spark's printed prefix. */
+static const char *subquery_kind(NodeKind k) {
+    return k == NK_ScalarSubquery ? "scalar-subquery" : k == NK_Exists ? "exists" : "in-subquery";
+}
+
 static Node *resolve_subquery_expr(Node *e, void *ctx) {
     SubCtx *s = ctx;
     Analysis *an = s->an;
@@ -126,7 +131,7 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     if (e->type && node_resolved(e)) return e;
     Node *plan = e->u.subq.plan;
     if (!plan_is_resolved(plan)) {
-        plan = an_analyze_nested(an, plan, s->scope);
+        plan = an_analyze_nested(an, plan, s->scope, subquery_kind(e->kind), NULL);
         if (!plan || !stuck(an, plan)) return e;
     }
     Node *n = node_copy(an->arena, e);
@@ -245,7 +250,7 @@ static Node *resolve_lateral_join(Analysis *an, Node *p, OuterScope *scope) {
     Node *nsub = sub;
     if (!node_resolved(sub) || !sub->type) {
         if (!plan_is_resolved(plan)) {
-            plan = an_analyze_nested(an, plan, scope);
+            plan = an_analyze_nested(an, plan, scope, "lateral-subquery", NULL);
             if (!plan || !stuck(an, plan)) return p;
         }
         if (!plan_is_resolved(plan)) {
