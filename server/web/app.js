@@ -631,7 +631,7 @@
     box.textContent = '';
     const table = el('table');
     const head = el('tr');
-    for (const h of ['#', 'rule', 'batch', 'iter', 'changed', 'time']) head.appendChild(el('th', null, h));
+    for (const h of ['#', 'rule', 'iter', 'changed', 'time']) head.appendChild(el('th', null, h));
     table.appendChild(head);
     let scope = -1;
     for (const ev of displayOrder(r.events)) {
@@ -640,7 +640,7 @@
         scope = ev.scopeId;
         const tr = el('tr', 'scope');
         const td = el('td', null, scope ? '▸ ' + scopeLabel(ev.scope) : '▸ query');
-        td.colSpan = 6;
+        td.colSpan = 5;
         td.title = ev.scope || 'the query';
         td.style.paddingLeft = 6 + 12 * ev.depth + 'px';
         tr.appendChild(td);
@@ -653,10 +653,12 @@
       rule.style.paddingLeft = 6 + 12 * ev.depth + 'px';
       if (ev.effective) rule.appendChild(el('span', 'mark', '● '));
       rule.appendChild(document.createTextNode(ev.rule));
+      rule.title = ev.batch + ', iteration ' + ev.iteration;
       tr.appendChild(rule);
-      tr.appendChild(el('td', null, ev.batch));
       tr.appendChild(el('td', 'num', String(ev.iteration)));
-      tr.appendChild(el('td', null, ev.effective ? ev.kinds || '(plan changed)' : '-'));
+      const changed = el('td', 'chg', ev.effective ? ev.kinds || '(plan changed)' : '-');
+      changed.title = changed.textContent;
+      tr.appendChild(changed);
       tr.appendChild(el('td', 'num', fmtUs(ev.ns)));
       table.appendChild(tr);
     }

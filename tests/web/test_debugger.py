@@ -335,7 +335,7 @@ def seed(i, name, rule):
         rows[-1 if rule == "ResolveLateralColumnAliasReference" else 0].click()
         assert css("#diff .l.add"), "its diff"
         path = os.path.join(SHOTS, "seed-%d-%s.png" % (i + 1, name))
-        b.d.execute_script("document.getElementById('out').scrollTop = 0")
+        b.d.execute_script("document.getElementById('out').scrollTop = 0; document.getElementById('rules').scrollLeft = 0")
         shots.append(b.screenshot(path))
         if DOCS:
             b.screenshot(os.path.join(DOCS, "%d-%s.png" % (i + 1, name)))
