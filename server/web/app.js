@@ -450,31 +450,62 @@
     };
   }
 
+  // A lane per analysis. A nested analysis' events come before those of
+  // the rule that ran it, so a lane can appear before its parent's: the
+  // parent gets a lane at once (named from the scope path) and takes its
+  // place in the order when its own events come.
   function laneFor(r, ev) {
     let lane = r.lanes.get(ev.scopeId);
-    if (lane) return lane;
-    const parent = r.lanes.get(ev.parentScopeId);
-    lane = { id: ev.scopeId, parent: ev.parentScopeId, depth: ev.depth, boxes: [], bands: [], lastBox: null, lastBand: null };
-    const name = el('div', 'name', ev.scopeId ? scopeLabel(ev.scope) : 'query');
-    name.title = ev.scope || 'the query';
-    name.style.paddingLeft = 6 + 12 * ev.depth + 'px';
+    if (lane && !lane.placeholder) return lane;
+    if (!lane) lane = makeLane(r, ev.scopeId, ev.depth, ev.scope);
+    lane.placeholder = false;
+    lane.parent = ev.scopeId ? ev.parentScopeId : null;
+    if (ev.scopeId && !r.lanes.has(ev.parentScopeId)) {
+      const up = makeLane(r, ev.parentScopeId, ev.depth - 1, ev.scope.split('/').slice(0, -1).join('/'));
+      up.placeholder = true;
+      up.parent = ev.depth - 1 === 1 ? 0 : null; // known once its own events come
+    }
+    orderLanes(r);
+    return lane;
+  }
+
+  function makeLane(r, id, depth, scope) {
+    const lane = { id, parent: null, depth, boxes: [], bands: [], lastBox: null, lastBand: null, placeholder: false };
+    const name = el('div', 'name', id ? scopeLabel(scope) : 'query');
+    name.title = scope || 'the query';
+    name.style.paddingLeft = 6 + 12 * depth + 'px';
     lane.body = el('div', 'body');
     lane.row = el('div', 'lane');
     lane.row.appendChild(name);
     lane.row.appendChild(lane.body);
-    // below the parent's subtree, after earlier siblings
-    let at = r.laneOrder.length;
-    if (parent) {
-      const inSubtree = (l) => { for (let x = l; x; x = r.lanes.get(x.parent)) if (x === parent) return true; return false; };
-      at = r.laneOrder.indexOf(parent) + 1;
-      while (at < r.laneOrder.length && inSubtree(r.laneOrder[at])) at++;
-    }
-    const tl = $('timeline');
-    if (at < r.laneOrder.length) tl.insertBefore(lane.row, r.laneOrder[at].row);
-    else tl.appendChild(lane.row);
-    r.laneOrder.splice(at, 0, lane);
-    r.lanes.set(ev.scopeId, lane);
+    r.lanes.set(id, lane);
     return lane;
+  }
+
+  // Lanes in tree order: each analysis under the one that ran it, siblings
+  // in the order they started; lanes whose parent is not known yet last.
+  function orderLanes(r) {
+    const kids = new Map();
+    for (const l of r.lanes.values()) {
+      if (l.parent == null) continue;
+      if (!kids.has(l.parent)) kids.set(l.parent, []);
+      kids.get(l.parent).push(l);
+    }
+    const order = [];
+    const seen = new Set();
+    const visit = (l) => {
+      if (seen.has(l)) return;
+      seen.add(l);
+      order.push(l);
+      for (const k of (kids.get(l.id) || []).sort((a, b) => a.id - b.id)) visit(k);
+    };
+    const roots = Array.from(r.lanes.values()).filter((l) => l.parent == null).sort((a, b) => a.id - b.id);
+    for (const l of roots) visit(l);
+    const tl = $('timeline');
+    order.forEach((l, i) => {
+      if (tl.children[i] !== l.row) tl.insertBefore(l.row, tl.children[i] || null);
+    });
+    r.laneOrder = order;
   }
 
   function scopeLabel(scope) {
@@ -653,7 +684,7 @@
       rule.style.paddingLeft = 6 + 12 * ev.depth + 'px';
       if (ev.effective) rule.appendChild(el('span', 'mark', '● '));
       rule.appendChild(document.createTextNode(ev.rule));
-      rule.title = ev.batch + ', iteration ' + ev.iteration;
+      rule.title = ev.rule + ' — ' + ev.batch + ', iteration ' + ev.iteration;
       tr.appendChild(rule);
       tr.appendChild(el('td', 'num', String(ev.iteration)));
       const changed = el('td', 'chg', ev.effective ? ev.kinds || '(plan changed)' : '-');
