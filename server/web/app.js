@@ -35,7 +35,9 @@
 
   // Expression ids in plan text: name#12 (L for bigint). The name part is
   // what an identifier looks like; ids of 0 are unassigned (unresolved aliases).
-  const ID_RE = /([A-Za-z_][\w$]*)?#(\d+)L?/g;
+  // A CTE reference points at its definition by the CTE's id instead:
+  // "CTERelationRef 2" → "CTERelationDef 2" (hover key "cte2").
+  const ID_RE = /([A-Za-z_][\w$]*)?#(\d+)L?|CTERelation(Def|Ref) (\d+)/g;
 
   // Plan text → DOM: every expression id a hoverable span. defs: ids this
   // line defines (an `AS x#id` is always a definition).
@@ -47,8 +49,8 @@
       if (m[2] === '0') continue;
       if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
       const s = el('span', 'id', m[0]);
-      s.dataset.id = m[2];
-      if ((defs && defs.has(m[2])) || /\bAS $/.test(text.slice(Math.max(0, m.index - 3), m.index))) s.classList.add('def');
+      s.dataset.id = m[2] || 'cte' + m[4];
+      if (m[3] === 'Def' || (m[2] && ((defs && defs.has(m[2])) || /\bAS $/.test(text.slice(Math.max(0, m.index - 3), m.index))))) s.classList.add('def');
       frag.appendChild(s);
       last = m.index + m[0].length;
     }

@@ -215,9 +215,20 @@ def hover_attribute():
     shot("03-hover")
     ActionChains(b.d).move_by_offset(0, 0).move_to_element(b.d.find_element(By.ID, "status")).perform()
     b.wait(lambda: not css(".id.hl"), 5, "the highlight to clear")
+    # a CTE reference leads to its definition
+    refs = b.js("return Array.from(document.querySelectorAll('#tree-a .id')).filter(e => e.textContent.startsWith('CTERelationRef'))")
+    assert refs, "the analysed plan shows a CTE reference"
+    b.js("for (let n = arguments[0].closest('.n.closed'); n; n = n.parentElement.closest('.n.closed'))"
+         "  n.querySelector(':scope > .row > .tog').click();", refs[0])  # open the nodes above it
+    b.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", refs[0])
+    ActionChains(b.d).move_to_element(refs[0]).perform()
+    b.wait(lambda: css("#tree-a .id.hl.def"), 5, "the CTE definition to light up")
+    assert all(e.text.startswith("CTERelationDef") for e in css("#tree-a .id.hl.def"))
+    ActionChains(b.d).move_to_element(b.d.find_element(By.ID, "status")).perform()
 
 
-t.check("hovering an attribute highlights every occurrence of its expression id and its definition", hover_attribute)
+t.check("hovering an attribute highlights every occurrence of its expression id and its definition; a CTE reference its definition",
+        hover_attribute)
 
 SELECTED = {}
 
