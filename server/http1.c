@@ -338,7 +338,8 @@ static const char *cross_site_refusal(Http1Conn *c) {
                       http_host_allowed(c->host, c->host_len, cfg->http_host);
     if (!c->has_host || !(bound_name || http_host_allowed(c->host, c->host_len, cfg->http_allowed_hosts)))
         return "the Host header is not a name this endpoint answers to (--http-allowed-hosts)";
-    const char *const origins[] = {cfg->http_allowed_origins, NULL};
+    /* an origin given CORS (--http-cors) is one the endpoint admits too */
+    const char *const origins[] = {cfg->http_allowed_origins, cfg->http_cors, NULL};
     if (c->has_origin &&
         !http_origin_allowed(c->origin, c->origin_len, c->host, conn_is_tls(&c->head), origins))
         return "cross-origin request refused (--http-allowed-origins)";
