@@ -13,7 +13,9 @@
 #include "conn.h"
 #include "grpc_codec.h"
 #include "health.pb-c.h"
+#include "connect_service.h"
 #include "log.h"
+#include "pb_json.h"
 #include "rpc.h"
 
 enum { WRITE_HIGH_WATER = 1 << 20 }; /* stop producing frames while this much is unsent on the socket */
@@ -102,24 +104,54 @@ static void record(H2Call *call, int status, const char *msg) {
                           call->job ? call->job->session_id : NULL, status, cls, msg, call->start_ns);
 }
 
-/* Trailers-Only: a single HEADERS frame with END_STREAM carrying the status. */
-static void trailers_only(H2Call *call, int status, const char *msg) {
+/* grpc-status-details-bin: the serialised google.rpc.Status, base64 without
+ * padding (gRPC's rule for binary headers). malloc'ed; NULL when none. */
+static char *details_header(const uint8_t *details, size_t len) {
+    if (!details || !len) return NULL;
+    char *b = base64_encode(details, len);
+    if (b) {
+        size_t n = strlen(b);
+        while (n && b[n - 1] == '=') b[--n] = '\0';
+    }
+    return b;
+}
+
+/* Trailers-Only: a single HEADERS frame with END_STREAM carrying the status
+ * (and its google.rpc.Status details when there are some). */
+static void trailers_only_details(H2Call *call, int status, const char *msg, const uint8_t *details, size_t dlen) {
     char code[8], enc[512];
     snprintf(code, sizeof code, "%d", status);
     grpc_percent_encode(msg, strlen(msg), enc, sizeof enc);
-    nghttp2_nv nva[] = {NV(":status", "200"), NV("content-type", "application/grpc"), NV("grpc-status", code),
-                        NV("grpc-message", enc)};
-    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, *enc ? 4 : 3, NULL);
+    char *det = details_header(details, dlen);
+    nghttp2_nv nva[5] = {NV(":status", "200"), NV("content-type", "application/grpc"), NV("grpc-status", code)};
+    size_t n = 3;
+    if (*enc) nva[n++] = (nghttp2_nv)NV("grpc-message", enc);
+    if (det) nva[n++] = (nghttp2_nv)NV("grpc-status-details-bin", det);
+    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, n, NULL);
+    free(det); /* nghttp2 copies header values on submit */
     call->responded = call->finished = true;
     record(call, status, msg);
+}
+
+static void trailers_only(H2Call *call, int status, const char *msg) {
+    const Job *j = call->job;
+    bool own = j && j->done && j->status == status; /* the job's own outcome, with its details */
+    trailers_only_details(call, status, msg, own ? j->status_details : NULL, own ? j->status_details_len : 0);
 }
 
 static void submit_trailers(H2Call *call, int status, const char *msg) {
     char code[8], enc[512];
     snprintf(code, sizeof code, "%d", status);
     grpc_percent_encode(msg, strlen(msg), enc, sizeof enc);
-    nghttp2_nv nva[] = {NV("grpc-status", code), NV("grpc-message", enc)};
-    nghttp2_submit_trailer(call->conn->ng, call->stream_id, nva, *enc ? 2 : 1);
+    const Job *j = call->job;
+    bool own = j && !call->forced && j->status == status;
+    char *det = own ? details_header(j->status_details, j->status_details_len) : NULL;
+    nghttp2_nv nva[3] = {NV("grpc-status", code)};
+    size_t n = 1;
+    if (*enc) nva[n++] = (nghttp2_nv)NV("grpc-message", enc);
+    if (det) nva[n++] = (nghttp2_nv)NV("grpc-status-details-bin", det);
+    nghttp2_submit_trailer(call->conn->ng, call->stream_id, nva, n);
+    free(det);
     call->finished = true;
     record(call, status, msg);
 }
@@ -234,14 +266,15 @@ static void health_send(H2Call *call) {
     job_emit_grpc(call->job, &r.base);
 }
 
-/* The daemon serves "" (overall) and "catalyzer.v1.Analyzer". */
+/* The daemon serves "" (overall), "catalyzer.v1.Analyzer" and "spark.connect.SparkConnectService". */
 static bool health_service_known(const uint8_t *msg, size_t len, char *err, size_t errlen) {
     Grpc__Health__V1__HealthCheckRequest *rq = grpc__health__v1__health_check_request__unpack(NULL, len, msg);
     if (!rq) {
         snprintf(err, errlen, "malformed HealthCheckRequest");
         return false;
     }
-    bool ok = !*rq->service || strcmp(rq->service, "catalyzer.v1.Analyzer") == 0;
+    bool ok = !*rq->service || strcmp(rq->service, "catalyzer.v1.Analyzer") == 0 ||
+              strcmp(rq->service, "spark.connect.SparkConnectService") == 0;
     if (!ok) snprintf(err, errlen, "unknown service");
     grpc__health__v1__health_check_request__free_unpacked(rq, NULL);
     return ok;
@@ -268,6 +301,11 @@ static const struct {
     {"/catalyzer.v1.Analyzer/RegisterCatalog", RPC_REGISTER_CATALOG},
     {"/catalyzer.v1.Analyzer/DropSession", RPC_DROP_SESSION},
     {"/catalyzer.v1.Analyzer/ListFunctions", RPC_LIST_FUNCTIONS},
+    {"/spark.connect.SparkConnectService/ExecutePlan", RPC_CONNECT_EXECUTE_PLAN},
+    {"/spark.connect.SparkConnectService/AnalyzePlan", RPC_CONNECT_ANALYZE_PLAN},
+    {"/spark.connect.SparkConnectService/Config", RPC_CONNECT_CONFIG},
+    {"/spark.connect.SparkConnectService/ReleaseExecute", RPC_CONNECT_RELEASE_EXECUTE},
+    {"/spark.connect.SparkConnectService/ReleaseSession", RPC_CONNECT_RELEASE_SESSION},
     {"/grpc.health.v1.Health/Check", RPC_HEALTH_CHECK},
     {"/grpc.health.v1.Health/Watch", RPC_HEALTH_WATCH},
 };
@@ -408,9 +446,27 @@ static void dispatch(H2Call *call) {
         metrics_bad_input(&srv->metrics);
         return trailers_only(call, GRPC_INVALID_ARGUMENT, "malformed request message");
     }
+    if (rpc_is_connect(call->method)) {
+        /* Spark Connect's session ids are UUIDs, checked before a session exists. */
+        char id[SESSION_ID_MAX + 1], why[256];
+        size_t n = sid_len < SESSION_ID_MAX ? sid_len : SESSION_ID_MAX;
+        if (sid_len) memcpy(id, sid, n);
+        id[n] = '\0';
+        uint8_t *det = NULL;
+        size_t dlen = 0;
+        if (sid_len > SESSION_ID_MAX || !connect_session_id_check(id, why, sizeof why, &det, &dlen)) {
+            job_unref(j);
+            metrics_bad_input(&srv->metrics);
+            if (!det) return trailers_only(call, GRPC_INVALID_ARGUMENT, SESSION_ID_RULE);
+            trailers_only_details(call, GRPC_INTERNAL, why, det, dlen);
+            free(det);
+            return;
+        }
+    }
     if (sid && sid_len) {
         int st;
-        j->session = server_session(srv, sid, sid_len, call->principal, call->method != RPC_DROP_SESSION, &st);
+        bool create = call->method != RPC_DROP_SESSION && call->method != RPC_CONNECT_RELEASE_SESSION;
+        j->session = server_session(srv, sid, sid_len, call->principal, create, &st);
         if (st != GRPC_OK) {
             job_unref(j);
             if (st == GRPC_INVALID_ARGUMENT) metrics_bad_input(&srv->metrics);

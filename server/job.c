@@ -11,7 +11,9 @@
 
 const char *rpc_method_name(RpcMethod m) {
     static const char *const N[] = {"Analyze", "Execute", "RegisterCatalog", "DropSession", "Health.Check", "Health.Watch",
-                                    "ListFunctions"};
+                                    "ListFunctions", "Connect.ExecutePlan", "Connect.AnalyzePlan", "Connect.Config",
+                                    "Connect.ReleaseExecute", "Connect.ReleaseSession"};
+    _Static_assert(sizeof N / sizeof N[0] == RPC_COUNT_, "a name per method");
     return m < RPC_COUNT_ ? N[m] : "unknown";
 }
 
@@ -48,6 +50,7 @@ void job_unref(Job *j) {
         free(c);
     }
     free(j->req);
+    free(j->status_details);
     if (j->req_msg) protobuf_c_message_free_unpacked(j->req_msg, NULL);
     pthread_mutex_destroy(&j->mu);
     pthread_cond_destroy(&j->cv);
@@ -106,6 +109,14 @@ void job_finish(Job *j, int status, const char *msg) {
     /* The last touch of j by its worker: once the loop takes this
      * notification it may free the job. */
     if (j->srv) server_notify_finish(j->srv, j);
+}
+
+void job_set_status_details(Job *j, uint8_t *details, size_t len) {
+    pthread_mutex_lock(&j->mu);
+    free(j->status_details);
+    j->status_details = details;
+    j->status_details_len = details ? len : 0;
+    pthread_mutex_unlock(&j->mu);
 }
 
 size_t job_take(Job *j, uint8_t *buf, size_t cap, bool *eof) {

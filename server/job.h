@@ -24,10 +24,17 @@ typedef enum RpcMethod {
     RPC_HEALTH_CHECK,
     RPC_HEALTH_WATCH,
     RPC_LIST_FUNCTIONS,
+    /* spark.connect.SparkConnectService (connect_service.c) */
+    RPC_CONNECT_EXECUTE_PLAN,
+    RPC_CONNECT_ANALYZE_PLAN,
+    RPC_CONNECT_CONFIG,
+    RPC_CONNECT_RELEASE_EXECUTE,
+    RPC_CONNECT_RELEASE_SESSION,
     RPC_COUNT_,
 } RpcMethod;
 
 const char *rpc_method_name(RpcMethod m); /* "Analyze" */
+static inline bool rpc_is_connect(RpcMethod m) { return m >= RPC_CONNECT_EXECUTE_PLAN && m < RPC_COUNT_; }
 
 typedef enum JobFormat {
     JOB_GRPC,   /* length-prefixed protobuf messages */
@@ -66,6 +73,8 @@ typedef struct Job {
     bool done;
     int status;                 /* gRPC status once done */
     char status_msg[512];
+    uint8_t *status_details;    /* grpc-status-details-bin (a google.rpc.Status), malloc'ed; NULL: none */
+    size_t status_details_len;
     char error_class[128];      /* analysis error class of the result, for metrics */
     bool notify_pending;        /* queued on the server's notify list (under the server's notify_mu) */
     bool finish_queued;         /* job_finish's notification is queued (under notify_mu): the worker is gone */
@@ -95,6 +104,9 @@ bool job_emit(Job *j, const void *data, size_t len);
 bool job_emit_grpc(Job *j, const ProtobufCMessage *msg);
 /* Marks the job finished with a gRPC status and wakes the loop. */
 void job_finish(Job *j, int status, const char *msg);
+/* Worker side, before job_finish: the status's google.rpc.Status details
+ * (taken over; freed with the job). */
+void job_set_status_details(Job *j, uint8_t *details, size_t len);
 
 /* Loop side: copies up to cap unsent bytes into buf; returns the count.
  * *eof is set when everything is sent and the job is done. */

@@ -7,6 +7,8 @@
 #include "grpc_codec.h"
 #include "job.h"
 
+_Static_assert((int)RPC_COUNT_ < (int)METRIC_METHODS, "a metrics row per method, and one for unknown ones");
+
 static const double BUCKETS[METRIC_BUCKETS] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
                                                0.025,  0.05,    0.1,    0.25,  0.5,   1,     5};
 

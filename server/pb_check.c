@@ -6,11 +6,16 @@
 #include <string.h>
 
 #include "catalyzer.pb-c.h"
+#include "spark/connect/expressions.pb-c.h"
+#include "spark/connect/relations.pb-c.h"
+#include "spark/connect/types.pb-c.h"
 
 enum { WIRE_STACK = 64 }; /* message nesting tracked per explicit-stack block */
 
 bool pb_is_node_message(const ProtobufCMessageDescriptor *d) {
-    return d == &catalyzer__v1__relation__descriptor || d == &catalyzer__v1__expression__descriptor ||
+    /* Literals count too: an array literal nests literals without an Expression between. */
+    return d == &spark__connect__relation__descriptor || d == &spark__connect__expression__descriptor ||
+           d == &spark__connect__expression__literal__descriptor || d == &spark__connect__data_type__descriptor ||
            d == &catalyzer__v1__data_type__descriptor || d == &catalyzer__v1__resolved_plan__descriptor ||
            d == &catalyzer__v1__resolved_expression__descriptor;
 }
@@ -173,13 +178,30 @@ bool utf8_valid(const char *str, size_t len) {
     return true;
 }
 
-/* Recursion here is bounded: pb_wire_check already limited the nesting. */
-static bool validate_value(const ProtobufCFieldDescriptor *fd, const void *p, char *err, size_t errlen) {
+/* The path of the value being checked ("plan.root.join.join_type"), so an
+ * error says where in the message it is. Recursion is bounded: pb_wire_check
+ * already limited the nesting. */
+typedef struct VPath {
+    char buf[400];
+    size_t len;
+} VPath;
+
+static size_t vpath_push(VPath *p, const char *name, long idx) {
+    size_t old = p->len;
+    int n = idx >= 0 ? snprintf(p->buf + p->len, sizeof p->buf - p->len, "%s%s[%ld]", old ? "." : "", name, idx)
+                     : snprintf(p->buf + p->len, sizeof p->buf - p->len, "%s%s", old ? "." : "", name);
+    if (n > 0) p->len = p->len + (size_t)n < sizeof p->buf ? p->len + (size_t)n : sizeof p->buf - 1;
+    return old;
+}
+
+static bool validate_msg(const ProtobufCMessage *msg, VPath *path, char *err, size_t errlen);
+
+static bool validate_value(const ProtobufCFieldDescriptor *fd, const void *p, VPath *path, char *err, size_t errlen) {
     switch (fd->type) {
     case PROTOBUF_C_TYPE_STRING: {
         const char *s = *(char *const *)p;
         if (s && !utf8_valid(s, strlen(s))) {
-            snprintf(err, errlen, "field %s: invalid UTF-8", fd->name);
+            snprintf(err, errlen, "field %s: invalid UTF-8 (at %s)", fd->name, path->buf);
             return false;
         }
         return true;
@@ -187,22 +209,22 @@ static bool validate_value(const ProtobufCFieldDescriptor *fd, const void *p, ch
     case PROTOBUF_C_TYPE_ENUM: {
         int v = *(const int *)p;
         if (!protobuf_c_enum_descriptor_get_value(fd->descriptor, v)) {
-            snprintf(err, errlen, "field %s: unknown enum value %d for %s", fd->name, v,
-                     ((const ProtobufCEnumDescriptor *)fd->descriptor)->name);
+            snprintf(err, errlen, "field %s: unknown enum value %d for %s (at %s)", fd->name, v,
+                     ((const ProtobufCEnumDescriptor *)fd->descriptor)->name, path->buf);
             return false;
         }
         return true;
     }
     case PROTOBUF_C_TYPE_MESSAGE: {
         const ProtobufCMessage *m = *(ProtobufCMessage *const *)p;
-        return !m || pb_validate(m, err, errlen);
+        return !m || validate_msg(m, path, err, errlen);
     }
     default:
         return true;
     }
 }
 
-bool pb_validate(const ProtobufCMessage *msg, char *err, size_t errlen) {
+static bool validate_msg(const ProtobufCMessage *msg, VPath *path, char *err, size_t errlen) {
     const ProtobufCMessageDescriptor *d = msg->descriptor;
     for (unsigned i = 0; i < d->n_fields; i++) {
         const ProtobufCFieldDescriptor *fd = &d->fields[i];
@@ -213,14 +235,31 @@ bool pb_validate(const ProtobufCMessage *msg, char *err, size_t errlen) {
             size_t n = *(const size_t *)(base + fd->quantifier_offset);
             const char *arr = *(char *const *)(base + fd->offset);
             size_t sz = fd->type == PROTOBUF_C_TYPE_ENUM ? sizeof(int) : sizeof(void *);
-            for (size_t k = 0; k < n; k++)
-                if (!validate_value(fd, arr + k * sz, err, errlen)) return false;
+            for (size_t k = 0; k < n; k++) {
+                size_t mark = vpath_push(path, fd->name, (long)k);
+                bool ok = validate_value(fd, arr + k * sz, path, err, errlen);
+                path->len = mark;
+                path->buf[mark] = '\0';
+                if (!ok) return false;
+            }
             continue;
         }
         if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
             if (*(const uint32_t *)(base + fd->quantifier_offset) != fd->id) continue;
         }
-        if (!validate_value(fd, base + fd->offset, err, errlen)) return false;
+        size_t mark = fd->type == PROTOBUF_C_TYPE_MESSAGE ? vpath_push(path, fd->name, -1) : path->len;
+        bool ok = validate_value(fd, base + fd->offset, path, err, errlen);
+        path->len = mark;
+        path->buf[mark] = '\0';
+        if (!ok) return false;
     }
     return true;
+}
+
+bool pb_validate(const ProtobufCMessage *msg, char *err, size_t errlen) {
+    VPath path;
+    path.len = 0;
+    snprintf(path.buf, sizeof path.buf, "%s", msg->descriptor->short_name);
+    path.len = strlen(path.buf);
+    return validate_msg(msg, &path, err, errlen);
 }

@@ -284,3 +284,42 @@ Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t
     *n = l.n;
     return v;
 }
+
+/* The output of p with the nullability outer joins add. */
+static void collect_columns(Arena *a, const Node *p, OutList *names, OutList *nulls, bool force_null, int depth) {
+    if (!p || depth > 10000) return;
+    if (p->kind == NK_Join && p->nkids == 2) {
+        JoinType t = p->u.join.type;
+        collect_columns(a, p->kids[0], names, nulls, force_null || t == JOIN_RIGHT_OUTER || t == JOIN_FULL_OUTER,
+                        depth + 1);
+        if (t != JOIN_LEFT_SEMI && t != JOIN_LEFT_ANTI)
+            collect_columns(a, p->kids[1], names, nulls, force_null || t == JOIN_LEFT_OUTER || t == JOIN_FULL_OUTER,
+                            depth + 1);
+        return;
+    }
+    if (p->kind == NK_SubqueryAlias || p->kind == NK_Filter || p->kind == NK_Sort || p->kind == NK_GlobalLimit ||
+        p->kind == NK_LocalLimit || p->kind == NK_Offset || p->kind == NK_Tail || p->kind == NK_Distinct ||
+        p->kind == NK_Deduplicate || p->kind == NK_RepartitionByExpression) {
+        if (p->nkids) collect_columns(a, p->kids[0], names, nulls, force_null, depth + 1);
+        return;
+    }
+    size_t before = names->n;
+    collect_output(a, p, names, depth);
+    static const Node MARK_NULL = {0};
+    for (size_t i = before; i < names->n; i++) out_push(a, nulls, force_null ? &MARK_NULL : NULL);
+}
+
+size_t plan_output_columns(Arena *a, const Node *plan, OutputColumn **cols) {
+    OutList l = {0}, nulls = {0};
+    collect_columns(a, plan, &l, &nulls, false, 0);
+    OutputColumn *v = ARENA_ARRAY(a, OutputColumn, l.n ? l.n : 1);
+    for (size_t i = 0; i < l.n; i++) {
+        const Node *e = l.v[i];
+        v[i].name = (e->kind == NK_AttributeReference || e->kind == NK_Alias) ? S(e->u.attr.name) : expr_auto_name(a, e);
+        const Node *te = (e->kind == NK_Alias && !e->type && e->nkids) ? e->kids[0] : e;
+        v[i].type = te->type ? te->type : &TYPE_NULL;
+        v[i].nullable = (te->flags & NF_NULLABLE) != 0 || nulls.v[i] != NULL;
+    }
+    *cols = v;
+    return l.n;
+}

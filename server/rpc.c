@@ -6,15 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalyzer.pb-c.h"
+#include "connect_error.h"
+#include "connect_service.h"
+#include "functions/functions.h"
 #include "grpc_codec.h"
 #include "pb_check.h"
 #include "pb_json.h"
 #include "plan_decode.h"
 #include "plan_encode.h"
 #include "server.h"
-#include "functions/functions.h"
 
 #define NEW(T, INIT)                      \
     ({                                    \
@@ -32,7 +35,7 @@ const ProtobufCMessageDescriptor *rpc_request_descriptor(RpcMethod m) {
     case RPC_REGISTER_CATALOG: return &catalyzer__v1__register_catalog_request__descriptor;
     case RPC_DROP_SESSION: return &catalyzer__v1__drop_session_request__descriptor;
     case RPC_LIST_FUNCTIONS: return &catalyzer__v1__list_functions_request__descriptor;
-    default: return NULL;
+    default: return connect_request_descriptor(m);
     }
 }
 
@@ -337,12 +340,16 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     } else if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN) {
         r = cz_result_prepare();
         DecodeLimits lim = {j->srv->cfg.max_plan_depth, j->srv->cfg.max_plan_nodes};
-        Node *plan = plan_decode(cz_result_arena(r), rq->plan, &lim, err, errlen);
+        const char *ansi = cz_session_get_conf(s, "spark.sql.ansi.enabled");
+        DecodeOptions dopt = {.ansi = !ansi || strcasecmp(ansi, "false") != 0};
+        DecodeResult dr;
+        Node *plan = plan_decode(cz_result_arena(r), rq->plan, &lim, &dopt, &dr);
         if (!plan) {
-            status = GRPC_INVALID_ARGUMENT;
+            snprintf(err, errlen, "%s", dr.message);
+            status = dr.status == DECODE_UNSUPPORTED ? GRPC_UNIMPLEMENTED : GRPC_INVALID_ARGUMENT;
             goto out;
         }
-        cz_run_plan(s, r, plan, *rq->source_text ? rq->source_text : NULL, &o);
+        cz_run_plan(s, r, plan, NULL, &o);
     } else {
         snprintf(err, errlen, "AnalyzeRequest needs sql or plan");
         status = GRPC_INVALID_ARGUMENT;
@@ -500,6 +507,19 @@ static int do_drop(Rpc *c) {
     return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
 }
 
+/* Every failed call carries a google.rpc.Status with ErrorInfo, as Spark
+ * Connect's do: the exception a Spark server would report for the status. */
+static void attach_status_details(Job *j, int status, const char *msg) {
+    if (status == GRPC_CANCELLED || status == GRPC_DEADLINE_EXCEEDED) return;
+    RichError re = {0};
+    re.kind = status == GRPC_INVALID_ARGUMENT ? EXC_INVALID_PLAN
+              : status == GRPC_UNIMPLEMENTED  ? EXC_UNSUPPORTED
+                                              : EXC_INTERNAL;
+    size_t n = 0;
+    uint8_t *det = rich_status_pack(status, msg, &re, &n);
+    if (det) job_set_status_details(j, det, n);
+}
+
 void rpc_run(Job *j) {
     char err[512] = "";
     int status = run_status(j);
@@ -511,7 +531,9 @@ void rpc_run(Job *j) {
     if (j->fmt == JOB_JSON) c.json_events = json_array();
     ProtobufCMessage *rq = NULL;
     status = decode_request(&c, &rq, err, sizeof err);
-    if (status == GRPC_OK) {
+    if (status == GRPC_OK && rpc_is_connect(j->method)) {
+        status = connect_rpc_run(j, rq, c.a, err, sizeof err);
+    } else if (status == GRPC_OK) {
         switch (j->method) {
         case RPC_ANALYZE: status = do_analyze(&c, (Catalyzer__V1__AnalyzeRequest *)rq, err, sizeof err); break;
         case RPC_EXECUTE: status = do_execute(&c, (Catalyzer__V1__ExecuteRequest *)rq, err, sizeof err); break;
@@ -527,6 +549,7 @@ void rpc_run(Job *j) {
     } else {
         metrics_bad_input(&j->srv->metrics);
     }
+    if (status != GRPC_OK && !j->status_details) attach_status_details(j, status, err);
     if (rq) protobuf_c_message_free_unpacked(rq, NULL);
     json_decref(c.json_events);
     arena_free(c.a);

@@ -224,7 +224,8 @@ static void job_complete(Server *srv, Job *j) {
     if (s) {
         s->busy = false;
         s->last_used_ns = mono_ns();
-        if (j->method == RPC_DROP_SESSION && j->status == GRPC_OK) session_unlink(srv, s);
+        if ((j->method == RPC_DROP_SESSION || j->method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
+            session_unlink(srv, s);
         if (s->wait_head) {
             Job *n = s->wait_head;
             s->wait_head = n->next;

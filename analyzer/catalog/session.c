@@ -116,6 +116,24 @@ bool state_set_conf(SessionState *s, const char *key, const char *value) {
     return true;
 }
 
+bool state_unset_conf(SessionState *s, const char *key) {
+    Conf *c = &s->conf;
+    int nentries = c->nentries;
+    const char **keys = c->keys, **values = c->values;
+    /* Back to the defaults, then the keys still set, in their order. */
+    conf_init_defaults(c);
+    c->keys = ARENA_ARRAY(s->arena, const char *, nentries + 1);
+    c->values = ARENA_ARRAY(s->arena, const char *, nentries + 1);
+    for (int i = 0; i < nentries; i++) {
+        if (strcasecmp(keys[i], key) == 0) continue;
+        conf_apply(c, keys[i], values[i]);
+        c->keys[c->nentries] = keys[i];
+        c->values[c->nentries] = values[i];
+        c->nentries++;
+    }
+    return true;
+}
+
 const char *state_get_conf(const SessionState *s, const char *key) {
     for (int i = 0; i < s->conf.nentries; i++)
         if (strcasecmp(s->conf.keys[i], key) == 0) return s->conf.values[i];

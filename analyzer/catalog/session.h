@@ -49,6 +49,8 @@ bool conf_apply(Conf *c, const char *key, const char *value);
 /* Sets key=value as text (and typed) in a state's conf. */
 bool state_set_conf(SessionState *s, const char *key, const char *value);
 const char *state_get_conf(const SessionState *s, const char *key);
+/* Removes key: its typed field returns to the default. */
+bool state_unset_conf(SessionState *s, const char *key);
 
 SessionState *state_new(void);
 SessionState *state_clone(const SessionState *s);

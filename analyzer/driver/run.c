@@ -107,6 +107,19 @@ bool cz_session_set_conf(CzSession *s, const char *key, const char *value) {
 
 const char *cz_session_get_conf(const CzSession *s, const char *key) { return state_get_conf(s->state, key); }
 
+bool cz_session_unset_conf(CzSession *s, const char *key) {
+    SessionState *n = state_clone(s->state);
+    state_unset_conf(n, key);
+    state_free(s->state);
+    s->state = n;
+    return true;
+}
+
+int cz_session_conf_keys(const CzSession *s, const char *const **keys) {
+    *keys = s->state->conf.keys;
+    return s->state->conf.nentries;
+}
+
 static void split_name(Arena *a, const char *name, const char **ns, const char **tbl) {
     const char *parts[4];
     int n = 0;

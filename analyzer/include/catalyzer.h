@@ -32,6 +32,12 @@ void cz_session_free(CzSession *s);
 bool cz_session_set_conf(CzSession *s, const char *key, const char *value);
 /* The current value, or NULL if unset and without default. Valid until the next change. */
 const char *cz_session_get_conf(const CzSession *s, const char *key);
+/* Removes a key set on the session (Spark's RuntimeConfig.unset): the
+ * analyzer's behaviour for it returns to the default. */
+bool cz_session_unset_conf(CzSession *s, const char *key);
+/* The keys set on the session, in the order they were first set; valid
+ * until the next change. Returns the count. */
+int cz_session_conf_keys(const CzSession *s, const char *const **keys);
 
 /* Adds or replaces a catalog table: name "t", "db.t" or "spark_catalog.db.t"
  * (the namespace is created if missing); columns as Spark type strings.

@@ -34,15 +34,27 @@ except ImportError:  # pragma: no cover
 
 
 def load_stubs():
-    """protoc --python_out into a temp dir; returns (catalyzer_pb2, health_pb2)."""
+    """protoc --python_out into a temp dir; returns (catalyzer_pb2, health_pb2).
+    The project's spark.connect messages (plans) are generated beside them:
+    connect_stubs() returns those modules."""
     out = tempfile.mkdtemp(prefix="cz-stubs-")
     proto = os.path.join(SOURCE, "proto")
+    connect = sorted(os.path.join(proto, "spark", "connect", f)
+                     for f in os.listdir(os.path.join(proto, "spark", "connect")) if f.endswith(".proto"))
     subprocess.run(["protoc", "--proto_path=" + proto, "--python_out=" + out,
-                    os.path.join(proto, "catalyzer.proto"), os.path.join(proto, "health.proto")], check=True)
+                    os.path.join(proto, "catalyzer.proto"), os.path.join(proto, "health.proto")] + connect,
+                   check=True)
     sys.path.insert(0, out)
     import catalyzer_pb2
     import health_pb2
     return catalyzer_pb2, health_pb2
+
+
+def connect_stubs():
+    """The spark.connect plan messages load_stubs generated: .rel (relations_pb2), .expr, .types."""
+    import types as _types
+    from spark.connect import expressions_pb2, relations_pb2, types_pb2
+    return _types.SimpleNamespace(rel=relations_pb2, expr=expressions_pb2, types=types_pb2)
 
 
 class Tap:

@@ -11,6 +11,7 @@
 #include "pb_json.h"
 #include "plan_decode.h"
 #include "plan_encode.h"
+#include "connect_schema.h"
 
 /* ---------------------------------------------------------------- framing */
 
@@ -82,12 +83,13 @@ static size_t put_varint(uint8_t *p, uint64_t v) {
     return n;
 }
 
-/* Relation{project{input: ...}} nested depth times around one_row, as an AnalyzeRequest. */
+/* Relation{project{input: ...}} nested depth times around an empty
+ * Relation.sql (field 10), as an AnalyzeRequest. */
 static uint8_t *nested(uint32_t depth, size_t *len) {
     size_t cap = (size_t)depth * 12 + 32;
     uint8_t *buf = malloc(cap), *tmp = malloc(cap);
     size_t n = 0;
-    buf[n++] = 0x72; /* one_row */
+    buf[n++] = 0x52; /* sql */
     buf[n++] = 0;
     for (uint32_t i = 0; i < depth; i++) {
         size_t k = 0;
@@ -170,6 +172,13 @@ Test(validate, utf8_and_enums) {
     r.trace_level = 99;
     cr_assert(!pb_validate(&r.base, err, sizeof err));
     cr_assert(strstr(err, "enum"));
+    /* an unknown enum number deep in a Connect plan: the field and where it is */
+    uint8_t wire[] = {0x2a, 0x02, 0x20, 0x63}; /* Relation.join { join_type: 99 } */
+    Spark__Connect__Relation *rel = spark__connect__relation__unpack(NULL, sizeof wire, wire);
+    cr_assert_not_null(rel);
+    cr_assert(!pb_validate(&rel->base, err, sizeof err));
+    cr_assert(strstr(err, "field join_type: unknown enum value 99") && strstr(err, "(at Relation.join)"), "%s", err);
+    spark__connect__relation__free_unpacked(rel, NULL);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -219,14 +228,15 @@ Test(json, roundtrip_request) {
 }
 
 Test(json, snake_case_int64_and_oneof_plan_id) {
-    json_t *j = json_loads("{\"plan\":{\"common\":{\"plan_id\":\"42\"},\"oneRow\":{}}}", 0, NULL);
+    json_t *j = json_loads("{\"plan\":{\"common\":{\"plan_id\":\"42\"},\"sql\":{\"query\":\"SELECT 1\"}}}", 0, NULL);
     char err[256];
     Catalyzer__V1__AnalyzeRequest *m = (Catalyzer__V1__AnalyzeRequest *)pb_from_json(
         j, &catalyzer__v1__analyze_request__descriptor, 64, err, sizeof err);
     cr_assert_not_null(m, "%s", err);
     cr_assert_eq(m->input_case, CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN);
+    cr_assert_eq(m->plan->common->_plan_id_case, SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID);
     cr_assert_eq(m->plan->common->plan_id, 42);
-    cr_assert_eq(m->plan->rel_type_case, CATALYZER__V1__RELATION__REL_TYPE_ONE_ROW);
+    cr_assert_eq(m->plan->rel_type_case, SPARK__CONNECT__RELATION__REL_TYPE_SQL);
     protobuf_c_message_free_unpacked(&m->base, NULL);
     json_decref(j);
 }
@@ -264,38 +274,45 @@ Test(json, rejects_bad_input) {
 
 /* ---------------------------------------------------------------- proto → IR */
 
-static Catalyzer__V1__Relation *parse_rel(const char *json) {
+static Spark__Connect__Relation *parse_rel(const char *json) {
     json_t *j = json_loads(json, 0, NULL);
     cr_assert_not_null(j, "bad test JSON");
     char err[256];
-    ProtobufCMessage *m = pb_from_json(j, &catalyzer__v1__relation__descriptor, 1000, err, sizeof err);
+    ProtobufCMessage *m = pb_from_json(j, &spark__connect__relation__descriptor, 1000, err, sizeof err);
     json_decref(j);
     cr_assert_not_null(m, "%s", err);
-    return (Catalyzer__V1__Relation *)m;
+    return (Spark__Connect__Relation *)m;
+}
+
+static Node *decode(Arena *a, Spark__Connect__Relation *r, DecodeLimits lim, DecodeResult *res) {
+    DecodeOptions opt = {.ansi = true};
+    return plan_decode(a, r, &lim, &opt, res);
 }
 
 Test(decode, project_over_read) {
-    Catalyzer__V1__Relation *r = parse_rel(
-        "{\"common\":{\"planId\":\"3\",\"origin\":{\"start\":0,\"stop\":20}},\"project\":{\"input\":{\"read\":"
+    Spark__Connect__Relation *r = parse_rel(
+        "{\"common\":{\"planId\":\"3\"},\"project\":{\"input\":{\"common\":{\"planId\":\"0\"},\"read\":"
         "{\"namedTable\":{\"unparsedIdentifier\":\"db.`t x`\"}}},\"expressions\":["
-        "{\"unresolvedAttribute\":{\"unparsedIdentifier\":\"a\"}},"
+        "{\"unresolvedAttribute\":{\"unparsedIdentifier\":\"a\",\"planId\":\"0\"}},"
         "{\"alias\":{\"expr\":{\"unresolvedFunction\":{\"functionName\":\"+\",\"arguments\":["
         "{\"literal\":{\"integer\":1}},{\"literal\":{\"long\":\"2\"}}]}},\"name\":[\"b\"]}},"
+        "{\"unresolvedFunction\":{\"functionName\":\"upper\",\"arguments\":[{\"unresolvedAttribute\":"
+        "{\"unparsedIdentifier\":\"`x.y`.z\"}}]}},"
         "{\"unresolvedStar\":{\"unparsedTarget\":\"t.*\"}}]}}");
     Arena *a = arena_new(0);
-    DecodeLimits lim = {100, 1000};
-    char err[256];
-    Node *n = plan_decode(a, r, &lim, err, sizeof err);
-    cr_assert_not_null(n, "%s", err);
+    DecodeResult res;
+    Node *n = decode(a, r, (DecodeLimits){100, 1000}, &res);
+    cr_assert_not_null(n, "%s", res.message);
     cr_assert_eq(n->kind, NK_Project);
     cr_assert_eq(n->plan_id, 3);
-    cr_assert_eq(n->stop, 20);
     cr_assert_eq(n->nkids, 1);
     cr_assert_eq(n->kids[0]->kind, NK_UnresolvedRelation);
+    cr_assert_eq(n->kids[0]->plan_id, 0);
     cr_assert_eq(n->kids[0]->u.un.name.n, 2);
     cr_assert_str_eq(n->kids[0]->u.un.name.v[1], "t x");
-    cr_assert_eq(n->nexprs, 3);
+    cr_assert_eq(n->nexprs, 4);
     cr_assert_eq(n->exprs[0]->kind, NK_UnresolvedAttribute);
+    cr_assert_eq(n->exprs[0]->plan_id, 0);
     cr_assert_eq(n->exprs[1]->kind, NK_Alias);
     cr_assert_str_eq(n->exprs[1]->u.attr.name, "b");
     Node *f = n->exprs[1]->kids[0];
@@ -303,23 +320,28 @@ Test(decode, project_over_read) {
     cr_assert(f->u.un.is_operator);
     cr_assert_eq(f->nkids, 2);
     cr_assert_eq(f->kids[1]->u.lit.v.type->id, T_LONG);
-    cr_assert_eq(n->exprs[2]->kind, NK_UnresolvedStar);
-    cr_assert_eq(n->exprs[2]->u.un.name.n, 1);
+    /* an unnamed projection is wrapped in UnresolvedAlias, as Spark's planner does */
+    cr_assert_eq(n->exprs[2]->kind, NK_UnresolvedAlias);
+    Node *attr = n->exprs[2]->kids[0]->kids[0];
+    cr_assert_eq(attr->u.un.name.n, 2);
+    cr_assert_str_eq(attr->u.un.name.v[0], "x.y");
+    cr_assert_eq(n->exprs[3]->kind, NK_UnresolvedStar);
+    cr_assert_eq(n->exprs[3]->u.un.name.n, 1);
     arena_free(a);
     protobuf_c_message_free_unpacked(&r->base, NULL);
 }
 
-Test(decode, limit_join_sort_types) {
-    Catalyzer__V1__Relation *r = parse_rel(
+Test(decode, limit_join_sort_cast) {
+    Spark__Connect__Relation *r = parse_rel(
         "{\"limit\":{\"limit\":5,\"input\":{\"sort\":{\"isGlobal\":true,\"order\":[{\"child\":{\"unresolvedAttribute\":"
-        "{\"nameParts\":[\"x\"]}},\"direction\":\"SORT_DIRECTION_DESCENDING\"}],\"input\":{\"join\":{\"left\":{\"oneRow\":{}},"
-        "\"right\":{\"range\":{\"end\":\"10\"}},\"joinType\":\"JOIN_TYPE_LEFT_OUTER\",\"joinCondition\":{\"cast\":{\"expr\":"
-        "{\"literal\":{\"string\":\"true\"}},\"type\":{\"kind\":\"KIND_BOOLEAN\"}}}}}}}}}");
+        "{\"unparsedIdentifier\":\"x\"}},\"direction\":\"SORT_DIRECTION_DESCENDING\"}],\"input\":{\"join\":{\"left\":"
+        "{\"sql\":{\"query\":\"SELECT 1 AS x\"}},\"right\":{\"read\":{\"namedTable\":{\"unparsedIdentifier\":\"t\"}}},"
+        "\"joinType\":\"JOIN_TYPE_LEFT_OUTER\",\"joinCondition\":{\"cast\":{\"expr\":{\"literal\":{\"string\":\"true\"}},"
+        "\"type\":{\"boolean\":{}},\"evalMode\":\"EVAL_MODE_TRY\"}}}}}}}}");
     Arena *a = arena_new(0);
-    DecodeLimits lim = {100, 1000};
-    char err[256];
-    Node *n = plan_decode(a, r, &lim, err, sizeof err);
-    cr_assert_not_null(n, "%s", err);
+    DecodeResult res;
+    Node *n = decode(a, r, (DecodeLimits){100, 1000}, &res);
+    cr_assert_not_null(n, "%s", res.message);
     cr_assert_eq(n->kind, NK_GlobalLimit);
     cr_assert_eq(n->kids[0]->kind, NK_LocalLimit);
     Node *s = n->kids[0]->kids[0];
@@ -330,8 +352,9 @@ Test(decode, limit_join_sort_types) {
     cr_assert_eq(j->kind, NK_Join);
     cr_assert_eq(j->u.join.type, JOIN_LEFT_OUTER);
     cr_assert_eq(j->exprs[0]->kind, NK_Cast);
+    cr_assert(j->exprs[0]->u.cast.try_);
     cr_assert_eq(j->exprs[0]->type->id, T_BOOLEAN);
-    cr_assert_eq(j->kids[1]->kind, NK_UnresolvedTableValuedFunction);
+    cr_assert_eq(j->kids[0]->kind, NK_Project); /* the SQL relation, parsed */
     arena_free(a);
     protobuf_c_message_free_unpacked(&r->base, NULL);
 }
@@ -339,61 +362,117 @@ Test(decode, limit_join_sort_types) {
 Test(decode, depth_and_node_limits) {
     char buf[8192] = "";
     for (int i = 0; i < 60; i++) strcat(buf, "{\"filter\":{\"condition\":{\"literal\":{\"boolean\":true}},\"input\":");
-    strcat(buf, "{\"oneRow\":{}}");
+    strcat(buf, "{\"sql\":{\"query\":\"SELECT 1\"}}");
     for (int i = 0; i < 60; i++) strcat(buf, "}}");
-    Catalyzer__V1__Relation *r = parse_rel(buf);
+    Spark__Connect__Relation *r = parse_rel(buf);
     Arena *a = arena_new(0);
-    char err[256];
-    DecodeLimits shallow = {50, 0};
-    cr_assert_null(plan_decode(a, r, &shallow, err, sizeof err));
-    cr_assert(strstr(err, "depth"), "%s", err);
-    DecodeLimits few = {1000, 30};
-    cr_assert_null(plan_decode(a, r, &few, err, sizeof err));
-    cr_assert(strstr(err, "nodes"), "%s", err);
-    DecodeLimits ok = {1000, 1000};
-    cr_assert_not_null(plan_decode(a, r, &ok, err, sizeof err), "%s", err);
+    DecodeResult res;
+    cr_assert_null(decode(a, r, (DecodeLimits){50, 0}, &res));
+    cr_assert_eq(res.status, DECODE_INVALID);
+    cr_assert(strstr(res.message, "depth"), "%s", res.message);
+    cr_assert_null(decode(a, r, (DecodeLimits){1000, 30}, &res));
+    cr_assert(strstr(res.message, "nodes"), "%s", res.message);
+    cr_assert_not_null(decode(a, r, (DecodeLimits){1000, 1000}, &res), "%s", res.message);
     arena_free(a);
     protobuf_c_message_free_unpacked(&r->base, NULL);
 }
 
-Test(decode, clear_errors) {
-    const char *bad[] = {
-        "{}",                                                         /* no relation type */
-        "{\"project\":{\"expressions\":[{}]}}",                         /* expression without type */
-        "{\"read\":{}}",                                              /* read without table */
-        "{\"limit\":{\"limit\":-1,\"input\":{\"oneRow\":{}}}}",         /* negative limit */
-        "{\"subqueryAlias\":{\"input\":{\"oneRow\":{}}}}",              /* alias without name */
-        "{\"project\":{\"expressions\":[{\"alias\":{\"expr\":{\"literal\":{\"integer\":1}}}}]}}", /* alias w/o name */
-        "{\"project\":{\"expressions\":[{\"literal\":{\"decimal\":{\"value\":\"1.2.3\"}}}]}}",     /* bad decimal */
-        "{\"project\":{\"expressions\":[{\"cast\":{\"expr\":{\"literal\":{\"integer\":1}},\"type\":{\"catalogString\":\"intt\"}}}]}}",
+Test(decode, errors_name_the_field_and_position) {
+    static const struct {
+        const char *json;
+        DecodeStatus status;
+        const char *says; /* in the message */
+    } bad[] = {
+        {"{}", DECODE_INVALID, "rel_type is not set (at relation)"},
+        {"{\"project\":{\"expressions\":[{\"literal\":{\"integer\":1}},{}]}}", DECODE_INVALID,
+         "expr_type is not set (at relation.project.expressions[1])"},
+        {"{\"read\":{}}", DECODE_INVALID, "read_type is not set (at relation.read)"},
+        {"{\"subqueryAlias\":{\"input\":{\"sql\":{\"query\":\"SELECT 1\"}}}}", DECODE_INVALID,
+         "alias is empty (at relation.subquery_alias)"},
+        {"{\"project\":{\"expressions\":[{\"alias\":{\"expr\":{\"literal\":{\"integer\":1}}}}]}}", DECODE_INVALID,
+         "Alias.name is empty (at relation.project.expressions[0].alias)"},
+        {"{\"project\":{\"expressions\":[{\"literal\":{\"decimal\":{\"value\":\"1.2.3\"}}}]}}", DECODE_INVALID,
+         "(at relation.project.expressions[0].literal.decimal)"},
+        {"{\"project\":{\"expressions\":[{\"unresolvedAttribute\":{\"unparsedIdentifier\":\"a\",\"planId\":\"7\"}}],"
+         "\"input\":{\"common\":{\"planId\":\"1\"},\"sql\":{\"query\":\"SELECT 1 AS a\"}}}}",
+         DECODE_INVALID, "plan_id 7 matches no relation in the plan (at relation.project.expressions[0].unresolved_attribute)"},
+        {"{\"filter\":{\"input\":{\"sql\":{\"query\":\"SELECT 1\"}}}}", DECODE_INVALID,
+         "required expression missing (at relation.filter.condition)"},
+        {"{\"mapPartitions\":{\"input\":{\"sql\":{\"query\":\"SELECT 1\"}}}}", DECODE_UNSUPPORTED, "user code"},
+        {"{\"project\":{\"expressions\":[{\"expressionString\":{\"expression\":\"a +\"}}]}}", DECODE_SPARK_ERROR,
+         "PARSE_SYNTAX_ERROR"},
     };
-    char err[256];
-    DecodeLimits lim = {100, 1000};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        Catalyzer__V1__Relation *r = parse_rel(bad[i]);
+        Spark__Connect__Relation *r = parse_rel(bad[i].json);
         Arena *a = arena_new(0);
-        cr_assert_null(plan_decode(a, r, &lim, err, sizeof err), "accepted %s", bad[i]);
-        cr_assert(err[0], "no reason for %s", bad[i]);
+        DecodeResult res;
+        cr_assert_null(decode(a, r, (DecodeLimits){100, 1000}, &res), "accepted %s", bad[i].json);
+        cr_assert_eq(res.status, bad[i].status, "%s: status %d (%s)", bad[i].json, res.status, res.message);
+        cr_assert(strstr(res.message, bad[i].says), "%s: said \"%s\"", bad[i].json, res.message);
         arena_free(a);
         protobuf_c_message_free_unpacked(&r->base, NULL);
     }
 }
 
-Test(encode, datatype_roundtrip) {
+Test(decode, unknown_relation_field) {
+    /* Relation field 300 (Spark's ml_relation) is not declared: it stays an unknown field. */
+    uint8_t wire[] = {0xe2, 0x12, 0x00}; /* field 300, wire type 2, length 0 */
+    Spark__Connect__Relation *r = spark__connect__relation__unpack(NULL, sizeof wire, wire);
+    cr_assert_not_null(r);
+    Arena *a = arena_new(0);
+    DecodeResult res;
+    cr_assert_null(decode(a, r, (DecodeLimits){100, 1000}, &res));
+    cr_assert_eq(res.status, DECODE_UNSUPPORTED);
+    cr_assert(strstr(res.message, "field 300"), "%s", res.message);
+    arena_free(a);
+    spark__connect__relation__free_unpacked(r, NULL);
+}
+
+Test(encode, connect_datatype_roundtrip) {
     Arena *a = arena_new(0);
     const char *types[] = {"int", "decimal(10,2)", "array<string>", "map<string,bigint>", "struct<a:int,b:array<double>>",
-                           "varchar(5)", "interval day to second"};
+                           "varchar(5)", "interval day to second", "interval year", "timestamp_ntz", "binary"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         const char *why = NULL;
         const DataType *t = type_parse(a, types[i], strlen(types[i]), NULL, &why);
         cr_assert_not_null(t, "%s", types[i]);
-        Catalyzer__V1__DataType *p = datatype_encode(a, t);
-        p->catalog_string = ""; /* decode from the structure alone */
+        Spark__Connect__DataType *p = connect_type_encode(a, t);
         char err[256];
-        const DataType *back = datatype_decode(a, p, err, sizeof err);
+        const DataType *back = connect_type_decode(a, p, 100, err, sizeof err);
         cr_assert_not_null(back, "%s: %s", types[i], err);
         cr_assert(type_equal(t, back), "%s came back as %s", types[i], type_catalog_string(a, back));
+        /* and through Spark's JSON form */
+        const DataType *j = connect_parse_json_type(a, connect_type_json(a, t), err, sizeof err);
+        cr_assert_not_null(j, "%s: %s", types[i], err);
+        cr_assert(type_equal(t, j), "%s came back from JSON as %s", types[i], type_catalog_string(a, j));
     }
+    arena_free(a);
+}
+
+Test(schema, ddl_tree_string_and_json) {
+    Arena *a = arena_new(0);
+    char err[256];
+    const DataType *t = connect_parse_ddl(a, "id BIGINT NOT NULL, `a b` INT COMMENT 'x', m MAP<STRING, ARRAY<INT>>", err,
+                                          sizeof err);
+    cr_assert_not_null(t, "%s", err);
+    cr_assert_str_eq(connect_struct_to_ddl(a, t), "id BIGINT NOT NULL,`a b` INT COMMENT 'x',m MAP<STRING, ARRAY<INT>>");
+    cr_assert_str_eq(connect_tree_string(a, t, 0),
+                     "root\n |-- id: long (nullable = false)\n |-- a b: integer (nullable = true)\n"
+                     " |-- m: map (nullable = true)\n |    |-- key: string\n"
+                     " |    |-- value: array (valueContainsNull = true)\n"
+                     " |    |    |-- element: integer (containsNull = true)\n");
+    cr_assert_str_eq(connect_tree_string(a, t, 1),
+                     "root\n |-- id: long (nullable = false)\n |-- a b: integer (nullable = true)\n"
+                     " |-- m: map (nullable = true)\n");
+    /* a plain type, and the fields of a struct without `struct<>` */
+    cr_assert_eq(connect_parse_ddl(a, "array<int>", err, sizeof err)->id, T_ARRAY);
+    cr_assert_eq(connect_parse_ddl(a, "a: int, b: string", err, sizeof err)->nfields, 2);
+    cr_assert_null(connect_parse_ddl(a, "not a type (", err, sizeof err));
+    const DataType *j = connect_parse_schema(
+        a, "{\"type\":\"struct\",\"fields\":[{\"name\":\"value\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}}]}",
+        err, sizeof err);
+    cr_assert_not_null(j, "%s", err);
+    cr_assert_str_eq(type_catalog_string(a, j), "struct<value:string>");
     arena_free(a);
 }
 
@@ -404,13 +483,13 @@ Test(encode, datatype_roundtrip) {
  * answer, none crashes or leaks (run under ASan in the sanitizer build). */
 static const char *const KEYS[] = {
     "plan", "sql", "query", "project", "input", "expressions", "filter", "condition", "read", "namedTable",
-    "unparsedIdentifier", "nameParts", "literal", "integer", "long", "string", "decimal", "value", "precision",
+    "unparsedIdentifier", "literal", "integer", "long", "string", "decimal", "value", "precision",
     "scale", "unresolvedAttribute", "unresolvedFunction", "functionName", "arguments", "alias", "name", "cast",
-    "expr", "type", "catalogString", "kind", "elementType", "join", "left", "right", "joinType", "sort", "order",
-    "child", "direction", "limit", "subqueryAlias", "localRelation", "rows", "values", "columns", "oneRow",
+    "expr", "type", "typeStr", "evalMode", "array", "elementType", "elements", "join", "left", "right", "joinType",
+    "sort", "order", "child", "direction", "limit", "subqueryAlias", "localRelation", "schema", "values",
     "aggregate", "groupType", "groupingExpressions", "aggregateExpressions", "setOp", "leftInput", "rightInput",
-    "setOpType", "common", "planId", "origin", "start", "stop", "expressionString", "expression", "traceLevel",
-    "conf", "catalog", "tables", "null", "fields", "range", "end", "step", "bogus"};
+    "setOpType", "common", "planId", "expressionString", "expression", "traceLevel", "window", "windowFunction",
+    "conf", "catalog", "tables", "null", "fields", "range", "end", "step", "lambdaFunction", "bogus"};
 
 static json_t *rand_json(unsigned *seed, int depth) {
     int r = (int)(rand_r(seed) % (depth > 6 ? 6 : 9));
@@ -444,7 +523,7 @@ static json_t *rand_rel(unsigned *seed, int depth) {
     if (rand_r(seed) % 23 == 0) return rand_json(seed, depth);
     int k = depth > 5 ? (int)(rand_r(seed) % 2) : (int)(rand_r(seed) % 9);
     switch (k) {
-    case 0: return json_pack("{s:{}}", "oneRow");
+    case 0: return json_pack("{s:{s:s}}", "sql", "query", rand_r(seed) % 2 ? "SELECT 1 AS x" : "SELEC x");
     case 1: return json_pack("{s:{s:{s:s}}}", "read", "namedTable", "unparsedIdentifier", rand_r(seed) % 2 ? "t" : "a.`b`");
     case 2: return json_pack("{s:{s:o,s:[o,o]}}", "project", "input", rand_rel(seed, depth + 1), "expressions",
                              rand_expr(seed, depth + 1), rand_expr(seed, depth + 1));
@@ -471,8 +550,8 @@ static json_t *rand_expr(unsigned *seed, int depth) {
     case 3: return json_pack("{s:{s:s,s:[o,o]}}", "unresolvedFunction", "functionName", rand_r(seed) % 2 ? "+" : "coalesce",
                              "arguments", rand_expr(seed, depth + 1), rand_expr(seed, depth + 1));
     case 4: return json_pack("{s:{s:o,s:[s]}}", "alias", "expr", rand_expr(seed, depth + 1), "name", "n");
-    case 5: return json_pack("{s:{s:o,s:{s:s}}}", "cast", "expr", rand_expr(seed, depth + 1), "type", "catalogString",
-                             rand_r(seed) % 2 ? "bigint" : "array<int>");
+    case 5: return json_pack("{s:{s:o,s:s}}", "cast", "expr", rand_expr(seed, depth + 1), "typeStr",
+                             rand_r(seed) % 2 ? "bigint" : "array<int");
     case 6: return json_pack("{s:{s:s}}", "expressionString", "expression", rand_r(seed) % 2 ? "x + 1" : "x +");
     default: return json_pack("{s:{s:s}}", "unresolvedStar", "unparsedTarget", rand_r(seed) % 2 ? "" : "t.*");
     }
@@ -507,9 +586,9 @@ Test(fuzz, random_json_requests) {
             free(buf);
             if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN) {
                 Arena *a = arena_new(0);
-                DecodeLimits dl = {64, 10000};
-                if (plan_decode(a, rq->plan, &dl, err, sizeof err)) decoded++;
-                else cr_assert(err[0]);
+                DecodeResult res;
+                if (decode(a, rq->plan, (DecodeLimits){64, 10000}, &res)) decoded++;
+                else cr_assert(res.message[0]);
                 arena_free(a);
             }
         }

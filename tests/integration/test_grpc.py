@@ -6,12 +6,13 @@ import threading
 import time
 import urllib.request
 
-from daemon import Client, Daemon, Tap, grpc, load_stubs, skip_all
+from daemon import Client, Daemon, Tap, connect_stubs, grpc, load_stubs, skip_all
 
 if grpc is None:
     skip_all("python3-grpcio not importable (use Debian's /usr/bin/python3)")
 
 pb, hpb = load_stubs()
+cx = connect_stubs()  # plans are Spark Connect relations
 t = Tap()
 d = Daemon("--workers", "2", "--session-idle-seconds", "2")
 c = Client(d.grpc_addr, pb, hpb)
@@ -76,24 +77,24 @@ t.check("inline catalog, stateless", inline_catalog)
 
 
 def decoded_plan():
-    E = pb.Expression
-    rel = pb.Relation(project=pb.Project(
-        input=pb.Relation(read=pb.Read(named_table=pb.Read.NamedTable(unparsed_identifier="t")),
-                          common=pb.RelationCommon(plan_id=7)),
-        expressions=[E(unresolved_attribute=E.UnresolvedAttribute(unparsed_identifier="x")),
+    E, R = cx.expr.Expression, cx.rel
+    rel = R.Relation(project=R.Project(
+        input=R.Relation(read=R.Read(named_table=R.Read.NamedTable(unparsed_identifier="t")),
+                         common=R.RelationCommon(plan_id=7)),
+        expressions=[E(unresolved_attribute=E.UnresolvedAttribute(unparsed_identifier="x", plan_id=7)),
                      E(alias=E.Alias(expr=E(literal=E.Literal(integer=5)), name=["five"]))]))
     cat = pb.Catalog(tables=[pb.Table(name="t", columns=[pb.Column(name="x", type="bigint")])])
     r = list(c.analyze(pb.AnalyzeRequest(plan=rel, catalog=cat), timeout=30))[-1].result
     assert r.ok and r.schema == "struct<x:bigint,five:int>", r
 
 
-t.check("Analyze of a decoded unresolved plan (Spark Connect style)", decoded_plan)
+t.check("Analyze of a Spark Connect plan (spark.connect.Relation)", decoded_plan)
 
 
 def sql_relation_and_expression_string():
-    E = pb.Expression
-    rel = pb.Relation(filter=pb.Filter(
-        input=pb.Relation(sql=pb.Sql(query="SELECT 1 AS a, 'x' AS b")),
+    E, R = cx.expr.Expression, cx.rel
+    rel = R.Relation(filter=R.Filter(
+        input=R.Relation(sql=R.SQL(query="SELECT 1 AS a, 'x' AS b")),
         condition=E(expression_string=E.ExpressionString(expression="a > 0 AND b = 'x'"))))
     r = list(c.analyze(pb.AnalyzeRequest(plan=rel), timeout=30))[-1].result
     assert r.ok and r.schema == "struct<a:int,b:string>", r
@@ -105,7 +106,7 @@ t.check("plans mixing Relation.sql and ExpressionString", sql_relation_and_expre
 
 def bad_plan():
     try:
-        list(c.analyze(pb.AnalyzeRequest(plan=pb.Relation()), timeout=30))
+        list(c.analyze(pb.AnalyzeRequest(plan=cx.rel.Relation()), timeout=30))
     except grpc.RpcError as e:
         assert e.code() == grpc.StatusCode.INVALID_ARGUMENT, e
         assert "relation" in e.details()

@@ -106,7 +106,7 @@ BAD = [
     ("unknown enum number", "/v1/analyze", '{"traceLevel": 99, "sql": "SELECT 1"}', 400),
     ("invalid UTF-8", "/v1/analyze", b'{"sql": "SELECT \xff\xfe"}', 400),
     ("deeply nested JSON plan", "/v1/analyze",
-     '{"plan": ' + '{"project": {"input": ' * 5000 + '{"oneRow": {}}' + '}}' * 5000 + '}', 400),
+     '{"plan": ' + '{"project": {"input": ' * 5000 + '{"sql": {"query": "SELECT 1"}}' + '}}' * 5000 + '}', 400),
     ("wrong content-type", "/v1/analyze", '{"sql": "SELECT 1"}', 415),
     ("unknown endpoint", "/v1/nothing", '{}', 404),
     ("oversize body", "/v1/analyze", '{"sql": "SELECT \'' + "x" * (5 << 20) + '\'"}', 429),
