@@ -182,4 +182,15 @@ void fail_param(RpcFailure *f, const char *name, const char *value) {
     f->values[i] = f->value_buf[i];
 }
 
-uint8_t *fail_pack(RpcFailure *f, size_t *len) { return rich_status_pack(f->code, f->message, &f->re, len); }
+uint8_t *fail_pack(RpcFailure *f, size_t *len) {
+    /* Point into this copy's buffers: a failure may have been copied by value. */
+    f->re.error_class = f->error_class[0] ? f->error_class : NULL;
+    f->re.sqlstate = f->sqlstate[0] ? f->sqlstate : NULL;
+    for (int i = 0; i < f->re.nparams; i++) {
+        f->names[i] = f->name_buf[i];
+        f->values[i] = f->value_buf[i];
+    }
+    f->re.param_names = f->names;
+    f->re.param_values = f->values;
+    return rich_status_pack(f->code, f->message, &f->re, len);
+}

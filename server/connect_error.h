@@ -76,7 +76,8 @@ bool fail_set(RpcFailure *f, int code, ExceptionKind kind, const char *error_cla
               const char *text);
 /* Adds a message parameter (name and value copied) to the failure. */
 void fail_param(RpcFailure *f, const char *name, const char *value);
-/* The google.rpc.Status of the failure (malloc'ed; see rich_status_pack). */
+/* The google.rpc.Status of the failure (malloc'ed; see rich_status_pack).
+ * The failure may be a by-value copy of the one first set. */
 uint8_t *fail_pack(RpcFailure *f, size_t *len);
 
 /* The JSON object text of the parameters ({"a":"x"}), as Spark's metadata

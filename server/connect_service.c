@@ -746,8 +746,8 @@ int connect_rpc_run(Job *j, ProtobufCMessage *rq, Arena *a, char *err, size_t er
     }
     if (ok) return GRPC_OK;
     snprintf(err, errlen, "%s", c.fail.message);
-    if (j->error_class[0] == '\0' && c.fail.re.error_class)
-        snprintf(j->error_class, sizeof j->error_class, "%s", c.fail.re.error_class);
+    if (j->error_class[0] == '\0' && c.fail.error_class[0])
+        snprintf(j->error_class, sizeof j->error_class, "%s", c.fail.error_class);
     if (c.fail.code != GRPC_CANCELLED) {
         size_t n = 0;
         uint8_t *det = fail_pack(&c.fail, &n);

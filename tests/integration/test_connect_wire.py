@@ -25,7 +25,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("CATALYZER_SOURCE", os.path.join(HERE, "..", ".."))
 OURS = os.path.join(SOURCE, "proto")
-SPARK = os.path.join(SOURCE, "..", "shared", "reference", "spark-connect", "protos")
+SHARED = os.environ.get("CATALYZER_SHARED", os.path.join(SOURCE, "..", "shared"))
+SPARK = os.path.join(SHARED, "reference", "spark-connect", "protos")
 
 
 def skip(why):
