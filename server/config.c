@@ -22,7 +22,7 @@ typedef struct Opt {
 
 #define OFF(f) offsetof(Config, f)
 static const Opt OPTS[] = {
-    {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:50051", "gRPC (HTTP/2 cleartext) listen address; port 0 = any free port"},
+    {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:15002", "gRPC (HTTP/2 cleartext) listen address (15002: Spark Connect's port); port 0 = any free port"},
     {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "HTTP/1.1 JSON endpoint listen address; 'off' disables it"},
     {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis worker threads; 0 = number of cores"},
     {"queue", "CATALYZERD_QUEUE", OPT_U32, OFF(queue), "256", "bounded job queue; a full queue answers RESOURCE_EXHAUSTED"},

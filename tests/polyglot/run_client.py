@@ -25,6 +25,13 @@ SOURCE = os.environ.get("CATALYZER_SOURCE", os.path.join(os.path.dirname(__file_
 CATALYZERD = os.environ.get("CATALYZERD", "catalyzerd")
 BUILD = os.environ.get("POLYGLOT_BUILD", os.path.join(os.getcwd(), "polyglot"))
 PROTO = os.path.join(SOURCE, "proto")
+SHARED = os.environ.get("CATALYZER_SHARED", os.path.join(SOURCE, "..", "shared"))
+# The Spark Connect messages the engines use: Spark's own protos when the
+# shared reference is there (what an engine that speaks Spark Connect has),
+# else the project's wire-compatible copy of the same schema.
+SPARK_PROTO = os.path.join(SHARED, "reference", "spark-connect", "protos")
+if not os.path.isdir(SPARK_PROTO):
+    SPARK_PROTO = PROTO
 GOCODE = "/usr/share/gocode"
 JARS = "/usr/share/java"
 
@@ -43,8 +50,16 @@ EXPECTED = [
     "execute: ok session=",
     "result: ok schema=struct<id:int,doubled:decimal(5,2)>",
     "error: TABLE_OR_VIEW_NOT_FOUND",
+    "connect schema: id,doubled server_side_session_id=true",
+    "connect explain: Project [id#",
+    "plan: ok schema=struct<id:int,doubled:decimal(5,2)>",
     "drop: existed=true",
 ]
+
+
+def spark_connect_files():
+    d = os.path.join(SPARK_PROTO, "spark", "connect")
+    return sorted("spark/connect/" + f for f in os.listdir(d) if f.endswith(".proto"))
 
 n = 0
 failed = 0
@@ -101,9 +116,15 @@ def build_go():
     gen = os.path.join(root, "src")
     shutil.rmtree(os.path.join(gen, "catalyzer"), ignore_errors=True)
     os.makedirs(os.path.join(gen, "czclient"), exist_ok=True)
-    # go_package "catalyzer/v1" puts the stubs at src/catalyzer/v1
-    r, dt = run(["protoc", "--proto_path=" + PROTO, "--go_out=" + gen, "--go-grpc_out=" + gen,
-                 os.path.join(PROTO, "catalyzer.proto")])
+    # go_package "catalyzer/v1" puts the stubs at src/catalyzer/v1; the Spark
+    # Connect files, whatever their go_package, map to src/czclient/sparkconnect.
+    # The Spark protos come first on the path: catalyzer.proto's import of
+    # spark/connect/relations.proto resolves to Spark's file.
+    spark = spark_connect_files()
+    maps = ",".join("M%s=czclient/sparkconnect" % f for f in spark)
+    r, dt = run(["protoc", "--proto_path=" + SPARK_PROTO, "--proto_path=" + PROTO,
+                 "--go_out=" + gen, "--go_opt=" + maps, "--go-grpc_out=" + gen, "--go-grpc_opt=" + maps,
+                 "catalyzer.proto"] + spark)
     if not ok(r.returncode == 0, "protoc-gen-go + protoc-gen-go-grpc stubs (%.1fs)" % dt, r.stderr):
         bail("no stubs")
     shutil.copy(os.path.join(SOURCE, "clients", "go", "main.go"), os.path.join(gen, "czclient", "main.go"))
@@ -122,9 +143,9 @@ def build_java():
     for d in (gen, classes):
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
-    r, dt = run(["protoc", "--proto_path=" + PROTO, "--java_out=" + gen,
+    r, dt = run(["protoc", "--proto_path=" + SPARK_PROTO, "--proto_path=" + PROTO, "--java_out=" + gen,
                  "--plugin=protoc-gen-grpc-java=" + shutil.which("grpc_java_plugin"), "--grpc-java_out=" + gen,
-                 os.path.join(PROTO, "catalyzer.proto")])
+                 "catalyzer.proto"] + spark_connect_files())
     if not ok(r.returncode == 0, "protoc --java_out + grpc-java plugin stubs (%.1fs)" % dt, r.stderr):
         bail("no stubs")
     srcs = [os.path.join(d, f) for d, _, fs in os.walk(gen) for f in fs if f.endswith(".java")]
@@ -208,8 +229,9 @@ def main():
     session = next((line.split("session=", 1)[1] for line in lines if line.startswith("execute: ok session=")), None)
     reqs = [json.loads(x) for x in log.splitlines() if x.startswith("{") and '"msg":"request"' in x]
     methods = [x.get("method") for x in reqs if session and x.get("session_id") == session]
-    ok(methods[:2] == ["Execute", "Analyze"] and "DropSession" in methods,
-       "daemon log: Execute then Analyze in session %s" % session, "\n".join(map(str, reqs)))
+    ok(methods[:2] == ["Execute", "Analyze"] and "Connect.AnalyzePlan" in methods and "DropSession" in methods,
+       "daemon log: Execute, Analyze and Spark Connect's AnalyzePlan in session %s" % session,
+       "\n".join(map(str, reqs)))
 
     print("1..%d" % n)
     sys.exit(1 if failed else 0)

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """A Python engine talking to catalyzerd with stock grpcio: a session Execute,
-then a streamed Analyze (trace events as rules fire, then the result).
+then a streamed Analyze (trace events as rules fire, then the result), then
+a Spark Connect plan (spark.connect.Relation, what a DataFrame API builds)
+through the same Analyze and through SparkConnectService/AnalyzePlan.
 
     python3 analyze.py HOST:PORT [PROTO_DIR]
 
@@ -18,8 +20,9 @@ import grpc
 
 def stubs(proto_dir):
     out = tempfile.mkdtemp(prefix="cz-py-")
-    subprocess.run(["protoc", "--proto_path=" + proto_dir, "--python_out=" + out,
-                    os.path.join(proto_dir, "catalyzer.proto")], check=True)
+    connect = os.path.join(proto_dir, "spark", "connect")
+    subprocess.run(["protoc", "--proto_path=" + proto_dir, "--python_out=" + out, os.path.join(proto_dir, "catalyzer.proto")]
+                   + sorted(os.path.join(connect, f) for f in os.listdir(connect) if f.endswith(".proto")), check=True)
     sys.path.insert(0, out)
     import catalyzer_pb2
     return catalyzer_pb2
@@ -50,6 +53,35 @@ def main():
             res = msg.result
             print("result:", res.schema if res.ok else res.error.error_class)
             print(res.tree_string)
+
+    # df = spark.table("orders").select(col("id"), (col("amount") * 2).alias("doubled")), as Connect sends it
+    import uuid
+    from spark.connect import base_pb2 as B, expressions_pb2 as E, relations_pb2 as R
+    X = E.Expression
+    read = R.Relation(common=R.RelationCommon(plan_id=0),
+                      read=R.Read(named_table=R.Read.NamedTable(unparsed_identifier="orders")))
+    col = lambda name: X(unresolved_attribute=X.UnresolvedAttribute(unparsed_identifier=name, plan_id=0))  # noqa: E731
+    df = R.Relation(common=R.RelationCommon(plan_id=1), project=R.Project(input=read, expressions=[
+        col("id"), X(alias=X.Alias(name=["doubled"], expr=X(unresolved_function=X.UnresolvedFunction(
+            function_name="*", arguments=[col("amount"), X(literal=X.Literal(integer=2))]))))]))
+    res = list(analyze(pb.AnalyzeRequest(session_id=session, plan=df), timeout=10))[-1].result
+    print("plan:", res.schema if res.ok else res.error.error_class)
+    # The same daemon is a Spark Connect server; its session ids are UUIDs.
+    config = ch.unary_unary("/spark.connect.SparkConnectService/Config",
+                            request_serializer=B.ConfigRequest.SerializeToString,
+                            response_deserializer=B.ConfigResponse.FromString)
+    analyze_plan = ch.unary_unary("/spark.connect.SparkConnectService/AnalyzePlan",
+                                  request_serializer=B.AnalyzePlanRequest.SerializeToString,
+                                  response_deserializer=B.AnalyzePlanResponse.FromString)
+    sid, user = str(uuid.uuid4()), B.UserContext(user_id="py-engine")
+    r = config(B.ConfigRequest(session_id=sid, user_context=user, operation=B.ConfigRequest.Operation(
+        get=B.ConfigRequest.Get(keys=["spark.sql.ansi.enabled"]))), timeout=10)
+    print("connect config:", [(p.key, p.value) for p in r.pairs])
+    q = R.Relation(sql=R.SQL(query="SELECT 1 AS id, 'x' AS name"))
+    r = analyze_plan(B.AnalyzePlanRequest(session_id=sid, user_context=user, tree_string=B.AnalyzePlanRequest.TreeString(
+        plan=B.Plan(root=q))), timeout=10)
+    print("connect tree_string:")
+    print(r.tree_string.tree_string, end="")
 
 
 if __name__ == "__main__":
