@@ -14,11 +14,11 @@ typedef struct Subcommand {
 /* One line per subcommand. */
 static const Subcommand SUBCOMMANDS[] = {
     {"parse", cmd_parse, "parse FILE...      print the unresolved plan of each statement (.sql or .jsonl)"},
-    {"run", cmd_run, "run [--conf k=v]... [--bare] FILE       analyse each statement in one session; JSON line each"},
+    {"run", cmd_run, "run [--conf k=v]... [--bare] [--plan] FILE   analyse each statement (--plan: Spark Connect plan) in one session; JSON line each"},
     {"bench", cmd_bench, "bench [--schema FILE] [--iterations N] [--json] QUERY.sql...   in-process timing"},
     {"functions", cmd_functions, "functions          list the built-in functions (name, family, kind)"},
     {"trace", cmd_trace, "trace [--daemon H:P] [--diff] [--all] FILE   per-rule timeline of the last statement's analysis"},
-    {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] FILE   print each analysed plan (and rule trace)"},
+    {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] [--plan] FILE   print each analysed plan (and rule trace)"},
 };
 
 static int usage(FILE *f) {

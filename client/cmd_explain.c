@@ -7,6 +7,7 @@
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "plan_input.h"
 #include "remote.h"
 
 static void print_event(void *ctx, const CzTraceEvent *ev) {
@@ -22,8 +23,33 @@ int cmd_explain(int argc, char **argv) {
     const char *path;
     int flags;
     if (cli_parse_common(argc, argv, &s, &path, &flags) != 0) {
-        fprintf(stderr, "usage: catalyzer explain [--conf key=value]... [--bare] [--trace] FILE\n");
+        fprintf(stderr, "usage: catalyzer explain [--conf key=value]... [--bare] [--trace] [--plan] FILE\n");
         return 2;
+    }
+    if (flags & CLI_PLAN) {
+        PlanList pl;
+        if (plans_read(path, &pl) != 0) {
+            cz_session_free(s);
+            return 2;
+        }
+        for (size_t i = 0; i < pl.n; i++) {
+            CzRunOptions o = {.want_tree = true};
+            if (flags & CLI_TRACE) {
+                o.trace = print_event;
+                o.trace_level = CZ_TRACE_ALL;
+                printf("-- plan %zu: trace\n", i);
+            }
+            char err[512];
+            CzResult *r = plan_analyse(s, pl.v[i], &o, err, sizeof err);
+            printf("-- plan %zu\n", i);
+            if (!r) printf("error: %s\n", err);
+            else if (cz_result_status(r) == CZ_OK) printf("%s\n", cz_result_tree(r));
+            else printf("error: %s\n", cz_result_error(r)->message);
+            if (r) cz_result_free(r);
+        }
+        plans_free(&pl);
+        cz_session_free(s);
+        return 0;
     }
     StatementList l;
     if (statements_read(path, &l) != 0) {

@@ -16,16 +16,44 @@
 #include "bench_util.h"
 #include "catalyzer.h"
 #include "input.h"
+#include "plan_input.h"
 #include "remote.h"
 
 int cmd_run_daemon(int argc, char **argv) {
     RemoteOpts o;
     if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
-        fprintf(stderr, "usage: catalyzer run --daemon HOST:PORT [--conf key=value]... [--bare] FILE\n");
+        fprintf(stderr, "usage: catalyzer run --daemon HOST:PORT [--conf key=value]... [--bare] [--plan] FILE\n");
         return 2;
     }
     Remote r;
     if (remote_open(&r, &o) != 0) return 2;
+    if (o.plan) {
+        PlanList pl;
+        if (plans_read(o.file, &pl) != 0) {
+            remote_close(&r);
+            return 2;
+        }
+        int rc = 0;
+        for (size_t i = 0; i < pl.n; i++) {
+            Catalyzer__V1__AnalyzeResponse *resp = NULL;
+            char msg[512];
+            int st = remote_analyze_plan(&r, pl.v[i], false, 0, NULL, NULL, &resp, msg, sizeof msg);
+            char *line = st == CZC_OK ? remote_result_json(resp->result, (int)i)
+                         : st == CZC_INVALID_ARGUMENT || st == CZC_UNIMPLEMENTED ? plan_error_json((int)i, msg)
+                                                                                  : NULL;
+            if (!line) rc = 1; /* no line: the daemon did not answer */
+            else {
+                fputs(line, stdout);
+                fputc('\n', stdout);
+                fflush(stdout);
+                free(line);
+            }
+            if (resp) catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+        }
+        plans_free(&pl);
+        remote_close(&r);
+        return rc;
+    }
     StatementList l;
     if (statements_read(o.file, &l) != 0) {
         remote_close(&r);
@@ -62,11 +90,37 @@ static void print_event(void *ud, const Catalyzer__V1__TraceEvent *ev) {
 int cmd_explain_daemon(int argc, char **argv) {
     RemoteOpts o;
     if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
-        fprintf(stderr, "usage: catalyzer explain --daemon HOST:PORT [--conf key=value]... [--bare] [--trace] FILE\n");
+        fprintf(stderr, "usage: catalyzer explain --daemon HOST:PORT [--conf key=value]... [--bare] [--trace] [--plan] FILE\n");
         return 2;
     }
     Remote r;
     if (remote_open(&r, &o) != 0) return 2;
+    if (o.plan) {
+        PlanList pl;
+        if (plans_read(o.file, &pl) != 0) {
+            remote_close(&r);
+            return 2;
+        }
+        int rc = 0;
+        for (size_t i = 0; i < pl.n; i++) {
+            if (o.trace) printf("-- plan %zu: trace\n", i);
+            Catalyzer__V1__AnalyzeResponse *resp = NULL;
+            char msg[512];
+            int st = remote_analyze_plan(&r, pl.v[i], true, o.trace ? CATALYZER__V1__TRACE_LEVEL__TRACE_LEVEL_ALL : 0,
+                                         o.trace ? print_event : NULL, NULL, &resp, msg, sizeof msg);
+            printf("-- plan %zu\n", i);
+            if (st == CZC_INVALID_ARGUMENT || st == CZC_UNIMPLEMENTED) printf("error: %s\n", msg);
+            else if (st != CZC_OK) {
+                printf("error: daemon call failed: %s\n", czc_status_name(st));
+                rc = 1;
+            } else if (resp->result->ok) printf("%s\n", resp->result->tree_string);
+            else printf("error: %s\n", resp->result->error ? resp->result->error->message : "");
+            if (resp) catalyzer__v1__analyze_response__free_unpacked(resp, NULL);
+        }
+        plans_free(&pl);
+        remote_close(&r);
+        return rc;
+    }
     StatementList l;
     if (statements_read(o.file, &l) != 0) {
         remote_close(&r);

@@ -7,12 +7,36 @@
  *    "message_parameters":{...},"query_context":{"start":S,"stop":E,"fragment":...}}
  * Exit 0 whatever the statements did; 2 for usage or I/O errors. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalyzer.h"
 #include "commands.h"
 #include "input.h"
+#include "plan_input.h"
 #include "remote.h"
+
+/* run --plan: one line per Spark Connect plan. */
+static int run_plans(CzSession *s, const char *path) {
+    PlanList pl;
+    if (plans_read(path, &pl) != 0) return 2;
+    for (size_t i = 0; i < pl.n; i++) {
+        char err[512];
+        CzResult *r = plan_analyse(s, pl.v[i], NULL, err, sizeof err);
+        if (r) {
+            fputs(cz_result_json(r, (int)i), stdout);
+            cz_result_free(r);
+        } else {
+            char *line = plan_error_json((int)i, err);
+            fputs(line, stdout);
+            free(line);
+        }
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    plans_free(&pl);
+    return 0;
+}
 
 int cli_parse_common(int argc, char **argv, CzSession **session, const char **file, int *flags) {
     bool bare = false;
@@ -29,6 +53,8 @@ int cli_parse_common(int argc, char **argv, CzSession **session, const char **fi
             bare = true;
         } else if (!strcmp(argv[i], "--trace")) {
             *flags |= CLI_TRACE;
+        } else if (!strcmp(argv[i], "--plan")) {
+            *flags |= CLI_PLAN;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "catalyzer: unknown option %s\n", argv[i]);
             return -1;
@@ -71,8 +97,13 @@ int cmd_run(int argc, char **argv) {
     const char *path;
     int flags;
     if (cli_parse_common(argc, argv, &s, &path, &flags) != 0) {
-        fprintf(stderr, "usage: catalyzer run [--conf key=value]... [--bare] FILE\n");
+        fprintf(stderr, "usage: catalyzer run [--conf key=value]... [--bare] [--plan] FILE\n");
         return 2;
+    }
+    if (flags & CLI_PLAN) {
+        int rc = run_plans(s, path);
+        cz_session_free(s);
+        return rc;
     }
     StatementList l;
     if (statements_read(path, &l) != 0) {

@@ -10,9 +10,10 @@ int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_functions(int argc, char **argv);
 
-/* Options shared by run/explain: --conf k=v, --bare, --trace. Creates the session. */
+/* Options shared by run/explain: --conf k=v, --bare, --trace, --plan (FILE
+ * holds Spark Connect plans, see plan_input.h). Creates the session. */
 struct CzSession;
-enum { CLI_TRACE = 1 };
+enum { CLI_TRACE = 1, CLI_PLAN = 2 };
 int cli_parse_common(int argc, char **argv, struct CzSession **session, const char **file, int *flags);
 
 #endif

@@ -58,6 +58,7 @@ int remote_parse_opts(int argc, char **argv, RemoteOpts *o) {
         else if (!strcmp(a, "--trace")) o->trace = true;
         else if (!strcmp(a, "--diff")) o->diff = true;
         else if (!strcmp(a, "--all")) o->all = true;
+        else if (!strcmp(a, "--plan")) o->plan = true;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "catalyzer: unknown option %s\n", a);
             return -1;
@@ -204,6 +205,23 @@ int remote_analyze(Remote *r, const char *sql, size_t len, bool want_tree, int t
     int st = czc_client_analyze(r->cl, &rq, on_event, ud, out, msg, sizeof msg);
     free(text);
     if (st != CZC_OK) fprintf(stderr, "catalyzer: daemon: %s: %s\n", czc_status_name(st), msg);
+    return st;
+}
+
+int remote_analyze_plan(Remote *r, Spark__Connect__Relation *rel, bool want_tree, int trace_level,
+                        void (*on_event)(void *ud, const Catalyzer__V1__TraceEvent *ev), void *ud,
+                        Catalyzer__V1__AnalyzeResponse **out, char *message, size_t msgcap) {
+    Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    rq.session_id = r->session_id;
+    rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN;
+    rq.plan = rel;
+    rq.trace_level = (Catalyzer__V1__TraceLevel)trace_level;
+    rq.omit_tree_string = !want_tree;
+    rq.omit_resolved_plan = true;
+    message[0] = '\0';
+    int st = czc_client_analyze(r->cl, &rq, on_event, ud, out, message, msgcap);
+    if (st != CZC_OK && st != CZC_INVALID_ARGUMENT && st != CZC_UNIMPLEMENTED)
+        fprintf(stderr, "catalyzer: daemon: %s: %s\n", czc_status_name(st), message);
     return st;
 }
 

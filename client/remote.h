@@ -26,7 +26,7 @@ typedef struct RemoteOpts {
     const char *daemon;
     const char *confs[256];
     int nconfs;
-    bool bare, trace, diff, all;
+    bool bare, trace, diff, all, plan;
     const char *file;
 } RemoteOpts;
 int remote_parse_opts(int argc, char **argv, RemoteOpts *o);
@@ -46,6 +46,13 @@ void remote_close(Remote *r);
 int remote_analyze(Remote *r, const char *sql, size_t len, bool want_tree, int trace_level, bool trace_plans,
                    void (*on_event)(void *ud, const Catalyzer__V1__TraceEvent *ev), void *ud,
                    Catalyzer__V1__AnalyzeResponse **out);
+
+/* The same for a Spark Connect plan (--plan). On a failed call (a plan that
+ * does not decode: INVALID_ARGUMENT / UNIMPLEMENTED) message gets the
+ * daemon's reason and nothing is printed. */
+int remote_analyze_plan(Remote *r, Spark__Connect__Relation *rel, bool want_tree, int trace_level,
+                        void (*on_event)(void *ud, const Catalyzer__V1__TraceEvent *ev), void *ud,
+                        Catalyzer__V1__AnalyzeResponse **out, char *message, size_t msgcap);
 
 /* The `catalyzer run` JSON line of a result, as cz_result_json prints it. malloc'd. */
 char *remote_result_json(const Catalyzer__V1__AnalyzeResult *res, int index);

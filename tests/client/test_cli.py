@@ -69,6 +69,38 @@ try:
         t.ok(local.stdout == remote.stdout, "explain --daemon: identical plans",
              "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode()[:3000], remote.stdout.decode()[:3000]))
 
+        # --plan: Spark Connect plans (protobuf JSON), one per line, in process and through the daemon
+        plans = os.path.join(tmp, "plans.jsonl")
+        attr = lambda n, pid=None: {"unresolvedAttribute": dict({"unparsedIdentifier": n},  # noqa: E731
+                                                                **({"planId": str(pid)} if pid is not None else {}))}
+        with open(plans, "w") as f:
+            for p in [
+                {"common": {"planId": "1"}, "project": {"input": {"common": {"planId": "0"}, "read": {
+                    "namedTable": {"unparsedIdentifier": "testdata"}}}, "expressions": [
+                        attr("key", 0), {"alias": {"expr": {"unresolvedFunction": {"functionName": "upper",
+                                                                                   "arguments": [attr("value")]}},
+                                                   "name": ["v"]}}]}},
+                {"plan": {"filter": {"input": {"sql": {"query": "SELECT 1 AS a"}},
+                                     "condition": {"expressionString": {"expression": "a > 0"}}}}},
+                {"project": {"input": {"sql": {"query": "SELECT 1 AS a"}}, "expressions": [attr("nope")]}},
+                {"filter": {"input": {"sql": {"query": "SELECT 1 AS a"}}}},
+            ]:
+                f.write(json.dumps(p) + "\n")
+        local, remote = run(["run", "--plan", plans]), run(["run", "--plan", "--daemon", d.addr, plans])
+        lines = [json.loads(x) for x in local.stdout.decode().splitlines()]
+        t.ok(local.returncode == 0 and [x["status"] for x in lines] == ["ok", "ok", "error", "error"]
+             and lines[0]["schema"] == "struct<key:int,v:string>"
+             and lines[2].get("error_class") == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
+             and "filter.condition" in lines[3]["message"],
+             "run --plan: Spark Connect plans analysed (and bad ones refused with the field)", local.stdout.decode()
+             + local.stderr.decode())
+        t.ok(local.stdout == remote.stdout, "run --plan --daemon: byte-identical output",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode(), remote.stdout.decode()))
+        local, remote = run(["explain", "--plan", plans]), run(["explain", "--plan", "--daemon", d.addr, plans])
+        t.ok(b"+- Relation spark_catalog.default.testdata" in local.stdout and local.stdout == remote.stdout,
+             "explain --plan (--daemon): the analysed plans, identical",
+             "in process:\n%s\ndaemon:\n%s" % (local.stdout.decode()[:3000], remote.stdout.decode()[:3000]))
+
         def strip_times(out):
             # the timing columns (decimals) differ; everything else must agree
             return [" ".join(re.sub(r"\d+\.\d+", "", line).split()) for line in out.decode().splitlines()]

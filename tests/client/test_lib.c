@@ -219,6 +219,74 @@ Test(client, register_catalog_then_analyze, .init = start, .fini = stop) {
     czc_client_free(cl);
 }
 
+/* A Spark Connect plan, built with the spark.connect messages a C engine
+ * links: df.filter(col("a") > 1).select(col("a")) over a SQL relation. */
+Test(client, analyze_a_spark_connect_plan, .init = start, .fini = stop) {
+    CzcClient *cl = client();
+    Spark__Connect__SQL sql = SPARK__CONNECT__SQL__INIT;
+    sql.query = "SELECT 1 AS a UNION ALL SELECT 2";
+    Spark__Connect__RelationCommon c0 = SPARK__CONNECT__RELATION_COMMON__INIT;
+    c0._plan_id_case = SPARK__CONNECT__RELATION_COMMON___PLAN_ID_PLAN_ID;
+    c0.plan_id = 0;
+    Spark__Connect__Relation src = SPARK__CONNECT__RELATION__INIT;
+    src.common = &c0;
+    src.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+    src.sql = &sql;
+    Spark__Connect__Expression__UnresolvedAttribute ua = SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE__INIT;
+    ua.unparsed_identifier = "a";
+    ua._plan_id_case = SPARK__CONNECT__EXPRESSION__UNRESOLVED_ATTRIBUTE___PLAN_ID_PLAN_ID;
+    ua.plan_id = 0;
+    Spark__Connect__Expression a = SPARK__CONNECT__EXPRESSION__INIT;
+    a.expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_ATTRIBUTE;
+    a.unresolved_attribute = &ua;
+    Spark__Connect__Expression__Literal one_l = SPARK__CONNECT__EXPRESSION__LITERAL__INIT;
+    one_l.literal_type_case = SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_INTEGER;
+    one_l.integer = 1;
+    Spark__Connect__Expression one = SPARK__CONNECT__EXPRESSION__INIT;
+    one.expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_LITERAL;
+    one.literal = &one_l;
+    Spark__Connect__Expression *gt_args[] = {&a, &one};
+    Spark__Connect__Expression__UnresolvedFunction gt_f = SPARK__CONNECT__EXPRESSION__UNRESOLVED_FUNCTION__INIT;
+    gt_f.function_name = ">";
+    gt_f.n_arguments = 2;
+    gt_f.arguments = gt_args;
+    Spark__Connect__Expression gt = SPARK__CONNECT__EXPRESSION__INIT;
+    gt.expr_type_case = SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UNRESOLVED_FUNCTION;
+    gt.unresolved_function = &gt_f;
+    Spark__Connect__Filter filter = SPARK__CONNECT__FILTER__INIT;
+    filter.input = &src;
+    filter.condition = &gt;
+    Spark__Connect__Relation filtered = SPARK__CONNECT__RELATION__INIT;
+    filtered.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_FILTER;
+    filtered.filter = &filter;
+    Spark__Connect__Expression *cols[] = {&a};
+    Spark__Connect__Project proj = SPARK__CONNECT__PROJECT__INIT;
+    proj.input = &filtered;
+    proj.n_expressions = 1;
+    proj.expressions = cols;
+    Spark__Connect__Relation root = SPARK__CONNECT__RELATION__INIT;
+    root.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_PROJECT;
+    root.project = &proj;
+
+    Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+    rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN;
+    rq.plan = &root;
+    Catalyzer__V1__AnalyzeResponse *ar = NULL;
+    char msg[256];
+    cr_assert_eq(czc_client_analyze(cl, &rq, NULL, NULL, &ar, msg, sizeof msg), CZC_OK, "%s", msg);
+    cr_assert(ar->result->ok, "%s", ar->result->error ? ar->result->error->message : "");
+    cr_assert_str_eq(ar->result->schema, "struct<a:int>");
+    cr_assert(strstr(ar->result->tree_string, "+- Filter (a#"), "%s", ar->result->tree_string);
+    catalyzer__v1__analyze_response__free_unpacked(ar, NULL);
+    /* a plan without a relation type: INVALID_ARGUMENT naming where */
+    Spark__Connect__Relation empty = SPARK__CONNECT__RELATION__INIT;
+    rq.plan = &empty;
+    ar = NULL;
+    cr_assert_eq(czc_client_analyze(cl, &rq, NULL, NULL, &ar, msg, sizeof msg), CZC_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "rel_type is not set"), "%s", msg);
+    czc_client_free(cl);
+}
+
 /* ---------------------------------------------------------------- deadlines, cancellation */
 
 Test(client, deadline_exceeded, .init = start, .fini = stop) {
