@@ -4,7 +4,7 @@
  *                  [--connections N] [--concurrency M] [--rate R]
  *                  [--duration S | --requests N] [--json]
  * plus --timeout-ms T (per call deadline, default 30000), --lean (ask for
- * neither the tree string nor the structured plan) and --sessions
+ * neither the tree string nor the structured plan), --sessions
  * stream|connection (default stream: each stream has its own session, since
  * the daemon runs one session's calls one at a time; `connection` shares one
  * session between a connection's streams). For a daemon with --tls-cert /
@@ -12,6 +12,12 @@
  * FILE and --tls-key FILE (mutual TLS), --tls-server-name NAME, --token-file
  * FILE (its first token is sent as a bearer token). Every connection does
  * its own TLS handshake, so --connections N measures N handshakes.
+ * --service catalyzer|connect:
+ * which service the measured calls go to — catalyzer.v1.Analyzer/Analyze
+ * (the default) or spark.connect.SparkConnectService/AnalyzePlan (schema), as
+ * a Spark Connect client sends it. Sessions are UUIDs (Spark Connect's form)
+ * and are set up through catalyzer.v1 Execute either way: the two services
+ * share sessions by id.
  *
  * N connections x M concurrent streams on one libuv loop. Without --rate each
  * stream sends its next request when the previous one ends (closed loop).
@@ -24,7 +30,11 @@
  * The workload is a directory of .sql files: the schema (--schema, or
  * DIR/schema.sql) runs once per session
  * (Execute), then the other files, in natural order, are cycled as queries;
- * statements before a file's last run once as set-up. */
+ * statements before a file's last run once as set-up. A .json file is a
+ * query given as a Spark Connect plan (a spark.connect.Relation in protobuf
+ * JSON): it is sent as the plan itself (AnalyzeRequest.plan, or the
+ * AnalyzePlan root), where a .sql query is sent as SQL text (SqlQuery, or a
+ * SQL relation). */
 #include <dirent.h>
 #include <math.h>
 #include <signal.h>
@@ -35,13 +45,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <sys/random.h>
+
 #include "czclient.h"
 #include "hist.h"
+#include "pb_json.h"
+#include "spark/connect/base.pb-c.h"
 
 typedef struct Query {
     char *name;
     char *setup; /* statements before the last; NULL if none */
-    char *sql;   /* the last statement */
+    char *sql;   /* the last statement; NULL for a plan */
+    Spark__Connect__Relation *plan; /* a .json query: the Connect plan */
 } Query;
 
 typedef struct Load Load;
@@ -79,6 +95,7 @@ struct Load {
     double rate, duration_s;
     long requests_max;
     bool json, lean;
+    bool connect;          /* --service connect: SparkConnectService/AnalyzePlan */
     bool session_per_conn; /* --sessions connection: the M streams share one */
     uint32_t timeout_ms;
     Query *queries;
@@ -208,7 +225,25 @@ static int load_workload(Load *L) {
     const char *schema_base = L->schema_path ? strrchr(L->schema_path, '/') : NULL;
     schema_base = schema_base ? schema_base + 1 : L->schema_path;
     while ((e = readdir(d))) {
-        if (!ends_with(e->d_name, ".sql") || e->d_name[0] == '.') continue;
+        if (e->d_name[0] == '.') continue;
+        if (ends_with(e->d_name, ".json")) {
+            snprintf(path, sizeof path, "%s/%s", L->workload, e->d_name);
+            json_error_t je;
+            json_t *j = json_load_file(path, 0, &je);
+            char err[512] = "";
+            ProtobufCMessage *m =
+                j ? pb_from_json(j, &spark__connect__relation__descriptor, 10000, err, sizeof err) : NULL;
+            json_decref(j);
+            if (!m) {
+                fprintf(stderr, "catalyzer-load: %s: not a spark.connect.Relation: %s\n", path, j ? err : je.text);
+                closedir(d);
+                return -1;
+            }
+            if (L->nqueries == cap) L->queries = realloc(L->queries, (cap = cap ? cap * 2 : 64) * sizeof *L->queries);
+            L->queries[L->nqueries++] = (Query){strdup(e->d_name), NULL, NULL, (Spark__Connect__Relation *)m};
+            continue;
+        }
+        if (!ends_with(e->d_name, ".sql")) continue;
         if (!strcmp(e->d_name, "schema.sql") || (schema_base && !strcmp(e->d_name, schema_base))) continue;
         snprintf(path, sizeof path, "%s/%s", L->workload, e->d_name);
         char *text = slurp(path);
@@ -223,12 +258,12 @@ static int load_workload(Load *L) {
             sql[--n] = 0;
         if (L->nqueries == cap) L->queries = realloc(L->queries, (cap = cap ? cap * 2 : 64) * sizeof *L->queries);
         L->queries[L->nqueries++] =
-            (Query){strdup(e->d_name), setup_end ? strndup(text, setup_end) : NULL, sql};
+            (Query){strdup(e->d_name), setup_end ? strndup(text, setup_end) : NULL, sql, NULL};
         free(text);
     }
     closedir(d);
     if (!L->nqueries) {
-        fprintf(stderr, "catalyzer-load: no .sql query files in %s\n", L->workload);
+        fprintf(stderr, "catalyzer-load: no .sql or .json query files in %s\n", L->workload);
         return -1;
     }
     qsort(L->queries, L->nqueries, sizeof *L->queries, natural_cmp);
@@ -297,6 +332,7 @@ static bool wire_field(const uint8_t *m, size_t n, uint32_t num, uint64_t *value
 
 static void on_response(void *ud, const uint8_t *msg, size_t len) {
     Pending *p = ud;
+    if (p->st->load->connect) return; /* AnalyzePlan: an analysis error is a status (INTERNAL), counted in on_done */
     uint64_t rlen = 0, ok = 0;
     const uint8_t *res = NULL;
     if (!wire_field(msg, len, 2, &rlen, &res) || !res) return; /* a trace event */
@@ -354,7 +390,10 @@ static void on_done(void *ud, int status, const char *msg) {
     st->busy = false;
     L->completed++;
     uint64_t lat = t > p->intended_ns ? t - p->intended_ns : 0;
-    if (status == CZC_OK) {
+    if (status == CZC_OK || (L->connect && status == CZC_INTERNAL && strstr(msg, "SQLSTATE"))) {
+        /* Spark Connect answers an analysis error with INTERNAL and Spark's
+         * message: an answered call, as catalyzer.v1's in-band error is. */
+        if (status != CZC_OK) L->analysis_errors++;
         L->ok++;
         hist_record(&L->hist, lat);
         hist_record(&L->window, lat);
@@ -371,28 +410,68 @@ static void on_done(void *ud, int status, const char *msg) {
     maybe_finish(L);
 }
 
+/* AnalyzePlan(schema) of the query, as a Spark Connect client asks for a DataFrame's schema. */
+static size_t connect_request(Stream *st, const Query *q, uint8_t **req, uint8_t *buf, size_t cap) {
+    Spark__Connect__SQL sql = SPARK__CONNECT__SQL__INIT;
+    Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
+    if (!q->plan) {
+        sql.query = q->sql;
+        rel.rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_SQL;
+        rel.sql = &sql;
+    }
+    Spark__Connect__Plan plan = SPARK__CONNECT__PLAN__INIT;
+    plan.op_type_case = SPARK__CONNECT__PLAN__OP_TYPE_ROOT;
+    plan.root = q->plan ? q->plan : &rel;
+    Spark__Connect__AnalyzePlanRequest__Schema sch = SPARK__CONNECT__ANALYZE_PLAN_REQUEST__SCHEMA__INIT;
+    sch.plan = &plan;
+    Spark__Connect__UserContext user = SPARK__CONNECT__USER_CONTEXT__INIT;
+    user.user_id = "catalyzer-load";
+    Spark__Connect__AnalyzePlanRequest rq = SPARK__CONNECT__ANALYZE_PLAN_REQUEST__INIT;
+    rq.session_id = st->session;
+    rq.user_context = &user;
+    rq.analyze_case = SPARK__CONNECT__ANALYZE_PLAN_REQUEST__ANALYZE_SCHEMA;
+    rq.schema = &sch;
+    size_t n = spark__connect__analyze_plan_request__get_packed_size(&rq);
+    *req = n > cap ? malloc(n) : buf;
+    if (!*req) abort();
+    spark__connect__analyze_plan_request__pack(&rq, *req);
+    return n;
+}
+
 static void send_one(Stream *st, uint64_t intended_ns) {
     Load *L = st->load;
     const Query *q = &L->queries[st->next_query++ % L->nqueries];
-    Catalyzer__V1__SqlQuery sq = CATALYZER__V1__SQL_QUERY__INIT;
-    sq.query = q->sql;
     uint8_t buf[8192], *req = buf;
-    Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
-    rq.session_id = st->session;
-    rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
-    rq.sql = &sq;
-    rq.omit_tree_string = L->lean;
-    rq.omit_resolved_plan = L->lean;
+    size_t n;
+    if (L->connect) {
+        n = connect_request(st, q, &req, buf, sizeof buf);
+    } else {
+        Catalyzer__V1__SqlQuery sq = CATALYZER__V1__SQL_QUERY__INIT;
+        sq.query = q->sql;
+        Catalyzer__V1__AnalyzeRequest rq = CATALYZER__V1__ANALYZE_REQUEST__INIT;
+        rq.session_id = st->session;
+        if (q->plan) {
+            rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN;
+            rq.plan = q->plan;
+        } else {
+            rq.input_case = CATALYZER__V1__ANALYZE_REQUEST__INPUT_SQL;
+            rq.sql = &sq;
+        }
+        rq.omit_tree_string = L->lean;
+        rq.omit_resolved_plan = L->lean;
+        n = catalyzer__v1__analyze_request__get_packed_size(&rq);
+        if (n > sizeof buf && !(req = malloc(n))) abort();
+        catalyzer__v1__analyze_request__pack(&rq, req);
+    }
     Pending *p = malloc(sizeof *p);
     if (!p) abort();
     *p = (Pending){st, intended_ns};
     st->busy = true;
     L->issued++;
     CzcCallOptions o = {L->timeout_ms};
-    size_t n = catalyzer__v1__analyze_request__get_packed_size(&rq);
-    if (n > sizeof buf && !(req = malloc(n))) abort();
-    catalyzer__v1__analyze_request__pack(&rq, req);
-    czc_call_start_raw(st->conn->cz, "/catalyzer.v1.Analyzer/Analyze", req, n, &o, on_response, on_done, p);
+    czc_call_start_raw(st->conn->cz,
+                       L->connect ? "/spark.connect.SparkConnectService/AnalyzePlan" : "/catalyzer.v1.Analyzer/Analyze",
+                       req, n, &o, on_response, on_done, p);
     if (req != buf) free(req);
 }
 
@@ -633,10 +712,11 @@ static void report(Load *L) {
     static const char *const QN[] = {"p50", "p90", "p99", "p99.9"};
     const char *mode = L->rate > 0 ? "open" : "closed";
     if (L->json) {
-        printf("{\"daemon\":\"%s\",\"workload\":\"%s\",\"queries\":%zu,\"connections\":%d,\"concurrency\":%d,"
+        printf("{\"daemon\":\"%s\",\"service\":\"%s\",\"workload\":\"%s\",\"queries\":%zu,\"connections\":%d,"
+               "\"concurrency\":%d,"
                "\"mode\":\"%s\",\"sessions\":\"%s\",\"rate\":%.1f,\"lean\":%s,\"elapsed_s\":%.3f,\"requests\":%llu,\"ok\":%llu,"
                "\"analysis_errors\":%llu,\"errors\":{",
-               L->daemon, L->workload, L->nqueries, L->nconn, L->concurrency, mode,
+               L->daemon, L->connect ? "connect" : "catalyzer", L->workload, L->nqueries, L->nconn, L->concurrency, mode,
                L->session_per_conn ? "connection" : "stream", L->rate, L->lean ? "true" : "false",
                el, (unsigned long long)L->completed, (unsigned long long)L->ok,
                (unsigned long long)L->analysis_errors);
@@ -655,7 +735,8 @@ static void report(Load *L) {
            L->daemon, L->workload, L->nqueries, L->schema_path ? ", schema " : "", L->schema_path ? L->schema_path : "",
            L->nconn, L->nconn == 1 ? "" : "s", L->concurrency, L->concurrency == 1 ? "" : "s", mode);
     if (L->rate > 0) printf(" at %.0f req/s", L->rate);
-    printf(", a session per %s%s\n", L->session_per_conn ? "connection" : "stream", L->lean ? ", lean responses" : "");
+    printf(", a session per %s%s%s\n", L->session_per_conn ? "connection" : "stream", L->lean ? ", lean responses" : "",
+           L->connect ? ", Spark Connect AnalyzePlan" : "");
     printf("requests:   %llu ok, %llu failed in %.2f s: %.1f req/s", (unsigned long long)L->ok,
            (unsigned long long)nerr, el, rps);
     if (L->analysis_errors) printf(" (%llu answered with an analysis error)", (unsigned long long)L->analysis_errors);
@@ -680,7 +761,7 @@ static int usage(void) {
             "                      [--rate R] [--duration S | --requests N] [--json]\n"
             "                      [--timeout-ms T] [--lean] [--sessions stream|connection]\n"
             "                      [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--tls-server-name NAME]]\n"
-            "                      [--token-file FILE]\n");
+            "                      [--token-file FILE] [--service catalyzer|connect]\n");
     return 2;
 }
 
@@ -719,6 +800,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--tls-key")) sec.key_file = val, i++;
         else if (!strcmp(a, "--tls-server-name")) sec.server_name = val, i++;
         else if (!strcmp(a, "--token-file")) token_file = val, i++;
+        else if (!strcmp(a, "--service") && (!strcmp(val, "catalyzer") || !strcmp(val, "connect")))
+            L.connect = !strcmp(val, "connect"), i++;
         else return usage();
     }
     if ((sec.cert_file || sec.key_file || sec.server_name) && !sec.ca_file) return usage();
@@ -775,8 +858,19 @@ int main(int argc, char **argv) {
         uv_timer_init(L.loop, &st->retry);
         st->retry.data = st;
         st->next_query = (size_t)k; /* streams start at different queries */
-        if (L.session_per_conn) snprintf(st->session, sizeof st->session, "load-%d-%d", (int)getpid(), ci);
-        else snprintf(st->session, sizeof st->session, "load-%d-%d-%d", (int)getpid(), ci, si);
+        (void)si;
+        if (L.session_per_conn && k >= L.nconn) {
+            snprintf(st->session, sizeof st->session, "%s", L.streams[ci].session); /* the connection's session */
+        } else {
+            uint8_t b[16]; /* a version 4 UUID: Spark Connect's session id form */
+            if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+                for (int x = 0; x < 16; x++) b[x] = (uint8_t)(rand() ^ (k << 3) ^ getpid());
+            b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+            b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+            snprintf(st->session, sizeof st->session,
+                     "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+                     b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+        }
     }
     for (int k = 0; k < L.nstreams; k++) {
         if (L.session_per_conn && k >= L.nconn) break; /* one set-up per connection's session */
