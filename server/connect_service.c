@@ -196,12 +196,14 @@ static bool analyse_root(Ctx *c, const Spark__Connect__Plan *plan, const char *f
     return true;
 }
 
+/* The analysed plan's output as a struct type (Dataset.schema). */
 static const DataType *result_schema(Ctx *c, const CzResult *r) {
-    OutputColumn *cols;
-    size_t n = plan_output_columns(c->a, cz_result_plan(r), &cols);
+    const Node *const *out;
+    int n = cz_result_output(r, &out);
     StructField *f = ARENA_ARRAY(c->a, StructField, n ? n : 1);
-    for (size_t i = 0; i < n; i++) f[i] = (StructField){cols[i].name, cols[i].type, cols[i].nullable, NULL};
-    return type_struct(c->a, (int)n, f);
+    for (int i = 0; i < n; i++)
+        f[i] = (StructField){out[i]->u.attr.name, out[i]->type, (out[i]->flags & NF_NULLABLE) != 0, NULL};
+    return type_struct(c->a, n, f);
 }
 
 /* Spark's QueryExecution.explainString: the sections each mode prints. The
@@ -575,15 +577,8 @@ static bool sql_command(Exec *x, const Spark__Connect__SqlCommand *cmd) {
         rel->rel_type_case = SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION;
         rel->local_relation = NEWMSG(Spark__Connect__LocalRelation, spark__connect__local_relation__init);
         rel->local_relation->_schema_case = SPARK__CONNECT__LOCAL_RELATION___SCHEMA_SCHEMA;
-        const Node *plan = cz_result_plan(r);
+        /* a command's own output (SHOW ..., SET) is not modelled: an empty schema */
         const char *ddl = "";
-        if (plan) {
-            OutputColumn *cols;
-            size_t n = plan_output_columns(c->a, plan, &cols);
-            StructField *f = ARENA_ARRAY(c->a, StructField, n ? n : 1);
-            for (size_t i = 0; i < n; i++) f[i] = (StructField){cols[i].name, cols[i].type, cols[i].nullable, NULL};
-            ddl = connect_struct_to_ddl(c->a, type_struct(c->a, (int)n, f));
-        }
         rel->local_relation->schema = (char *)(*ddl ? ddl : "struct<>");
     } else {
         /* A query is not run: the client gets its SQL relation back, as from Spark. */

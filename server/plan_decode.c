@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "connect_arrow.h"
 #include "connect_schema.h"
+#include "core/output.h"
 #include "parser/parser.h"
 
 typedef Spark__Connect__Relation Rel;
@@ -43,6 +45,7 @@ typedef struct Dec {
     PlanRef *refs;
     size_t nrefs, caprefs;
     const RefScope *scope;
+    ExprId next_id; /* the attributes the decoder makes (a local relation's columns) */
 } Dec;
 
 /* ---------------------------------------------------------------- errors and paths */
@@ -918,6 +921,60 @@ static Node *expr(Dec *d, const Expr *e, uint32_t depth) {
 
 /* ---------------------------------------------------------------- relations */
 
+/* A new attribute, as the planner's DataTypeUtils.toAttributes makes them:
+ * the analysis numbers its own ids after the decoder's (cz_run_plan). */
+static Node *attribute(Dec *d, const char *name, const DataType *t, bool nullable) {
+    Node *n = node_new(d->a, NK_AttributeReference, -1, -1);
+    n->u.attr.name = name;
+    n->u.attr.id = ++d->next_id;
+    n->u.attr.name_hash = attr_name_hash(name);
+    n->type = t;
+    if (nullable) n->flags |= NF_NULLABLE;
+    return node_finish(n);
+}
+
+static Node **attributes_of(Dec *d, const DataType *st) {
+    Node **v = ARENA_ARRAY(d->a, Node *, st->nfields ? st->nfields : 1);
+    for (int i = 0; i < st->nfields; i++)
+        v[i] = attribute(d, st->fields[i].name, st->fields[i].type, st->fields[i].nullable);
+    return v;
+}
+
+/* A schema string (DDL or JSON) as a struct: a non-struct type T is the
+ * struct of one column `value` (the planner's rule for local relations). */
+static const DataType *schema_struct(Dec *d, const char *text, const char *field) {
+    char why[256];
+    const DataType *t = connect_parse_schema(d->a, text, why, sizeof why);
+    if (!t) {
+        size_t mark = push(d, field);
+        invalid(d, "%s", why);
+        pop(d, mark);
+        return NULL;
+    }
+    if (t->id == T_STRUCT) return t;
+    StructField f = {"value", t, true, NULL};
+    return type_struct(d->a, 1, &f);
+}
+
+static Node *local_relation(Dec *d, const Spark__Connect__LocalRelation *lr) {
+    const DataType *schema = NULL;
+    if (lr->_schema_case && !(schema = schema_struct(d, lr->schema, ".schema"))) return NULL;
+    uint64_t rows = 0;
+    if (lr->_data_case) {
+        if (!schema)
+            return unsupported(d, "LocalRelation.data without a schema: Catalyzer takes the columns from "
+                                  "LocalRelation.schema, not from the Arrow schema");
+        char why[256];
+        if (!arrow_stream_rows(lr->data.data, lr->data.len, &rows, why, sizeof why)) return invalid(d, "%s", why);
+    } else if (!schema) {
+        return invalid(d, "Schema for LocalRelation is required when the input data is not provided.");
+    }
+    Node *n = node_new(d->a, NK_LocalRelation, -1, -1);
+    node_set_exprs(d->a, n, attributes_of(d, schema), (uint32_t)schema->nfields);
+    n->u.local.nrows = rows > UINT32_MAX ? UINT32_MAX : (uint32_t)rows; /* the values are not read */
+    return n;
+}
+
 static Node *lit_int(Dec *d, int64_t v, const DataType *t) {
     Value val = {.type = t};
     val.u.i = v;
@@ -1324,8 +1381,28 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
     }
     case SPARK__CONNECT__RELATION__REL_TYPE_LATERAL_JOIN:
         return unsupported(d, "lateral_join is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION: return unsupported(d, "local_relation is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_RANGE: return unsupported(d, "range is not supported yet");
+    case SPARK__CONNECT__RELATION__REL_TYPE_LOCAL_RELATION:
+        mark = push(d, ".local_relation");
+        n = local_relation(d, r->local_relation);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_RANGE: {
+        const Spark__Connect__Range *rg = r->range;
+        mark = push(d, ".range");
+        if (rg->step == 0) n = invalid(d, "requirement failed: step (0) cannot be 0");
+        else {
+            n = node_new(d->a, NK_Range, -1, -1);
+            n->u.range.start = rg->_start_case ? rg->start : 0;
+            n->u.range.end = rg->end;
+            n->u.range.step = rg->step;
+            /* without num_partitions Spark takes the session's leaf-node parallelism */
+            n->u.range.num_slices = rg->_num_partitions_case ? rg->num_partitions : d->opt->default_parallelism;
+            Node *id = attribute(d, "id", &TYPE_LONG, false);
+            node_set_exprs(d->a, n, &id, 1);
+        }
+        pop(d, mark);
+        return n;
+    }
     case SPARK__CONNECT__RELATION__REL_TYPE_SAMPLE: return unsupported(d, "sample is not supported yet");
     case SPARK__CONNECT__RELATION__REL_TYPE_REPARTITION: return unsupported(d, "repartition is not supported yet");
     case SPARK__CONNECT__RELATION__REL_TYPE_REPARTITION_BY_EXPRESSION:
@@ -1387,7 +1464,7 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
 Node *plan_decode(Arena *a, const Spark__Connect__Relation *r, const DecodeLimits *lim, const DecodeOptions *opts,
                   DecodeResult *res) {
     DecodeOptions dflt = {.ansi = true};
-    Dec d = {.a = a, .lim = lim, .opt = opts ? opts : &dflt, .res = res};
+    Dec d = {.a = a, .lim = lim, .opt = opts ? opts : &dflt, .res = res, .next_id = opts ? opts->first_id : 0};
     memset(res, 0, sizeof *res);
     snprintf(d.path, sizeof d.path, "relation");
     d.plen = strlen(d.path);

@@ -36,6 +36,8 @@ typedef struct DecodeOptions {
     bool ansi;                      /* spark.sql.ansi.enabled: a Cast without eval mode */
     bool double_quoted_identifiers; /* parser options for SQL text in the plan */
     bool enforce_reserved_keywords;
+    int default_parallelism;        /* Range without num_partitions: its splits (0: not printed) */
+    ExprId first_id;                /* attributes the decoder makes are numbered after this */
 } DecodeOptions;
 
 typedef enum DecodeStatus {

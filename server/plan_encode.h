@@ -20,13 +20,5 @@ Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t);
  * derived structurally; *n gets the count. */
 Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n);
 
-/* The same output as name, type, nullability (outer joins make the other
- * side nullable, as Spark's Join.output does). *cols in a; returns the count. */
-typedef struct OutputColumn {
-    const char *name;
-    const DataType *type;
-    bool nullable;
-} OutputColumn;
-size_t plan_output_columns(Arena *a, const Node *plan, OutputColumn **cols);
 
 #endif

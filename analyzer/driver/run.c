@@ -11,6 +11,7 @@
 #include "executor.h"
 #include "catalog/session.h"
 #include "core/output.h"
+#include "core/walk.h"
 #include "functions/functions.h"
 #include "parser/parser.h"
 #include "print/printer.h"
@@ -28,9 +29,12 @@ struct CzResult {
     const char *schema;
     const char *tree;
     const Node *plan;
+    Node *const *output;          /* the plan's output attributes (queries) */
+    uint32_t noutput;
     bool is_command;
     const char *json;
     Tracer tracer;
+    ExprId first_id;              /* expression ids up to this are taken (a decoded plan's attributes) */
     Catalog *retired_catalog;     /* versions a command replaced, freed with the result */
     SessionState *retired_state;
 };
@@ -202,6 +206,11 @@ const CzError *cz_result_error(const CzResult *r) { return r->status == CZ_ERROR
 const char *cz_result_schema(const CzResult *r) { return r->schema; }
 const char *cz_result_tree(const CzResult *r) { return r->tree; }
 const Node *cz_result_plan(const CzResult *r) { return r->plan; }
+
+int cz_result_output(const CzResult *r, const Node *const **attrs) {
+    *attrs = (const Node *const *)r->output;
+    return (int)r->noutput;
+}
 bool cz_result_is_command(const CzResult *r) { return r->is_command; }
 size_t cz_result_arena_bytes(const CzResult *r) { return arena_used(r->arena); }
 
@@ -289,7 +298,7 @@ static void on_budget_exhausted(void *ctx) { longjmp(*(jmp_buf *)ctx, 1); }
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
                    .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
-                   .driver = &ANALYSIS_DRIVER};
+                   .driver = &ANALYSIS_DRIVER, .next_id = r->first_id};
     if (opts) {
         an.deadline_ns = opts->deadline_ns;
         an.cancel = opts->cancel;
@@ -337,6 +346,8 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     if (!r->is_command) {
         AttrList out = plan_output(&an, plan);
         r->schema = schema_string(r->arena, out.v, out.n);
+        r->output = out.v;
+        r->noutput = out.n;
     } else {
         r->schema = "struct<>";
     }
@@ -424,6 +435,18 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     return r; /* no analysed plan: cz_result_plan stays NULL */
 }
 
+static WalkResult max_id(const Node *n, void *ctx) {
+    ExprId *m = ctx;
+    ExprId id = named_expr_id(n);
+    if (id > *m) *m = id;
+    return WALK_CONTINUE;
+}
+
 void cz_run_plan(CzSession *s, CzResult *r, Node *unresolved, const char *sql_text, const CzRunOptions *opts) {
+    /* A decoded plan may hold attributes already (a local relation's
+       columns): the analysis numbers its own after them. */
+    ExprId reserved = 0;
+    node_walk(unresolved, WALK_EXPRS | WALK_SUBQUERIES, max_id, &reserved);
+    r->first_id = reserved;
     run_guarded(s, r, unresolved, sql_text, sql_text ? strlen(sql_text) : 0, opts);
 }

@@ -134,6 +134,9 @@ const CzError *cz_result_error(const CzResult *r);   /* NULL when ok */
 const char *cz_result_schema(const CzResult *r);     /* "struct<a:int>"; NULL on error */
 const char *cz_result_tree(const CzResult *r);       /* analysed plan tree string, if requested */
 const Node *cz_result_plan(const CzResult *r);       /* the analysed plan; NULL on error */
+/* A query's output attributes (resolved AttributeReference nodes, in the
+ * result's arena), as Spark's LogicalPlan.output; 0 for commands and errors. */
+int cz_result_output(const CzResult *r, const Node *const **attrs);
 bool cz_result_is_command(const CzResult *r);
 size_t cz_result_arena_bytes(const CzResult *r);
 /* The `catalyzer run` JSON line for this result (no trailing newline); lives in the result. */

@@ -512,7 +512,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Range:
         sb_printf(sb, "Range (%lld, %lld, step=%lld", (long long)n->u.range.start, (long long)n->u.range.end,
                   (long long)n->u.range.step);
-        if (n->u.range.num_slices > 0) sb_printf(sb, ", splits=%d", n->u.range.num_slices);
+        if (n->u.range.num_slices > 0) sb_printf(sb, ", splits=Some(%d)", n->u.range.num_slices); /* Option[Int] */
         sb_putc(sb, ')');
         return;
     case NK_View:
