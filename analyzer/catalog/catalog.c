@@ -9,6 +9,8 @@
 
 bool name_eq(const char *a, const char *b) { return ident_equal_ci(a, b); }
 
+static TableDef *table_append(Catalog *c, TableDef *t);
+
 Catalog *catalog_new(void) {
     Catalog *c = calloc(1, sizeof *c);
     if (!c) abort();
@@ -26,15 +28,24 @@ void catalog_release(Catalog *c) {
         free(c->namespaces);
         free(c->tables);
         free(c->udfs);
+        free(c->v2ns);
         arena_free(c->arena);
         free(c);
     }
+}
+
+static NameParts parts_copy(Arena *a, NameParts p) {
+    const char **v = ARENA_ARRAY(a, const char *, p.n + 1);
+    for (uint32_t i = 0; i < p.n; i++) v[i] = arena_strdup(a, p.v[i]);
+    return (NameParts){p.n, v};
 }
 
 static TableDef *table_copy(Arena *a, const TableDef *t) {
     TableDef *n = ARENA_NEW(a, TableDef);
     n->catalog = arena_strdup(a, t->catalog);
     n->ns = arena_strdup(a, t->ns);
+    n->ns_parts = parts_copy(a, t->ns_parts);
+    n->v2 = t->v2;
     n->name = arena_strdup(a, t->name);
     n->ncols = t->ncols;
     n->cols = ARENA_ARRAY(a, ColumnDef, t->ncols ? t->ncols : 1);
@@ -76,6 +87,7 @@ Catalog *catalog_clone(const Catalog *c) {
         }
         n->nudfs = c->nudfs;
     }
+    for (int i = 0; i < c->nv2ns; i++) catalog_v2_add_namespace(n, c->v2ns[i].catalog, c->v2ns[i].parts);
     return n;
 }
 
@@ -87,7 +99,7 @@ bool catalog_has_namespace(const Catalog *c, const char *ns) {
 
 const TableDef *catalog_find_table(const Catalog *c, const char *ns, const char *name) {
     for (int i = 0; i < c->ntables; i++)
-        if (name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) return c->tables[i];
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) return c->tables[i];
     return NULL;
 }
 
@@ -108,10 +120,10 @@ void catalog_add_namespace(Catalog *c, const char *ns) {
 bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade) {
     bool has_tables = false;
     for (int i = 0; i < c->ntables; i++)
-        if (name_eq(c->tables[i]->ns, ns)) has_tables = true;
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns)) has_tables = true;
     if (has_tables && !cascade) return false;
     for (int i = 0; i < c->ntables;) {
-        if (name_eq(c->tables[i]->ns, ns)) c->tables[i] = c->tables[--c->ntables];
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns)) c->tables[i] = c->tables[--c->ntables];
         else i++;
     }
     for (int i = 0; i < c->nnamespaces; i++)
@@ -128,10 +140,14 @@ TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int nc
                     .provider = "parquet"};
     TableDef *t = table_copy(c->arena, &tmp);
     for (int i = 0; i < c->ntables; i++)
-        if (name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
             c->tables[i] = t;
             return t;
         }
+    return table_append(c, t);
+}
+
+static TableDef *table_append(Catalog *c, TableDef *t) {
     TableDef **a = realloc(c->tables, sizeof(TableDef *) * (size_t)(c->ntables + 1));
     if (!a) abort();
     c->tables = a;
@@ -141,7 +157,7 @@ TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int nc
 
 bool catalog_drop_table(Catalog *c, const char *ns, const char *name) {
     for (int i = 0; i < c->ntables; i++)
-        if (name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
             memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
             c->ntables--;
             return true;
@@ -161,4 +177,146 @@ void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def) {
     c->udfs[c->nudfs].name = arena_strdup(c->arena, name);
     c->udfs[c->nudfs].def = def;
     c->nudfs++;
+}
+
+/* ---- v2 catalogs ---- */
+
+/* Spark's quoteIfNeeded: a part other than [A-Za-z0-9_]+ (or all digits) is backquoted. */
+static void put_part(StrBuf *sb, const char *p) {
+    bool plain = *p != 0, digits = true;
+    for (const char *c = p; *c; c++) {
+        bool word = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+        if (!word) plain = false;
+        if (*c < '0' || *c > '9') digits = false;
+    }
+    if (plain && !digits) sb_puts(sb, p);
+    else sb_put_quoted_ident(sb, p);
+}
+
+const char *catalog_namespace_key(Arena *a, NameParts ns) {
+    StrBuf sb;
+    sb_init(&sb, a, 32);
+    for (uint32_t i = 0; i < ns.n; i++) {
+        if (i) sb_putc(&sb, '.');
+        put_part(&sb, ns.v[i]);
+    }
+    return sb_str(&sb);
+}
+
+static bool parts_eq(NameParts a, NameParts b) {
+    if (a.n != b.n) return false;
+    for (uint32_t i = 0; i < a.n; i++)
+        if (strcmp(a.v[i], b.v[i])) return false;
+    return true;
+}
+
+/* prefix is ns or one of its ancestors */
+static bool parts_start_with(NameParts ns, NameParts prefix) {
+    if (prefix.n > ns.n) return false;
+    for (uint32_t i = 0; i < prefix.n; i++)
+        if (strcmp(ns.v[i], prefix.v[i])) return false;
+    return true;
+}
+
+bool catalog_v2_namespace_exists(const Catalog *c, const char *catalog, NameParts ns) {
+    for (int i = 0; i < c->nv2ns; i++)
+        if (!strcmp(c->v2ns[i].catalog, catalog) && parts_start_with(c->v2ns[i].parts, ns)) return true;
+    for (int i = 0; i < c->ntables; i++)
+        if (c->tables[i]->v2 && !strcmp(c->tables[i]->catalog, catalog) && parts_start_with(c->tables[i]->ns_parts, ns))
+            return true;
+    return false;
+}
+
+static void add_child(Arena *a, NameParts of, NameParts ns, NameParts **out, int *n, int *cap) {
+    if (ns.n <= of.n || !parts_start_with(ns, of)) return;
+    NameParts child = {of.n + 1, ns.v};
+    for (int i = 0; i < *n; i++)
+        if (parts_eq((*out)[i], child)) return;
+    if (*n == *cap) {
+        int ncap = *cap ? *cap * 2 : 8;
+        NameParts *g = ARENA_ARRAY(a, NameParts, ncap);
+        if (*n) mem_copy(g, *out, sizeof(NameParts) * (size_t)*n);
+        *out = g;
+        *cap = ncap;
+    }
+    (*out)[(*n)++] = child;
+}
+
+int catalog_v2_child_namespaces(const Catalog *c, Arena *a, const char *catalog, NameParts ns, NameParts **out) {
+    int n = 0, cap = 0;
+    *out = NULL;
+    for (int i = 0; i < c->nv2ns; i++)
+        if (!strcmp(c->v2ns[i].catalog, catalog)) add_child(a, ns, c->v2ns[i].parts, out, &n, &cap);
+    for (int i = 0; i < c->ntables; i++)
+        if (c->tables[i]->v2 && !strcmp(c->tables[i]->catalog, catalog))
+            add_child(a, ns, c->tables[i]->ns_parts, out, &n, &cap);
+    return n;
+}
+
+const TableDef *catalog_v2_find_table(const Catalog *c, const char *catalog, NameParts ns, const char *name) {
+    for (int i = 0; i < c->ntables; i++) {
+        const TableDef *t = c->tables[i];
+        if (t->v2 && !strcmp(t->catalog, catalog) && parts_eq(t->ns_parts, ns) && !strcmp(t->name, name)) return t;
+    }
+    return NULL;
+}
+
+void catalog_v2_add_namespace(Catalog *c, const char *catalog, NameParts ns) {
+    for (int i = 0; i < c->nv2ns; i++)
+        if (!strcmp(c->v2ns[i].catalog, catalog) && parts_eq(c->v2ns[i].parts, ns)) return;
+    V2Namespace *g = realloc(c->v2ns, sizeof(V2Namespace) * (size_t)(c->nv2ns + 1));
+    if (!g) abort();
+    c->v2ns = g;
+    V2Namespace *n = &c->v2ns[c->nv2ns++];
+    n->catalog = arena_strdup(c->arena, catalog);
+    n->parts = parts_copy(c->arena, ns);
+    n->key = catalog_namespace_key(c->arena, n->parts);
+}
+
+bool catalog_v2_drop_namespace(Catalog *c, const char *catalog, NameParts ns, bool cascade) {
+    bool below = false;
+    for (int i = 0; i < c->ntables; i++)
+        if (c->tables[i]->v2 && !strcmp(c->tables[i]->catalog, catalog) && parts_start_with(c->tables[i]->ns_parts, ns))
+            below = true;
+    for (int i = 0; i < c->nv2ns; i++)
+        if (!strcmp(c->v2ns[i].catalog, catalog) && c->v2ns[i].parts.n > ns.n && parts_start_with(c->v2ns[i].parts, ns))
+            below = true;
+    if (below && !cascade) return false;
+    for (int i = 0; i < c->ntables;) {
+        const TableDef *t = c->tables[i];
+        if (t->v2 && !strcmp(t->catalog, catalog) && parts_start_with(t->ns_parts, ns)) c->tables[i] = c->tables[--c->ntables];
+        else i++;
+    }
+    for (int i = 0; i < c->nv2ns;) {
+        if (!strcmp(c->v2ns[i].catalog, catalog) && parts_start_with(c->v2ns[i].parts, ns))
+            c->v2ns[i] = c->v2ns[--c->nv2ns];
+        else i++;
+    }
+    return true;
+}
+
+TableDef *catalog_v2_put_table(Catalog *c, const char *catalog, NameParts ns, const char *name, int ncols,
+                               const ColumnDef *cols) {
+    TableDef tmp = {.catalog = catalog, .ns = catalog_namespace_key(c->arena, ns), .ns_parts = ns, .v2 = true,
+                    .name = name, .ncols = ncols, .cols = (ColumnDef *)cols};
+    TableDef *t = table_copy(c->arena, &tmp);
+    for (int i = 0; i < c->ntables; i++)
+        if (c->tables[i]->v2 && !strcmp(c->tables[i]->catalog, catalog) && parts_eq(c->tables[i]->ns_parts, ns) &&
+            !strcmp(c->tables[i]->name, name)) {
+            c->tables[i] = t;
+            return t;
+        }
+    return table_append(c, t);
+}
+
+bool catalog_v2_drop_table(Catalog *c, const char *catalog, NameParts ns, const char *name) {
+    for (int i = 0; i < c->ntables; i++) {
+        const TableDef *t = c->tables[i];
+        if (t->v2 && !strcmp(t->catalog, catalog) && parts_eq(t->ns_parts, ns) && !strcmp(t->name, name)) {
+            memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
+            c->ntables--;
+            return true;
+        }
+    }
+    return false;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "core/arena.h"
+#include "core/ir.h"
 #include "core/types.h"
 
 struct FuncDef;
@@ -21,8 +22,10 @@ typedef struct ColumnDef {
 } ColumnDef;
 
 typedef struct TableDef {
-    const char *catalog;   /* "spark_catalog" */
-    const char *ns;        /* "default" */
+    const char *catalog;   /* "spark_catalog", or a v2 catalog's name */
+    const char *ns;        /* "default"; in a v2 catalog the namespace's key (catalog_namespace_key) */
+    NameParts ns_parts;    /* v2 catalogs: the namespace, part by part */
+    bool v2;               /* lives in a v2 catalog (prints as RelationV2) */
     const char *name;      /* "t" */
     int ncols;
     ColumnDef *cols;
@@ -38,6 +41,13 @@ typedef struct UdfDef {
     const struct FuncDef *def;
 } UdfDef;
 
+/* A namespace of a v2 catalog: its key and its parts. */
+typedef struct V2Namespace {
+    const char *catalog;
+    const char *key;
+    NameParts parts;
+} V2Namespace;
+
 typedef struct Catalog {
     atomic_int refs;
     Arena *arena;
@@ -47,6 +57,8 @@ typedef struct Catalog {
     TableDef **tables;
     int nudfs;
     UdfDef *udfs;
+    int nv2ns;             /* namespaces created in v2 catalogs */
+    V2Namespace *v2ns;
 } Catalog;
 
 /* A catalog with spark_catalog.default only. refs = 1. */
@@ -66,6 +78,23 @@ bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade); /* false:
 TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int ncols, const ColumnDef *cols);
 bool catalog_drop_table(Catalog *c, const char *ns, const char *name);
 void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def);
+
+/* v2 catalogs, as Spark's InMemoryTableCatalog keeps them: names are
+ * case-sensitive, a namespace is identified by its parts (their quoted join,
+ * catalog_namespace_key, is the key) and exists when a namespace or a table
+ * lives at or below it; creating a table creates its namespace. */
+const char *catalog_namespace_key(Arena *a, NameParts ns);
+bool catalog_v2_namespace_exists(const Catalog *c, const char *catalog, NameParts ns);
+/* The namespaces directly below ns (one more part), each once. */
+int catalog_v2_child_namespaces(const Catalog *c, Arena *a, const char *catalog, NameParts ns, NameParts **out);
+const TableDef *catalog_v2_find_table(const Catalog *c, const char *catalog, NameParts ns, const char *name);
+/* Edits (on a clone only). */
+void catalog_v2_add_namespace(Catalog *c, const char *catalog, NameParts ns);
+/* Drops ns and, with cascade, everything below it; false: not empty. */
+bool catalog_v2_drop_namespace(Catalog *c, const char *catalog, NameParts ns, bool cascade);
+TableDef *catalog_v2_put_table(Catalog *c, const char *catalog, NameParts ns, const char *name, int ncols,
+                               const ColumnDef *cols);
+bool catalog_v2_drop_table(Catalog *c, const char *catalog, NameParts ns, const char *name);
 
 /* Names compare case-insensitively (Spark's catalog lower-cases them). */
 bool name_eq(const char *a, const char *b);

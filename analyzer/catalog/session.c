@@ -55,6 +55,11 @@ SessionState *state_clone(const SessionState *o) {
         s->conf.values[i] = arena_strdup(a, o->conf.values[i]);
     }
     s->current_ns = arena_strdup(a, o->current_ns);
+    s->current_catalog = o->current_catalog ? arena_strdup(a, o->current_catalog) : NULL;
+    s->has_v2_ns = o->has_v2_ns;
+    const char **ns = ARENA_ARRAY(a, const char *, o->current_v2_ns.n + 1);
+    for (uint32_t i = 0; i < o->current_v2_ns.n; i++) ns[i] = arena_strdup(a, o->current_v2_ns.v[i]);
+    s->current_v2_ns = (NameParts){o->current_v2_ns.n, ns};
     s->nviews = o->nviews;
     s->views = ARENA_ARRAY(a, TempView, o->nviews + 1);
     for (int i = 0; i < o->nviews; i++) {

@@ -31,7 +31,10 @@ typedef struct Variable {
 typedef struct SessionState {
     Arena *arena;            /* everything of this state lives here */
     Conf conf;
-    const char *current_ns;  /* "default" */
+    const char *current_ns;  /* the session catalog's current database: "default" */
+    const char *current_catalog; /* set by USE; NULL: spark.sql.defaultCatalog */
+    bool has_v2_ns;          /* a v2 current catalog's namespace was set by USE (else its default, []) */
+    NameParts current_v2_ns;
     int nviews;
     TempView *views;
     int nvars;

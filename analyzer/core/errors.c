@@ -81,6 +81,8 @@ static const ErrorClassDef CLASSES[] = {
     {"SCALAR_SUBQUERY_TOO_MANY_ROWS", "21000", "More than one row returned by a subquery used as an expression."},
     {"SCHEMA_ALREADY_EXISTS", "42P06", "Cannot create schema <schemaName> because it already exists."},
     {"SCHEMA_NOT_FOUND", "42704", "The schema <schemaName> cannot be found."},
+    {"CATALOG_NOT_FOUND", "42P08", "The catalog <catalogName> is not found; set the SQL config <config> to a catalog plugin class."},
+    {"_LEGACY_ERROR_TEMP_2215", NULL, "Cannot find catalog plugin class for catalog '<name>': <pluginClassName>."},
     {"SCHEMA_NOT_EMPTY", "2BP01", "Cannot drop a schema <schemaName> because it contains objects."},
     {"STAR_GROUP_BY_POS", "0A000", "Star (*) is not allowed in a select list when GROUP BY an ordinal position is used."},
     {"TABLE_OR_VIEW_ALREADY_EXISTS", "42P07", "Cannot create table or view <relationName> because it already exists."},

@@ -266,12 +266,15 @@ struct Node {
         struct {
             NameParts name;          /* target: view, table, namespace, variable */
             bool or_replace, if_not_exists, if_exists, temporary, cascade, is_view, global;
+            bool namespace_only;     /* USE SCHEMA|DATABASE|NAMESPACE x: a namespace of the current catalog */
             /* CreateTable: columns */
             uint32_t ncols;
             const char **col_names;
             const DataType **col_types;
             const char **col_comments;
             const char *provider;    /* USING x */
+            const char *catalog;     /* the catalog the target resolved to (NULL as parsed) */
+            const char *catalog_plugin; /* its plugin class (v2 catalogs) */
             const char *text;        /* CreateView: the query text; SetConfig: key */
             const char *value;       /* SetConfig: value (NULL: show) */
             /* CreateView: kids[0] = query; user column list in col_names (col_types NULL)

@@ -243,6 +243,38 @@ static bool is_command_word(const Parser *p) {
     return false;
 }
 
+/* SHOW NAMESPACES|SCHEMAS|DATABASES [FROM|IN ns] [[LIKE] 'pattern'],
+ * SHOW TABLES [FROM|IN ns] [[LIKE] 'pattern'], SHOW CATALOGS [[LIKE] 'pattern']
+ * (the words up to FROM/IN already read into `words`): a Command whose text
+ * is the listing ("SHOW NAMESPACES", ...), name the namespace, value the
+ * pattern. NULL for other SHOW statements. */
+static Node *show_listing(Parser *p, int32_t start, const char *words) {
+    static const char *const FORMS[][2] = {
+        {"SHOW NAMESPACES", "SHOW NAMESPACES"}, {"SHOW SCHEMAS", "SHOW NAMESPACES"},
+        {"SHOW DATABASES", "SHOW NAMESPACES"},  {"SHOW TABLES", "SHOW TABLES"},
+        {"SHOW CATALOGS", "SHOW CATALOGS"},
+    };
+    const char *listing = NULL;
+    bool in = false;
+    for (size_t i = 0; i < sizeof FORMS / sizeof FORMS[0] && !listing; i++) {
+        size_t n = strlen(FORMS[i][0]);
+        if (strncmp(words, FORMS[i][0], n)) continue;
+        if (!words[n]) listing = FORMS[i][1];
+        else if ((!strcmp(words + n, " IN") || !strcmp(words + n, " FROM")) && strcmp(FORMS[i][1], "SHOW CATALOGS"))
+            listing = FORMS[i][1], in = true;
+    }
+    if (!listing) return NULL;
+    Node *s = node_new(p->a, NK_Command, start, 0);
+    s->u.ddl.text = listing;
+    Target t = {{0, NULL}, NULL, false, -1, -1};
+    if (in) t = parse_target(p);
+    if (word_is(p, 0, "LIKE")) advance(p);
+    if (ps_at_string(p)) s->u.ddl.value = ps_parse_string_lit(p, NULL);
+    skip_rest(p);
+    s->stop = prev_stop(p);
+    return stmt_finish(p, s, in ? &t : NULL);
+}
+
 static Node *generic_command(Parser *p, int32_t start) {
     StrBuf sb;
     sb_init(&sb, p->a, 32);
@@ -279,6 +311,10 @@ static Node *generic_command(Parser *p, int32_t start) {
         d->u.ddl.text = strstr(sb.data, " QUERY") ? sb.data : arena_printf(p->a, "%s QUERY", sb.data);
         node_set_kids(p->a, d, &q, 1);
         return node_finish(d);
+    }
+    if (!strncmp(sb.data, "SHOW ", 5)) {
+        Node *listing = show_listing(p, start, sb.data);
+        if (listing) return listing;
     }
     Node *s = node_new(p->a, NK_Command, start, 0);
     s->u.ddl.text = sb.data;
@@ -665,9 +701,14 @@ Node *ps_parse_statement_body(Parser *p) {
     case KW_DROP: return parse_drop(p, start);
     case KW_USE: {
         advance(p);
-        if (at_namespace_word(p) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) advance(p);
+        bool namespace_only = false;
+        if (at_namespace_word(p) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
+            advance(p);
+            namespace_only = true;
+        }
         Target tg = parse_target(p);
         Node *s = node_new(p->a, NK_UseNamespace, start, prev_stop(p));
+        s->u.ddl.namespace_only = namespace_only;
         return stmt_finish(p, s, &tg);
     }
     case KW_DECLARE: return declare_variable(p, start);

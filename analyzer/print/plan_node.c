@@ -155,25 +155,58 @@ static bool use_namespace_is_schema(const Node *n, const char *sql, size_t len) 
     return word_at(p, end, "SCHEMA") || word_at(p, end, "DATABASE") || word_at(p, end, "NAMESPACE");
 }
 
+/* A catalog as a resolved name prints it: the session catalog's toString, or
+ * a plugin's Object.toString with the identity hash masked as Spark's golden
+ * files mask it. */
+static void catalog_object(StrBuf *sb, const Node *n) {
+    if (n->u.ddl.catalog_plugin) sb_printf(sb, "%s@xxxxxxxx, ", n->u.ddl.catalog_plugin);
+    else sb_puts(sb, "V2SessionCatalog(spark_catalog), ");
+}
+
+static bool is_listing(const Node *n, const char *what) {
+    return n->kind == NK_Command && n->u.ddl.text && !strcmp(n->u.ddl.text, what);
+}
+
 const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_t len) {
     StrBuf sb;
     switch (n->kind) {
     case NK_CreateNamespace:
     case NK_DropNamespace:
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedNamespace V2SessionCatalog(spark_catalog), ");
+        sb_puts(&sb, "ResolvedNamespace ");
+        catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
     case NK_UseNamespace:
-        if (use_namespace_is_schema(n, sql, len)) return NULL;
+        if (n->u.ddl.namespace_only || use_namespace_is_schema(n, sql, len)) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedNamespace V2SessionCatalog(spark_catalog), ");
+        sb_puts(&sb, "ResolvedNamespace ");
+        catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
+        return sb_str(&sb);
+    case NK_Command:
+        if (!n->u.ddl.catalog || !(is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES"))) return NULL;
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedNamespace ");
+        catalog_object(&sb, n);
+        str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
+        return sb_str(&sb);
+    case NK_CreateTable:
+        if (!n->u.ddl.catalog_plugin) return NULL;
+        sb_init(&sb, a, 64);
+        sb_puts(&sb, "ResolvedIdentifier ");
+        catalog_object(&sb, n);
+        name_parts_print(&sb, n->u.ddl.name, true);
         return sb_str(&sb);
     case NK_DropTable:
         if (n->u.ddl.is_view) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedIdentifier V2SessionCatalog(spark_catalog), ");
+        sb_puts(&sb, "ResolvedIdentifier ");
+        catalog_object(&sb, n);
+        if (n->u.ddl.catalog_plugin) {
+            name_parts_print(&sb, n->u.ddl.name, true);
+            return sb_str(&sb);
+        }
         {
             /* the namespace and table, without the catalog */
             NameParts np = n->u.ddl.name;
@@ -252,6 +285,20 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         return;
     }
     case NK_CreateTable:
+        if (n->u.ddl.catalog_plugin) {
+            /* a v2 catalog's CreateTable / CreateTableAsSelect: the columns, ignoreIfExists */
+            sb_puts(sb, n->nkids ? "CreateTableAsSelect " : "CreateTable ");
+            if (!n->nkids) {
+                sb_putc(sb, '[');
+                for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
+                    if (i) sb_puts(sb, ", ");
+                    sb_puts(sb, n->u.ddl.col_names[i]);
+                }
+                sb_puts(sb, "], ");
+            }
+            sb_puts(sb, bool_str(n->u.ddl.if_not_exists));
+            return;
+        }
         if (n->nkids) {
             sb_puts(sb, "CreateDataSourceTableAsSelectCommand ");
             catalog_name(sb, n->u.ddl.name);
@@ -345,6 +392,17 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         }
         return;
     case NK_Command:
+        if (is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES") || is_listing(n, "SHOW CATALOGS")) {
+            /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
+            bool catalogs = is_listing(n, "SHOW CATALOGS");
+            sb_puts(sb, catalogs ? "ShowCatalogsCommand" : is_listing(n, "SHOW TABLES") ? "ShowTables" : "ShowNamespaces");
+            if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
+            if (!catalogs && n->nexprs) {
+                sb_puts(sb, n->u.ddl.value ? ", " : " ");
+                list(sb, n->exprs, n->nexprs);
+            }
+            return;
+        }
         sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : "Command");
         if (n->u.ddl.name.n) {
             sb_putc(sb, ' ');
@@ -493,6 +551,18 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         list(sb, n->exprs, n->nexprs);
         return;
     case NK_Relation: {
+        const TableDef *t = n->u.relation.table;
+        if (t && t->v2) {
+            /* DataSourceV2Relation: output, catalog.identifier, the table's name (the in-memory
+               catalogs name a table catalog.identifier too) */
+            sb_puts(sb, "RelationV2");
+            list(sb, n->exprs, n->nexprs);
+            sb_putc(sb, ' ');
+            name_parts_print(sb, n->u.relation.name, true);
+            sb_putc(sb, ' ');
+            name_parts_print(sb, n->u.relation.name, true);
+            return;
+        }
         sb_puts(sb, "Relation ");
         name_parts_print(sb, n->u.relation.name, false);
         sb_putc(sb, '[');
@@ -502,7 +572,6 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         }
         more_fields(sb, n->nexprs, shown_of(n->nexprs), ",");
         sb_putc(sb, ']');
-        const TableDef *t = n->u.relation.table;
         sb_putc(sb, ' ');
         /* HadoopFsRelation prints its format's short name, lower case */
         for (const char *c = t && t->provider ? t->provider : "parquet"; *c; c++)

@@ -1,18 +1,24 @@
 /* ResolveRelations — Spark's Analyzer.ResolveRelations: a table name becomes
  * the relation it names, looked up as Spark does — temporary views first (a
- * single-part name), then the catalog (current namespace, `db.t`,
- * `spark_catalog.db.t`). Views are analysed in their own context and wrapped
+ * single-part name), then the catalog the name's first part registers, else
+ * the current catalog (Spark's CatalogAndIdentifier): the session catalog's
+ * `t`, `db.t`, `spark_catalog.db.t`, or a v2 catalog's table, which prints as
+ * RelationV2. Views are analysed in their own context and wrapped
  * as Spark shows them. (CTE names were already turned into CTERelationRefs by
  * CTESubstitution.)
  *
  *   'UnresolvedRelation [t]      SubqueryAlias spark_catalog.default.t
  *                          =>    +- Relation spark_catalog.default.t[a#1,b#2] parquet
+ *   'UnresolvedRelation [myTable]   (USE primary.tempdb)
+ *                          =>    SubqueryAlias primary.tempdb.myTable
+ *                                +- RelationV2[id#1L] primary.tempdb.myTable primary.tempdb.myTable
  */
 #include <string.h>
 #include <strings.h>
 
 #include "rule.h"
 #include "rules.h"
+#include "catalog/catalog_manager.h"
 #include "catalog/conf.h"
 #include "catalog/session.h"
 #include "core/output.h"
@@ -30,12 +36,25 @@ static const char *format_name(Analysis *an, const char *name) {
     return s;
 }
 
-static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at) {
+/* A table's full name: spark_catalog.db.t (names formatted as the session
+ * catalog formats them), or a v2 catalog's catalog.ns....t as created. */
+static NameParts table_full_name(Analysis *an, const TableDef *t) {
+    if (t->v2) {
+        const char **parts = ARENA_ARRAY(an->arena, const char *, t->ns_parts.n + 2);
+        parts[0] = t->catalog;
+        for (uint32_t i = 0; i < t->ns_parts.n; i++) parts[i + 1] = t->ns_parts.v[i];
+        parts[t->ns_parts.n + 1] = t->name;
+        return (NameParts){t->ns_parts.n + 2, parts};
+    }
     const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
     parts[0] = t->catalog;
     parts[1] = format_name(an, t->ns);
     parts[2] = format_name(an, t->name);
-    NameParts full = {3, parts};
+    return (NameParts){3, parts};
+}
+
+static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at) {
+    NameParts full = table_full_name(an, t);
     Node *rel = node_new(an->arena, NK_Relation, at->start, at->stop);
     rel->u.relation.name = full;
     rel->u.relation.table = t;
@@ -134,11 +153,32 @@ static Node *resolve_one(Analysis *an, Node *u) {
             return expand_view(an, v->sql, v->ncols, v->cols, alias, view_name, true, NULL, vs, u);
         }
     }
-    const char *ns = an->view_ns ? an->view_ns : an->session ? an->session->current_ns : "default";
+    const char *ns = an->view_ns ? an->view_ns : "default";
     const char *tbl = n.v[n.n - 1];
-    if (n.n == 2) ns = n.v[0];
-    else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) ns = n.v[1];
-    else if (n.n >= 3) {
+    if (an->session && !an->view_ns) {
+        /* CatalogAndIdentifier: a registered catalog's name first, else the current catalog */
+        QualifiedName q;
+        ErrorInfo *e = catalog_split_identifier(an->arena, an->session, n, &q);
+        if (e) {
+            if (e->start < 0) e->start = u->start, e->stop = u->stop;
+            return an_fail(an, e);
+        }
+        if (!q.catalog.is_session) {
+            const TableDef *t = an->catalog ? catalog_v2_find_table(an->catalog, q.catalog.name, q.ns, q.name) : NULL;
+            if (!t)
+                return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", u, "relationName",
+                                              sql_id_parts(an->arena, n), NULL));
+            return relation_for_table(an, t, u);
+        }
+        if (q.ns.n != 1)
+            return an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", u, "sessionCatalog",
+                                          SESSION_CATALOG, "namespace", sql_id_parts(an->arena, q.ns), NULL));
+        ns = q.ns.v[0];
+    } else if (n.n == 2) {
+        ns = n.v[0];
+    } else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) {
+        ns = n.v[1];
+    } else if (n.n >= 3) {
         return an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", u, "sessionCatalog",
                                       "spark_catalog", "namespace", sql_id_parts(an->arena, (NameParts){n.n - 1, n.v}),
                                       NULL));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/catalog_manager.h"
 #include "core/output.h"
 #include "eval/consteval.h"
 #include "functions/functions.h"
@@ -41,21 +42,35 @@ static Node *with_query(Analysis *an, Node *stmt, Node *query) {
     return node_with_kid(an->arena, stmt, 0, query);
 }
 
-/* ns and table of a (multi-part) name as the catalog sees it. */
-static bool split_table_name(Analysis *an, const Node *at, NameParts n, const char **ns, const char **tbl) {
+/* Fails the analysis with a catalog-layer error, positioned at the statement. */
+static bool fail_at(Analysis *an, const Node *at, ErrorInfo *e) {
+    if (at && e->start < 0) {
+        e->start = at->start;
+        e->stop = at->stop;
+    }
+    an_fail(an, e);
+    return false;
+}
+
+/* A table or view name split as Spark's CatalogAndIdentifier splits it; in
+ * the session catalog the namespace must be a single part (*ns). */
+static bool split_table_name(Analysis *an, CzSession *s, const Node *at, NameParts n, QualifiedName *q,
+                             const char **ns, const char **tbl) {
     if (n.n == 0) {
         an_fail(an, error_make(an->arena, "PARSE_SYNTAX_ERROR", at, "error", "end of input", "hint", "", NULL));
         return false;
     }
-    *tbl = n.v[n.n - 1];
-    *ns = an->session->current_ns;
-    if (n.n == 2) *ns = n.v[0];
-    else if (n.n == 3 && strcasecmp(n.v[0], "spark_catalog") == 0) *ns = n.v[1];
-    else if (n.n >= 3) {
-        an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", at, "sessionCatalog", "spark_catalog",
-                               "namespace", sql_id_parts(an->arena, (NameParts){n.n - 1, n.v}), NULL));
+    ErrorInfo *e = catalog_split_identifier(an->arena, s->state, n, q);
+    if (e) return fail_at(an, at, e);
+    *tbl = q->name;
+    *ns = NULL;
+    if (!q->catalog.is_session) return true;
+    if (q->ns.n != 1) {
+        an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", at, "sessionCatalog", SESSION_CATALOG,
+                               "namespace", sql_id_parts(an->arena, q->ns), NULL));
         return false;
     }
+    *ns = q->ns.v[0];
     return true;
 }
 
@@ -105,7 +120,11 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
         return with_query(an, stmt, query);
     }
     const char *ns, *tbl;
-    if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
+    QualifiedName q;
+    if (!split_table_name(an, s, stmt, n, &q, &ns, &tbl)) return NULL;
+    if (!q.catalog.is_session) /* the in-memory catalogs keep tables only (no ViewCatalog) */
+        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.CATALOG_OPERATION", stmt, "catalogName",
+                                      sql_ident(an->arena, q.catalog.name), "operation", "views", NULL));
     /* the command shows the view's resolved identifier, as Spark's ResolvedIdentifier */
     const char **full = ARENA_ARRAY(an->arena, const char *, 3);
     full[0] = "spark_catalog";
@@ -145,7 +164,9 @@ static Node *create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
 
 static Node *create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     const char *ns, *tbl;
-    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
+    QualifiedName q;
+    if (!split_table_name(an, s, stmt, stmt->u.ddl.name, &q, &ns, &tbl)) return NULL;
+    if (!q.catalog.is_session) return v2_create_table(an, s, stmt, &q, pend);
     Catalog *c = pending_catalog(s, pend);
     if (!catalog_has_namespace(c, ns))
         return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
@@ -188,7 +209,9 @@ static Node *drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
         }
     }
     const char *ns, *tbl;
-    if (!split_table_name(an, stmt, n, &ns, &tbl)) return NULL;
+    QualifiedName q;
+    if (!split_table_name(an, s, stmt, n, &q, &ns, &tbl)) return NULL;
+    if (!q.catalog.is_session) return v2_drop_table(an, s, stmt, &q, pend);
     Catalog *c = pending_catalog(s, pend);
     const TableDef *t = catalog_find_table(c, ns, tbl);
     if (!t || (bool)t->is_view != stmt->u.ddl.is_view) {
@@ -203,47 +226,69 @@ static Node *drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
     return ok(stmt);
 }
 
-static const char *single_namespace(Analysis *an, Node *stmt) {
-    NameParts n = stmt->u.ddl.name;
-    if (n.n == 2 && strcasecmp(n.v[0], "spark_catalog") == 0) return n.v[1];
-    if (n.n != 1) {
-        an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", stmt, "sessionCatalog", "spark_catalog",
-                               "namespace", sql_id_parts(an->arena, n), NULL));
-        return NULL;
+/* The namespace a statement names: Spark's CatalogAndNamespace, or for
+ * `USE SCHEMA x` (SetNamespaceCommand) the current catalog's. */
+static bool split_namespace(Analysis *an, CzSession *s, Node *stmt, QualifiedName *q) {
+    ErrorInfo *e;
+    if (stmt->kind == NK_UseNamespace && stmt->u.ddl.namespace_only) {
+        memset(q, 0, sizeof *q);
+        e = catalog_current(an->arena, s->state, &q->catalog);
+        q->ns = stmt->u.ddl.name;
+    } else {
+        e = catalog_split_namespace(an->arena, s->state, stmt->u.ddl.name, q);
     }
-    return n.v[0];
+    return e ? fail_at(an, stmt, e) : true;
+}
+
+/* The statement with its target resolved: catalog, and the namespace inside it. */
+Node *with_resolved_namespace(Analysis *an, Node *stmt, const QualifiedName *q) {
+    Node *c = node_copy(an->arena, stmt);
+    c->u.ddl.name = q->ns;
+    c->u.ddl.catalog = q->catalog.name;
+    c->u.ddl.catalog_plugin = q->catalog.plugin;
+    return node_finish(c);
 }
 
 static Node *namespace_cmd(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    const char *ns = single_namespace(an, stmt);
-    if (!ns) return NULL;
+    QualifiedName q;
+    if (!split_namespace(an, s, stmt, &q)) return NULL;
+    if (!q.catalog.is_session) return v2_namespace_command(an, s, stmt, &q, pend);
+    if (q.ns.n != 1) {
+        if (stmt->kind == NK_UseNamespace && q.ns.n == 0) { /* USE spark_catalog */
+            state_set_current(pending_state(s, pend), SESSION_CATALOG, NULL);
+            return with_resolved_namespace(an, stmt, &q);
+        }
+        return an_fail(an, error_make(an->arena, "REQUIRES_SINGLE_PART_NAMESPACE", stmt, "sessionCatalog",
+                                      SESSION_CATALOG, "namespace", sql_id_parts(an->arena, q.ns), NULL));
+    }
+    const char *ns = q.ns.v[0];
+    Node *resolved = with_resolved_namespace(an, stmt, &q);
     if (stmt->kind == NK_UseNamespace) {
         if (!catalog_has_namespace(s->catalog, ns))
             return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
                                           arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
-        SessionState *st = pending_state(s, pend);
-        st->current_ns = arena_strdup(st->arena, ns);
-        return ok(stmt);
+        state_set_current(pending_state(s, pend), SESSION_CATALOG, &q.ns);
+        return resolved;
     }
     Catalog *c = pending_catalog(s, pend);
     if (stmt->kind == NK_CreateNamespace) {
         if (catalog_has_namespace(c, ns)) {
-            if (stmt->u.ddl.if_not_exists) return ok(stmt);
+            if (stmt->u.ddl.if_not_exists) return resolved;
             return an_fail(an, error_make(an->arena, "SCHEMA_ALREADY_EXISTS", stmt, "schemaName",
                                           arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
         }
         catalog_add_namespace(c, ns);
-        return ok(stmt);
+        return resolved;
     }
     if (!catalog_has_namespace(c, ns)) {
-        if (stmt->u.ddl.if_exists) return ok(stmt);
+        if (stmt->u.ddl.if_exists) return resolved;
         return an_fail(an, error_make(an->arena, "SCHEMA_NOT_FOUND", stmt, "schemaName",
                                       arena_printf(an->arena, "`spark_catalog`.`%s`", ns), NULL));
     }
     if (!catalog_drop_namespace(c, ns, stmt->u.ddl.cascade))
         return an_fail(an, error_make(an->arena, "SCHEMA_NOT_EMPTY", stmt, "schemaName",
                                       arena_printf(an->arena, "`%s`", ns), NULL));
-    return ok(stmt);
+    return resolved;
 }
 
 static Node *set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -264,16 +309,21 @@ static Node *set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
 static Node *insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;
     const char *ns, *tbl;
-    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
-    bool temp_view = stmt->u.ddl.name.n == 1 && state_find_view(s->state, tbl);
-    const TableDef *t = catalog_find_table(s->catalog, ns, tbl);
+    QualifiedName q;
+    bool temp_view = stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0]);
+    const TableDef *t = NULL;
+    if (!temp_view) {
+        if (!split_table_name(an, s, stmt, stmt->u.ddl.name, &q, &ns, &tbl)) return NULL;
+        t = q.catalog.is_session ? catalog_find_table(s->catalog, ns, tbl)
+                                 : catalog_v2_find_table(s->catalog, q.catalog.name, q.ns, tbl);
+    }
     if (!t && !temp_view)
         return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
     if (!stmt->nkids) return ok(stmt);
     Node *query = an_analyze_query(an, stmt->kids[0]);
     if (!query) return NULL;
-    if (t && !t->is_view && !temp_view) {
+    if (t && !t->is_view && !t->v2 && !temp_view) {
         /* the query fitted to the table's columns (insert_columns.c) */
         Node *fitted = insert_fit_query(an, t, stmt, query);
         if (fitted || an_failed(an)) return fitted;
@@ -297,8 +347,10 @@ static bool command_needs_table(const char *kw) {
 /* The table a command names, as the catalog resolves it; NULL with the error recorded. */
 static const TableDef *command_table(Analysis *an, CzSession *s, Node *stmt) {
     const char *ns, *tbl;
-    if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
-    const TableDef *t = catalog_find_table(s->catalog, ns, tbl);
+    QualifiedName q;
+    if (!split_table_name(an, s, stmt, stmt->u.ddl.name, &q, &ns, &tbl)) return NULL;
+    const TableDef *t = q.catalog.is_session ? catalog_find_table(s->catalog, ns, tbl)
+                                             : catalog_v2_find_table(s->catalog, q.catalog.name, q.ns, tbl);
     if (!t) an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
                                    sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
     return t;
@@ -309,6 +361,7 @@ static const TableDef *command_table(Analysis *an, CzSession *s, Node *stmt) {
  * query, if any, analysed. */
 static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     const char *kw = stmt->u.ddl.text;
+    if (is_show_listing(stmt)) return show_listing(an, s, stmt);
     if (starts_with_ci(kw, "CACHE")) {
         /* CACHE TABLE t AS query: a temporary view over the query */
         if (stmt->nkids) {
@@ -331,21 +384,29 @@ static Node *other_command(Analysis *an, CzSession *s, Node *stmt, PendingChange
         return command_table(an, s, stmt) ? ok(stmt) : NULL;
     }
     if (starts_with_ci(kw, "DELETE") || starts_with_ci(kw, "UPDATE") || starts_with_ci(kw, "MERGE")) {
-        /* v1 session-catalog tables support none of these */
-        if (!command_table(an, s, stmt)) return NULL;
+        /* v1 session-catalog tables support none of these; Spark's in-memory
+           v2 tables support DELETE (SupportsDelete) only */
+        const TableDef *t = command_table(an, s, stmt);
+        if (!t) return NULL;
+        if (t->v2 && starts_with_ci(kw, "DELETE")) return ok(stmt);
         const char *op = starts_with_ci(kw, "DELETE") ? "DELETE" : starts_with_ci(kw, "UPDATE") ? "UPDATE" : "MERGE INTO";
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), "operation", op, NULL));
     }
     if (starts_with_ci(kw, "REPLACE TABLE")) {
         const char *ns, *tbl;
-        if (!split_table_name(an, stmt, stmt->u.ddl.name, &ns, &tbl)) return NULL;
-        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName",
-                                      qualified(an, ns, tbl), "operation", "REPLACE TABLE", NULL));
+        QualifiedName q;
+        if (!split_table_name(an, s, stmt, stmt->u.ddl.name, &q, &ns, &tbl)) return NULL;
+        /* (a v2 catalog could replace the table; Catalyzer's generic statement
+           has no column list to replace it with, so it refuses there too) */
+        const char *name = q.catalog.is_session ? qualified(an, ns, tbl) : sql_id_parts(an->arena, stmt->u.ddl.name);
+        return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName", name,
+                                      "operation", "REPLACE TABLE", NULL));
     }
     if (starts_with_ci(kw, "REPAIR TABLE") || starts_with_ci(kw, "MSCK")) {
         const TableDef *t = command_table(an, s, stmt);
         if (!t) return NULL;
+        if (t->v2) return ok(stmt); /* a v2 RepairTable analyses; Spark refuses it only when planning */
         return an_fail(an, error_make(an->arena, "NOT_A_PARTITIONED_TABLE", stmt, "operation", "MSCK REPAIR TABLE",
                                       "tableIdentWithDB", qualified(an, t->ns, t->name), NULL));
     }

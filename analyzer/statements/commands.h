@@ -5,6 +5,7 @@
 #ifndef CZ_STATEMENTS_COMMANDS_H
 #define CZ_STATEMENTS_COMMANDS_H
 
+#include "catalog/catalog_manager.h"
 #include "catalog/session.h"
 #include "core/analysis.h"
 
@@ -28,6 +29,16 @@ SessionState *pending_state(CzSession *s, PendingChanges *p);
 
 /* Session variables, EXECUTE IMMEDIATE and IDENTIFIER targets (variables_cmd.c). */
 Node *run_variable_command(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend);
+
+/* The statement with its namespace target resolved (catalog + namespace). */
+Node *with_resolved_namespace(Analysis *an, Node *stmt, const QualifiedName *q);
+
+/* Statements on v2 catalogs and the catalog listings (catalog_cmd.c). */
+Node *v2_namespace_command(Analysis *an, CzSession *s, Node *stmt, const QualifiedName *q, PendingChanges *pend);
+Node *v2_create_table(Analysis *an, CzSession *s, Node *stmt, const QualifiedName *q, PendingChanges *pend);
+Node *v2_drop_table(Analysis *an, CzSession *s, Node *stmt, const QualifiedName *q, PendingChanges *pend);
+bool is_show_listing(const Node *stmt);
+Node *show_listing(Analysis *an, CzSession *s, Node *stmt);
 
 /* Binds the parameter markers (`:name`, `?`) of a parsed statement to the
  * values a client sent with it (CzRunOptions: SQL literal texts); markers
