@@ -123,23 +123,11 @@ static const ConfKey *find_key(const char *key) {
     return NULL;
 }
 
-/* The server's zone, which Spark takes from the JVM's default: $TZ, else
- * the system's /etc/timezone, else UTC. */
+/* The server's zone, which Spark takes from the JVM's default (the analyzer's default). */
 static const char *server_time_zone(Arena *a) {
-    const char *tz = getenv("TZ");
-    if (tz && *tz == ':') tz++;
-    if (tz && *tz) return arena_strdup(a, tz);
-    FILE *f = fopen("/etc/timezone", "r");
-    if (f) {
-        char line[128];
-        bool got = fgets(line, sizeof line, f) != NULL;
-        fclose(f);
-        if (got) {
-            line[strcspn(line, " \t\r\n")] = '\0';
-            if (*line) return arena_strdup(a, line);
-        }
-    }
-    return "UTC";
+    char buf[128];
+    cz_default_time_zone(buf, sizeof buf);
+    return arena_strdup(a, buf);
 }
 
 static const char *default_of(const ConfKey *k, Arena *a) {

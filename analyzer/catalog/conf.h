@@ -24,6 +24,9 @@ typedef struct Conf {
     CtePrecedence cte_precedence;   /* spark.sql.legacy.ctePrecedencePolicy (CORRECTED) */
     bool alias_in_subquery;         /* catalyzer.aliasInSubquery.enabled (false) */
     bool decorrelate;               /* catalyzer.decorrelate (false) */
+    bool finish_analysis;           /* catalyzer.explain.finishAnalysis (false): the analysed plan after
+                                       Spark's ReplaceExpressions and RewriteWithExpression, printed with
+                                       expression ids normalised (as Spark's Connect plan tests print it) */
     int max_iterations;             /* spark.sql.analyzer.maxIterations (100) */
     int timestamp_type_ntz;         /* spark.sql.timestampType = TIMESTAMP_NTZ */
     /* all keys as text */

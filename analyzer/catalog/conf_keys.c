@@ -1,4 +1,5 @@
 /* Session configuration: Spark's defaults and the keys the analyzer reads. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,6 +48,7 @@ static const BoolKey BOOL_KEYS[] = {
     {"spark.sql.ansi.enforceReservedKeywords", offsetof(Conf, enforce_reserved_keywords)},
     {"catalyzer.aliasInSubquery.enabled", offsetof(Conf, alias_in_subquery)},
     {"catalyzer.decorrelate", offsetof(Conf, decorrelate)},
+    {"catalyzer.explain.finishAnalysis", offsetof(Conf, finish_analysis)},
 };
 
 /* Applies key=value to the typed fields; false if the value is invalid for a known key. */
@@ -80,4 +82,36 @@ bool conf_apply(Conf *c, const char *key, const char *value) {
         return true;
     }
     return true; /* other keys are kept as text only */
+}
+
+void cz_default_time_zone(char *buf, size_t size) {
+    if (!size) return;
+    const char *tz = getenv("TZ");
+    if (tz && *tz == ':') tz++;
+    if (tz && *tz) {
+        snprintf(buf, size, "%s", tz);
+        return;
+    }
+    FILE *f = fopen("/etc/timezone", "r");
+    if (f) {
+        char line[128];
+        bool got = fgets(line, sizeof line, f) != NULL;
+        fclose(f);
+        if (got) {
+            line[strcspn(line, " \t\r\n")] = '\0';
+            if (*line) {
+                snprintf(buf, size, "%s", line);
+                return;
+            }
+        }
+    }
+    snprintf(buf, size, "UTC");
+}
+
+const char *conf_session_time_zone(Arena *a, const SessionState *s) {
+    const char *tz = s ? state_get_conf(s, "spark.sql.session.timeZone") : NULL;
+    if (tz && *tz) return tz;
+    char buf[128];
+    cz_default_time_zone(buf, sizeof buf);
+    return arena_strdup(a, buf);
 }

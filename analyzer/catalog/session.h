@@ -55,6 +55,9 @@ const char *state_get_conf(const SessionState *s, const char *key);
 /* Removes key: its typed field returns to the default. */
 bool state_unset_conf(SessionState *s, const char *key);
 
+/* spark.sql.session.timeZone, or the default zone (cz_default_time_zone). */
+const char *conf_session_time_zone(Arena *a, const SessionState *s);
+
 SessionState *state_new(void);
 SessionState *state_clone(const SessionState *s);
 void state_free(SessionState *s);

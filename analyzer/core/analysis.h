@@ -49,6 +49,7 @@ struct Analysis {
     const char *view_ns;        /* inside a persistent view: its namespace (names resolve there,
                                    and temporary views are not visible); NULL otherwise */
     const AnalysisDriver *driver; /* nested analyses; set by whoever creates the Analysis */
+    const char *time_zone;      /* the session time zone (TimeZoneAwareExpression's timeZoneId); NULL: UTC */
 };
 
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }

@@ -28,12 +28,13 @@ typedef enum CallStyle {
     CS_RANK,         /* sql NAME(); toString name(children) */
     CS_STRUCT,       /* sql struct(values); toString struct(name, value, ...) */
     CS_DT_ARITH,     /* a + b without parentheses (TimeAdd, DateAddInterval) */
-    CS_UNARY_NAMED,  /* negative(a) both ways */
+    CS_UNARY_NAMED,  /* sql negative(a); toString -a */
     CS_SUBSCRIPT,    /* a[i], m[k] (GetArrayItem, GetMapValue) */
     CS_LAG,          /* Lag holds the negated offset (Spark's children); sql prints the user's offset */
     CS_TRIM,         /* sql trim(s) / TRIM(BOTH t FROM s); toString trim(s, None|Some(t)); op = BOTH/LEADING/TRAILING */
     CS_IGNORE_NULLS, /* last kid is ignoreNulls: sql name(x) [IGNORE NULLS]; toString name(x, flag) */
     CS_FIELD_ACCESS, /* arr.field over an array of structs (GetArrayStructFields) */
+    CS_INVOKE,       /* StaticInvoke / Invoke: name(<u.call.extra>(args)), the Java method called */
 } CallStyle;
 
 enum {
@@ -59,6 +60,7 @@ enum {
     CallStyle print;                                                                                       \
     const char *op;             /* operator text (CS_BINARY, CS_PREFIX, CS_POSTFIX, CS_LIKE) */             \
     int8_t print_nargs;         /* print only the first n arguments (from_json's schema is hidden); 0: all */ \
+    int8_t sql_nargs;           /* sql only: the first n arguments (the others are fields, not children); 0: all */ \
     const char *tostring_name;  /* toString only: a name other than the SQL one (Contains) */               \
     const char *tostring_tail;  /* toString only: constructor fields that are not children, printed after the arguments */
 

@@ -137,7 +137,8 @@ enum {
     NF_NONDETERMINISTIC = 1u << 2, /* expressions: this subtree is nondeterministic */
     NF_HAS_FILTER = 1u << 3,    /* UnresolvedFunction/AggregateExpression: last kid is FILTER (WHERE) */
     NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
-    NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified) */
+    NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified); UnresolvedFunction
+                                   of TRIM(... FROM ...) syntax (arguments: source, trim string) */
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
     NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
                                    whose definition is not resolved yet); node_finish keeps it unresolved */
@@ -192,6 +193,8 @@ struct Node {
             const struct FuncDef *def;
             const char *name;      /* the name it was called by (e.g. "some" for bool_or) */
             const void *extra;     /* per-function data (e.g. a struct field list) */
+            const char *tz;        /* the session time zone when it was resolved (Spark's ResolveTimeZone) */
+            bool ansi;             /* spark.sql.ansi.enabled when it was built (failOnError, evalMode) */
         } call;
         /* Cast */
         struct { bool try_; bool ansi; } cast;

@@ -223,6 +223,52 @@ static void type_print(StrBuf *sb, const DataType *t, bool sql) {
 }
 
 void type_print_catalog(StrBuf *sb, const DataType *t) { type_print(sb, t, false); }
+
+/* DataType.toString: the Scala objects' and case classes' names. */
+void type_print_scala(StrBuf *sb, const DataType *t) {
+    static const char *const NAMES[T_COUNT_] = {
+        [T_NULL] = "NullType", [T_BOOLEAN] = "BooleanType", [T_BYTE] = "ByteType", [T_SHORT] = "ShortType",
+        [T_INT] = "IntegerType", [T_LONG] = "LongType", [T_FLOAT] = "FloatType", [T_DOUBLE] = "DoubleType",
+        [T_STRING] = "StringType", [T_BINARY] = "BinaryType", [T_DATE] = "DateType",
+        [T_TIMESTAMP] = "TimestampType", [T_TIMESTAMP_NTZ] = "TimestampNTZType",
+        [T_CALENDAR_INTERVAL] = "CalendarIntervalType", [T_VARIANT] = "VariantType",
+    };
+    switch (t->id) {
+    case T_DECIMAL: sb_printf(sb, "DecimalType(%d,%d)", t->precision, t->scale); return;
+    case T_CHAR: sb_printf(sb, "CharType(%d)", t->length); return;
+    case T_VARCHAR: sb_printf(sb, "VarcharType(%d)", t->length); return;
+    case T_YM_INTERVAL: sb_printf(sb, "YearMonthIntervalType(%d,%d)", t->start_field, t->end_field); return;
+    case T_DT_INTERVAL: sb_printf(sb, "DayTimeIntervalType(%d,%d)", t->start_field, t->end_field); return;
+    case T_ARRAY:
+        sb_puts(sb, "ArrayType(");
+        type_print_scala(sb, t->elem);
+        sb_printf(sb, ",%s)", t->contains_null ? "true" : "false");
+        return;
+    case T_MAP:
+        sb_puts(sb, "MapType(");
+        type_print_scala(sb, t->elem);
+        sb_putc(sb, ',');
+        type_print_scala(sb, t->value);
+        sb_printf(sb, ",%s)", t->contains_null ? "true" : "false");
+        return;
+    case T_STRUCT:
+        sb_puts(sb, "StructType(");
+        type_print_struct_fields(sb, t);
+        sb_putc(sb, ')');
+        return;
+    default: sb_puts(sb, NAMES[t->id] ? NAMES[t->id] : "?"); return;
+    }
+}
+
+/* StructField(name,type,nullable),... */
+void type_print_struct_fields(StrBuf *sb, const DataType *t) {
+    for (int i = 0; i < t->nfields; i++) {
+        if (i) sb_putc(sb, ',');
+        sb_printf(sb, "StructField(%s,", t->fields[i].name);
+        type_print_scala(sb, t->fields[i].type);
+        sb_printf(sb, ",%s)", t->fields[i].nullable ? "true" : "false");
+    }
+}
 void type_print_sql(StrBuf *sb, const DataType *t) { type_print(sb, t, true); }
 
 const char *type_catalog_string(Arena *a, const DataType *t) {

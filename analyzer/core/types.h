@@ -118,6 +118,8 @@ const DataType *type_decimal_for(Arena *a, const DataType *t);
 
 /* Printing. */
 void type_print_catalog(StrBuf *sb, const DataType *t); /* `decimal(10,2)` */
+void type_print_scala(StrBuf *sb, const DataType *t);   /* DataType.toString: `DecimalType(10,2)` */
+void type_print_struct_fields(StrBuf *sb, const DataType *t); /* `StructField(a,IntegerType,true),...` */
 void type_print_sql(StrBuf *sb, const DataType *t);     /* `DECIMAL(10,2)` */
 const char *type_catalog_string(Arena *a, const DataType *t);
 const char *type_sql(Arena *a, const DataType *t);

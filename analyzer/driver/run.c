@@ -16,6 +16,7 @@
 #include "parser/parser.h"
 #include "print/printer.h"
 #include "rules/lib/variables.h"
+#include "rules/rules.h"
 #include "statements/commands.h"
 
 /* Nesting limit of the parser and of nested analyses: deep enough for
@@ -295,10 +296,23 @@ const char *cz_result_json(CzResult *r, int index) {
 /* The arena's budget handler: back to run_guarded, in the same thread. */
 static void on_budget_exhausted(void *ctx) { longjmp(*(jmp_buf *)ctx, 1); }
 
+/* A result's columns: without the hidden ones a USING join keeps for qualified access. */
+static AttrList visible_output(Analysis *an, AttrList out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < out.n; i++) n += !out.v[i]->u.attr.metadata_col;
+    if (n == out.n) return out;
+    Node **v = ARENA_ARRAY(an->arena, Node *, n + 1);
+    n = 0;
+    for (uint32_t i = 0; i < out.n; i++)
+        if (!out.v[i]->u.attr.metadata_col) v[n++] = out.v[i];
+    return (AttrList){n, v, NULL};
+}
+
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
                    .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
-                   .driver = &ANALYSIS_DRIVER, .next_id = r->first_id};
+                   .driver = &ANALYSIS_DRIVER, .next_id = r->first_id,
+                   .time_zone = conf_session_time_zone(r->arena, s->state)};
     if (opts) {
         an.deadline_ns = opts->deadline_ns;
         an.cancel = opts->cancel;
@@ -337,6 +351,11 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
         r->retired_state = s->state;
         s->state = pending.state;
     }
+    /* catalyzer.explain.finishAnalysis: the plan Spark's Connect plan tests print */
+    if (s->state->conf.finish_analysis && !node_kind_is_command(plan->kind)) {
+        Node *finished = finish_analysis(&an, plan);
+        if (finished && !an.error) plan = finished;
+    }
     r->status = CZ_OK;
     r->plan = plan;
     r->is_command = node_kind_is_command(stmt->kind) ||
@@ -344,7 +363,7 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     /* EXECUTE IMMEDIATE of a query answers as that query */
     if (stmt->kind == NK_ExecuteImmediate && !node_kind_is_command(plan->kind)) r->is_command = false;
     if (!r->is_command) {
-        AttrList out = plan_output(&an, plan);
+        AttrList out = visible_output(&an, plan_output(&an, plan));
         r->schema = schema_string(r->arena, out.v, out.n);
         r->output = out.v;
         r->noutput = out.n;
@@ -352,7 +371,9 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
         r->schema = "struct<>";
     }
     /* with the statement's text, commands print their arguments as written */
-    if (opts && opts->want_tree) r->tree = plan_tree_string_sql(r->arena, plan, sql, len);
+    if (opts && opts->want_tree)
+        r->tree = plan_tree_string_sql(r->arena, s->state->conf.finish_analysis ? normalize_expr_ids(&an, plan) : plan,
+                                       sql, len);
 }
 
 static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "consteval_int.h"
+#include "catalog/catalog_manager.h"
 #include "catalog/session.h"
 #include "core/func_sig.h"
 #include "functions/functions.h"
@@ -879,10 +880,21 @@ static EvStatus f_dt_add(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o
     return EV_OK;
 }
 
+/* catalogManager.currentNamespace.quoted */
 static EvStatus f_current_database(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
     (void)c, (void)a, (void)n;
-    const char *ns = ev->an->session && ev->an->session->current_ns ? ev->an->session->current_ns : "default";
+    const char *ns = "default";
+    CatalogRef cat;
+    if (ev->an->session && !catalog_current(ev->an->arena, ev->an->session, &cat))
+        ns = catalog_namespace_key(ev->an->arena, catalog_current_namespace(ev->an->arena, ev->an->session, &cat));
     return str_out(ev, ns, strlen(ns), o);
+}
+
+static EvStatus f_current_catalog(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)c, (void)a, (void)n;
+    CatalogRef cat = {SESSION_CATALOG, true, NULL};
+    if (ev->an->session && catalog_current(ev->an->arena, ev->an->session, &cat)) return EV_NOTCONST;
+    return str_out(ev, cat.name, strlen(cat.name), o);
 }
 
 static EvStatus f_current_user(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
@@ -1555,6 +1567,7 @@ static const EvalFunc FUNCS[] = {
     {"concat", f_concat, NULL, 0},
     {"concat_ws", f_concat_ws, NULL, NULLS_IN},
     {"contains", f_contains, NULL, 0},
+    {"current_catalog", f_current_catalog, NULL, 0},
     {"current_database", f_current_database, NULL, 0},
     {"current_date", f_current_date, NULL, 0},
     {"current_schema", f_current_database, NULL, 0},

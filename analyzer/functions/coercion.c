@@ -329,6 +329,7 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
     case 'A': return t->id == T_ARRAY;
+    case 'R': return t->id == T_ARRAY && type_is_string(t->elem);
     case 'm': return t->id == T_MAP;
     case 'S': return t->id == T_STRUCT;
     case 'v': return t->id == T_VARIANT;
@@ -388,6 +389,13 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     /* Spark 4.0 casts timestamps to double where any numeric is expected (avg(ts)) */
     if (code == 'n' && from->id == T_TIMESTAMP) return &TYPE_DOUBLE;
     if (code == 'A' && from->id == T_NULL) return spec_concrete(a, code);
+    /* ArrayType(StringType): an array whose elements cast to string implicitly */
+    if (code == 'R') {
+        if (from->id == T_NULL) return type_array(a, &TYPE_STRING, true);
+        if (from->id != T_ARRAY) return NULL;
+        const DataType *e = fn_implicit_cast_type(a, from->elem, 's');
+        return e ? type_array(a, e, from->contains_null) : NULL;
+    }
     const DataType *c = spec_concrete(a, code);
     if (!c || c->id == T_ARRAY) return NULL;
     return store_assign(from, c) ? c : NULL;
@@ -423,6 +431,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'I': return "\"INTEGRAL\"";
     case 'x': return "(\"STRING\" or \"BINARY\")";
     case 'A': return "\"ARRAY\"";
+    case 'R': return "\"ARRAY<STRING>\"";
     case 'm': return "\"MAP\"";
     case 'S': return "\"STRUCT\"";
     case 'v': return "\"VARIANT\"";

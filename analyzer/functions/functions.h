@@ -101,6 +101,27 @@ Node *coerce_cast(Analysis *an, Node *e, const DataType *t);
 /* Whether Spark can cast from → to (explicit CAST, ANSI). */
 bool can_cast(const DataType *from, const DataType *to, bool ansi);
 
+/* ---- Spark's RuntimeReplaceable expressions (replacements.c) ---- */
+
+/* What a replacement builder may ask of the rule applying it. */
+typedef struct ReplaceCtx ReplaceCtx;
+struct ReplaceCtx {
+    Analysis *an;
+    /* Spark's With(e): what the replacement refers to the common expression e
+       by (e itself when it is cheap, else a reference to it evaluated once
+       below the operator); NULL if it cannot. */
+    Node *(*common)(ReplaceCtx *c, Node *e);
+    void *state;
+};
+
+/* The expression ReplaceExpressions replaces a resolved call with (one
+ * step: the result may hold replaceable calls again), or NULL when the call
+ * is not runtime-replaceable or its replacement cannot be built. Never
+ * records an error. */
+Node *fn_runtime_replacement(ReplaceCtx *c, Node *call);
+/* Spark's Expression.foldable for a resolved expression. */
+bool func_expr_foldable(const Node *e);
+
 /* ---- user-defined functions ---- */
 const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
                              const DataType *result, bool deterministic);

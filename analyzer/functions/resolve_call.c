@@ -100,6 +100,8 @@ Node *fn_mk_call(Analysis *an, const FuncDef *def, const char *name, Node *const
     node_set_kids(an->arena, n, args, (uint32_t)nargs);
     n->u.call.def = def;
     n->u.call.name = name ? name : def->name;
+    n->u.call.tz = an->time_zone ? an->time_zone : "UTC";
+    n->u.call.ansi = an->conf->ansi;
     n->type = t;
     bool nullable;
     if (def->flags & FD_NOT_NULL) nullable = false;
@@ -611,9 +613,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         if (nargs < 0) return NULL;
     }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
-    if (!strcasecmp(def->name, "btrim") && nargs == 2 && an->sql && u->start >= 0 &&
-        (size_t)u->start + 5 <= an->sql_len && !strncasecmp(an->sql + u->start, "trim", 4))
-        def = func_lookup_builtin("trim");
+    if (!strcasecmp(def->name, "btrim") && nargs == 2 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
     if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
         const FuncDef *alt = func_lookup_arity(def->name, nargs);
         if (!alt) return fail_arity(an, u, def, called, nargs);
@@ -656,6 +656,14 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
             if (!args[i] && i < nfull) args[i] = full[i];
         for (int i = 0; i < nargs; i++)
             if (!args[i]) args[i] = node_finish(fn_mk_literal(a, &TYPE_NULL, true));
+    }
+    /* the functions trim/ltrim/rtrim(trimStr, str) take the trim string first
+       (StringTrim's two-argument constructor); the syntax form comes as (str, trimStr) */
+    if (nargs == 2 && !(u->flags & NF_IMPLICIT) &&
+        (!strcasecmp(def->name, "trim") || !strcasecmp(def->name, "ltrim") || !strcasecmp(def->name, "rtrim"))) {
+        Node *t = args[0];
+        args[0] = args[1];
+        args[1] = t;
     }
     /* count(*) is count(1) */
     if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)

@@ -45,7 +45,7 @@ const FuncDef FUNCS_OPERATORS[] = {
      .op = "IS NOT NULL"},
     /* pattern matching */
     {SCALAR("like", 2, 3, "ss?", fixed, "boolean"), .flags = OP, .print = CS_LIKE, .op = "LIKE"},
-    {SCALAR("ilike", 2, 3, "ss?", fixed, "boolean"), .flags = OP},
+    {SCALAR("ilike", 2, 3, "ss?", fixed, "boolean"), .flags = OP, .sql_nargs = 2 /* the escape is a field */},
     {SCALAR("rlike", 2, 2, "ss", fixed, "boolean"), .flags = OP, .print = CS_RLIKE},
     {SCALAR("regexp", 2, 2, "ss", fixed, "boolean"), .print = CS_RLIKE},
     {SCALAR("regexp_like", 2, 2, "ss", fixed, "boolean"), .print = CS_RLIKE},

@@ -76,7 +76,9 @@ static const DataType *widen_args(TypeCtx *c, int from, int to, int step) {
             return NULL;
         }
     }
-    for (int i = from; i < to; i += step) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    /* castIfNotSameType: types that differ only in nullability stay as they are */
+    for (int i = from; i < to; i += step)
+        if (!type_same(c->args[i]->type, t)) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     return t;
 }
 
@@ -1034,6 +1036,19 @@ bool ty_within_group(TypeCtx *c) {
         return false;
     }
     if (c->def->out) return ty_fixed(c);
+    /* mode(col, deterministic): the flag is not an argument; true orders the
+       values descending, as mode() WITHIN GROUP (ORDER BY col DESC) */
+    if (!strcmp(c->def->name, "mode") && c->nargs == 2 && c->args[1]->kind == NK_Literal &&
+        c->args[1]->type->id == T_BOOLEAN && !c->args[1]->u.lit.v.is_null) {
+        if (c->args[1]->u.lit.v.u.b) {
+            Node *so = node_new(c->an->arena, NK_SortOrder, c->args[0]->start, c->args[0]->stop);
+            so->u.sort_order.descending = true;
+            so->type = c->args[0]->type;
+            node_set_kids(c->an->arena, so, &c->args[0], 1);
+            c->args[0] = node_finish(so);
+        }
+        c->nargs = 1;
+    }
     const Node *last = c->args[c->nargs - 1];
     c->result = last->kind == NK_SortOrder && last->nkids ? last->kids[0]->type : c->args[0]->type;
     c->nullable = 1;
@@ -1127,5 +1142,18 @@ bool ty_decode(TypeCtx *c) {
     if (!t) return fail_data_diff(c, 2, c->nargs);
     c->result = t;
     c->nullable = 1;
+    return true;
+}
+
+/* to_char(x, fmt): a number is formatted as a decimal (ToCharacter casts it,
+   DecimalType.forType); dates, timestamps and binaries as they are */
+bool ty_to_char(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (type_is_numeric(t) && t->id != T_DECIMAL) {
+        const DataType *d = fn_implicit_cast_type(c->an->arena, t, 'M');
+        if (d) c->args[0] = fn_mk_cast(c->an, c->args[0], d);
+    }
+    if (!type_is_string(c->args[1]->type)) c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_STRING);
+    c->result = &TYPE_STRING;
     return true;
 }

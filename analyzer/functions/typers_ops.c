@@ -4,6 +4,7 @@
 
 #include "functions.h"
 #include "registry.h"
+#include "catalog/conf.h"
 #include "print/printer.h"
 
 const FuncDef *func_lookup_arity(const char *name, int nargs);
@@ -316,6 +317,25 @@ bool ty_div(TypeCtx *c) {
     for (int i = 0; i < 2; i++)
         if (type_is_string(c->args[i]->type) && !type_is_string(c->args[1 - i]->type))
             c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_DOUBLE);
+    /* legacy (ANSI off) TypeCoercion.Division: a numeric division whose left
+       side is not a double casts both sides to double, a double too */
+    if (!c->an->conf->ansi) {
+        const DataType *l0 = c->args[0]->type, *r0 = c->args[1]->type;
+        bool num = (type_is_numeric(l0) || l0->id == T_NULL) && (type_is_numeric(r0) || r0->id == T_NULL);
+        if (num && l0->id != T_DOUBLE && l0->id != T_DECIMAL && r0->id != T_DECIMAL) {
+            for (int i = 0; i < 2; i++) {
+                Node *x = node_new(c->an->arena, NK_Cast, c->args[i]->start, c->args[i]->stop);
+                node_set_kids(c->an->arena, x, &c->args[i], 1);
+                x->type = &TYPE_DOUBLE;
+                x->u.cast.ansi = false;
+                x->flags |= NF_IMPLICIT | (fn_expr_nullable(c->args[i]) ? NF_NULLABLE : 0);
+                c->args[i] = node_finish(x);
+            }
+            c->result = &TYPE_DOUBLE;
+            c->nullable = 1;
+            return true;
+        }
+    }
     binop_promote(c, true);
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (l->id == T_DECIMAL && r->id == T_DECIMAL) {

@@ -38,6 +38,9 @@ bool cz_session_unset_conf(CzSession *s, const char *key);
 /* The keys set on the session, in the order they were first set; valid
  * until the next change. Returns the count. */
 int cz_session_conf_keys(const CzSession *s, const char *const **keys);
+/* The session time zone when spark.sql.session.timeZone is not set (Spark
+ * takes the JVM's: here $TZ, else /etc/timezone, else UTC), into buf. */
+void cz_default_time_zone(char *buf, size_t size);
 
 /* Adds or replaces a catalog table: name "t", "db.t" or "spark_catalog.db.t"
  * (the namespace is created if missing); columns as Spark type strings.

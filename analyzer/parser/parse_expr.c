@@ -956,8 +956,10 @@ static Node *parse_primary_inner(Parser *p) {
                 if (ps_accept_kw(p, KW_FROM)) {
                     Node *src = ps_parse_value_expr(p);
                     ps_expect_op(p, OP_RPAREN);
-                    return trim_str ? ps_mk_fn(p, fname, false, start, prev_stop(p), 2, src, trim_str)
-                                    : ps_mk_fn(p, fname, false, start, prev_stop(p), 1, src);
+                    Node *f = trim_str ? ps_mk_fn(p, fname, false, start, prev_stop(p), 2, src, trim_str)
+                                       : ps_mk_fn(p, fname, false, start, prev_stop(p), 1, src);
+                    f->flags |= NF_IMPLICIT; /* the syntax form: (source, trim string) */
+                    return f;
                 }
                 if (opt) ps_syntax_error(p, "");
                 p->pos = save;

@@ -595,13 +595,20 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         sb_puts(sb, "SubqueryAlias ");
         name_parts_print(sb, n->u.alias.name, true);
         return;
-    case NK_Project:
+    case NK_Project: {
         sb_puts(sb, "Project");
+        /* the hidden columns a USING join keeps for qualified access are not
+           in Spark's project list (its hiddenOutput tag) */
+        uint32_t shown = 0;
+        Node **items = n->nexprs ? ARENA_ARRAY(sb->arena, Node *, n->nexprs) : NULL;
+        for (uint32_t i = 0; i < n->nexprs; i++)
+            if (!(n->exprs[i]->kind == NK_AttributeReference && n->exprs[i]->u.attr.metadata_col)) items[shown++] = n->exprs[i];
         if (n->nexprs) {
             sb_putc(sb, ' ');
-            list(sb, n->exprs, n->nexprs);
+            list(sb, items, shown);
         }
         return;
+    }
     case NK_Filter:
         sb_puts(sb, "Filter ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "print_internal.h"
+#include "printer.h"
 #include "core/func_sig.h"
 
 /* A string literal's text (under an implicit cast too), or NULL. */
@@ -44,9 +45,124 @@ static uint32_t nargs_of(const Node *call) {
     return n;
 }
 
+/* Spark's toString shows the constructor fields that are not children after
+ * the arguments; a row's tostring_tail spells them out, with
+ *   $Z   Some(<time zone>): a TimeZoneAwareExpression's timeZoneId
+ *   $A   the ANSI mode the call was built under (failOnError), $a its negation
+ *   $T   the result type as DataType.toString prints it (TimestampType)
+ *   $?N  argument N as an Option: Some(arg), or None when it is absent
+ * and a leading `$<N` meaning toString prints only the first N arguments
+ * before the tail. A tail after no arguments drops its leading ", ". */
+static uint32_t tail_arg_limit(const char *tail, uint32_t n) {
+    if (tail && tail[0] == '$' && tail[1] == '<') {
+        uint32_t lim = (uint32_t)(tail[2] - '0');
+        return lim < n ? lim : n;
+    }
+    return n;
+}
+
+static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t printed, PrintArgFn pa, void *ctx) {
+    if (tail[0] == '$' && tail[1] == '<') tail += 3;
+    if (!printed && tail[0] == ',' && tail[1] == ' ') tail += 2;
+    for (const char *p = tail; *p; p++) {
+        if (*p != '$' || !p[1]) {
+            sb_putc(sb, *p);
+            continue;
+        }
+        switch (*++p) {
+        case 'Z': sb_printf(sb, "Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC"); break;
+        case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
+        case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
+        case 'T': type_print_scala(sb, call->type ? call->type : &TYPE_NULL); break;
+        case '?': {
+            uint32_t i = (uint32_t)(p[1] - '0');
+            p++;
+            if (i < call->nkids) {
+                sb_puts(sb, "Some(");
+                pa(sb, call->kids[i], ctx);
+                sb_putc(sb, ')');
+            } else {
+                sb_puts(sb, "None");
+            }
+            break;
+        }
+        default: sb_putc(sb, '$'), sb_putc(sb, *p); break;
+        }
+    }
+}
+
+/* The (key,value) pairs of a constant options map, as a Scala Map flattened
+ * into a case class's arguments prints them. */
+static bool options_pairs(StrBuf *sb, const Node *opts, bool *first) {
+    if (!opts) return true;
+    if (opts->kind == NK_Call && call_sig(opts) && !strcmp(call_sig(opts)->name, "map")) {
+        for (uint32_t i = 0; i + 1 < opts->nkids; i += 2) {
+            const char *k = lit_string(opts->kids[i]), *v = lit_string(opts->kids[i + 1]);
+            if (!k || !v) return false;
+            sb_printf(sb, "%s(%s,%s)", *first ? "" : ", ", k, v);
+            *first = false;
+        }
+        return true;
+    }
+    if (opts->kind == NK_Literal && opts->type && opts->type->id == T_MAP && !opts->u.lit.v.is_null) {
+        const Value *m = &opts->u.lit.v;
+        for (uint32_t i = 0; i < m->u.list.n; i++) {
+            const Value *k = &m->u.list.items[2 * i], *v = &m->u.list.items[2 * i + 1];
+            sb_puts(sb, *first ? "(" : ", (");
+            value_print(sb, k);
+            sb_putc(sb, ',');
+            value_print(sb, v);
+            sb_putc(sb, ')');
+            *first = false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* JsonToStructs / CsvToStructs / XmlToStructs(schema, options, child, timeZoneId, ...) and
+ * StructsToJson / StructsToCsv / StructsToXml(options, child, timeZoneId): their toString
+ * flattens the schema's fields and the options' pairs into the arguments. */
+static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, PrintArgFn pa, void *ctx) {
+    const FuncSig *d = call_sig(call);
+    bool from = !strcmp(d->name, "from_json") || !strcmp(d->name, "from_csv") || !strcmp(d->name, "from_xml");
+    bool to = !strcmp(d->name, "to_json") || !strcmp(d->name, "to_csv") || !strcmp(d->name, "to_xml");
+    if ((!from && !to) || !call->nkids) return false;
+    StrBuf b;
+    sb_init(&b, sb->arena, 64);
+    bool first = true;
+    sb_printf(&b, "%s(", name);
+    if (from) {
+        if (!call->type) return false;
+        if (call->type->id == T_STRUCT) {
+            for (int i = 0; i < call->type->nfields; i++) {
+                const DataType one = {.id = T_STRUCT, .nfields = 1, .fields = &call->type->fields[i]};
+                if (i) sb_puts(&b, ", ");
+                type_print_struct_fields(&b, &one);
+            }
+            first = call->type->nfields == 0;
+        } else {
+            type_print_scala(&b, call->type);
+            first = false;
+        }
+    }
+    if (!options_pairs(&b, call->nkids > (from ? 2u : 1u) ? call->kids[from ? 2 : 1] : NULL, &first)) return false;
+    if (!first) sb_puts(&b, ", ");
+    pa(&b, call->kids[0], ctx);
+    sb_printf(&b, ", Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC");
+    if (!strcmp(d->name, "from_json")) sb_puts(&b, ", false");
+    if (!strcmp(d->name, "from_csv")) sb_puts(&b, ", None");
+    sb_putc(&b, ')');
+    sb_puts(sb, b.data);
+    return true;
+}
+
 static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
                         void *ctx) {
+    if (!sql && call_sig(call) && print_json_csv(sb, call, name, pa, ctx)) return;
     uint32_t n = nargs_of(call);
+    if (sql && call_sig(call) && call_sig(call)->sql_nargs > 0 && n > (uint32_t)call_sig(call)->sql_nargs)
+        n = (uint32_t)call_sig(call)->sql_nargs;
     const FuncSig *pd = call_sig(call);
     bool binary_args = n >= 1 && call->kids[0]->type && call->kids[0]->type->id == T_BINARY;
     sb_puts(sb, !sql && pd && pd->tostring_name && !binary_args ? pd->tostring_name : name);
@@ -70,8 +186,9 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         }
         return;
     }
-    print_args(sb, call->kids, 0, n, pa, ctx);
     const FuncSig *d = call_sig(call);
+    if (!sql && d) n = tail_arg_limit(d->tostring_tail, n);
+    print_args(sb, call->kids, 0, n, pa, ctx);
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
          * HyperLogLogPlusPlus its default relativeSD) */
@@ -80,7 +197,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
     }
     if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
-    if (!sql && d && d->tostring_tail) sb_puts(sb, d->tostring_tail);
+    if (!sql && d && d->tostring_tail) print_tail(sb, call, d->tostring_tail, n, pa, ctx);
     /* ArraysZip(children, names): the field names follow the arrays */
     if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
         call->type->elem->id == T_STRUCT)
@@ -127,6 +244,12 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         }
         return;
     case CS_UNARY_NAMED:
+        if (!sql && n == 1 && !strcmp(d->name, "negative")) {
+            /* UnaryMinus.toString is -child whatever name called it */
+            sb_putc(sb, '-');
+            pa(sb, k[0], ctx);
+            return;
+        }
         print_plain(sb, call, name, false, sql, pa, ctx);
         return;
     case CS_TILDE:
@@ -214,6 +337,14 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
             sb_putc(sb, ')');
             return;
         }
+        if (!sql && na < n && k[n - 1]->kind == NK_SortOrder && strcmp(d->name, "mode") == 0) {
+            /* Mode(child, offsets, reverseOpt = Some(descending)) */
+            const Node *so = k[n - 1];
+            sb_printf(sb, "%s(", name);
+            pa(sb, so->nkids ? so->kids[0] : so, ctx);
+            sb_printf(sb, ", 0, 0, Some(%s))", so->u.sort_order.descending ? "true" : "false");
+            return;
+        }
         print_plain(sb, call, name, distinct, sql, pa, ctx);
         if (na < n && k[n - 1]->kind == NK_SortOrder) {
             const Node *so = k[n - 1];
@@ -224,6 +355,11 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         }
         return;
     }
+    case CS_INVOKE:
+        sb_printf(sb, "%s(%s(", name, call->u.call.extra ? (const char *)call->u.call.extra : "?");
+        print_args(sb, k, 0, n, pa, ctx);
+        sb_puts(sb, "))");
+        return;
     case CS_RANK:
         if (sql) {
             put_upper(sb, name);

@@ -180,6 +180,60 @@ static Value as_type(const Value *v, const DataType *t) {
     return x;
 }
 
+static void value_string(StrBuf *sb, const Value *v, const DataType *t);
+
+/* A value as Spark holds it inside ArrayData / InternalRow and their
+ * toString prints it: dates as days, timestamps and day-time intervals as
+ * microseconds, year-month intervals as months, arrays and rows as
+ * [a,b], maps as `keys: [..], values: [..]`. */
+static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
+    if (v->is_null || !t) {
+        sb_puts(sb, "null");
+        return;
+    }
+    switch (t->id) {
+    case T_DATE:
+    case T_TIMESTAMP:
+    case T_TIMESTAMP_NTZ:
+    case T_YM_INTERVAL: sb_printf(sb, "%lld", (long long)v->u.i); return;
+    case T_DT_INTERVAL: sb_printf(sb, "%lld", (long long)v->u.iv.micros); return;
+    case T_ARRAY:
+        sb_putc(sb, '[');
+        for (uint32_t i = 0; i < v->u.list.n; i++) {
+            if (i) sb_putc(sb, ',');
+            Value x = as_type(&v->u.list.items[i], t->elem);
+            internal_print(sb, &x, x.type ? x.type : t->elem);
+        }
+        sb_putc(sb, ']');
+        return;
+    case T_MAP: {
+        const DataType *kt = type_array(sb->arena, t->elem, false), *vt = type_array(sb->arena, t->value, true);
+        Value *ks = ARENA_ARRAY(sb->arena, Value, v->u.list.n + 1), *vs = ARENA_ARRAY(sb->arena, Value, v->u.list.n + 1);
+        for (uint32_t i = 0; i < v->u.list.n; i++) {
+            ks[i] = v->u.list.items[2 * i];
+            vs[i] = v->u.list.items[2 * i + 1];
+        }
+        Value ka = {.type = kt, .u.list = {ks, v->u.list.n}}, va = {.type = vt, .u.list = {vs, v->u.list.n}};
+        sb_puts(sb, "keys: ");
+        internal_print(sb, &ka, kt);
+        sb_puts(sb, ", values: ");
+        internal_print(sb, &va, vt);
+        return;
+    }
+    case T_STRUCT:
+        sb_putc(sb, '[');
+        for (uint32_t i = 0; i < v->u.list.n; i++) {
+            if (i) sb_putc(sb, ',');
+            const DataType *ft = (int)i < t->nfields ? t->fields[i].type : NULL;
+            Value x = as_type(&v->u.list.items[i], ft);
+            internal_print(sb, &x, x.type ? x.type : &TYPE_NULL);
+        }
+        sb_putc(sb, ']');
+        return;
+    default: value_string(sb, v, t); return;
+    }
+}
+
 static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
     if (v->is_null) {
         sb_puts(sb, "null");
@@ -211,35 +265,16 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
         return;
     case T_CALENDAR_INTERVAL: calendar_interval_print(sb, v->u.iv.months, v->u.iv.days, v->u.iv.micros); return;
     case T_ARRAY:
-        sb_putc(sb, '[');
-        for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_puts(sb, ", ");
-            Value x = as_type(&v->u.list.items[i], t->elem);
-            value_string(sb, &x, x.type ? x.type : t->elem);
-        }
-        sb_putc(sb, ']');
+        internal_print(sb, v, t);
         return;
     case T_MAP:
+        /* Literal.toString of ArrayBasedMapData */
         sb_puts(sb, "map(");
-        for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_puts(sb, ", ");
-            Value k = as_type(&v->u.list.items[2 * i], t->elem);
-            Value x = as_type(&v->u.list.items[2 * i + 1], t->value);
-            value_string(sb, &k, k.type ? k.type : t->elem);
-            sb_puts(sb, " -> ");
-            value_string(sb, &x, x.type ? x.type : t->value);
-        }
+        internal_print(sb, v, t);
         sb_putc(sb, ')');
         return;
     case T_STRUCT:
-        sb_putc(sb, '[');
-        for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_putc(sb, ',');
-            const DataType *ft = (int)i < t->nfields ? t->fields[i].type : NULL;
-            Value x = as_type(&v->u.list.items[i], ft);
-            value_string(sb, &x, x.type ? x.type : &TYPE_NULL);
-        }
-        sb_putc(sb, ']');
+        internal_print(sb, v, t);
         return;
     case T_VARIANT: sb_puts(sb, "variant"); return;
     case T_COUNT_: return;
@@ -282,8 +317,11 @@ static void value_sql(StrBuf *sb, const Value *v, const DataType *t) {
             sb_puts(sb, "'NaN'");
         else if (f > 3.4028235e38f || f < -3.4028235e38f)
             sb_puts(sb, f > 0 ? "'Infinity'" : "'-Infinity'");
-        else
+        else {
+            sb_putc(sb, '\''); /* Literal.sql of a float: CAST('-0.8' AS FLOAT) */
             java_float_print(sb, f);
+            sb_putc(sb, '\'');
+        }
         sb_puts(sb, " AS FLOAT)");
         return;
     }
@@ -330,7 +368,9 @@ static void value_sql(StrBuf *sb, const Value *v, const DataType *t) {
         sb_puts(sb, "ARRAY(");
         for (uint32_t i = 0; i < v->u.list.n; i++) {
             if (i) sb_puts(sb, ", ");
-            value_sql(sb, &v->u.list.items[i], t->elem);
+            /* a decimal element keeps its own precision and scale (Spark's Decimal) */
+            const Value *x = &v->u.list.items[i];
+            value_sql(sb, x, t->elem->id == T_DECIMAL && x->type && x->type->id == T_DECIMAL ? x->type : t->elem);
         }
         sb_putc(sb, ')');
         return;

@@ -39,4 +39,11 @@ extern const Rule RULE_RESOLVE_ALIAS_IN_SUBQUERY;
 extern const Rule RULE_DECORRELATE_LATERAL_JOIN;
 extern const Rule RULE_CLEANUP_ALIASES;
 
+/* Spark's Finish Analysis as its Connect plan tests apply it
+ * (catalyzer.explain.finishAnalysis; finish_analysis.c): ReplaceExpressions
+ * and RewriteWithExpression on an analysed plan, and the tests'
+ * expression-id normalisation for printing. */
+Node *finish_analysis(Analysis *an, Node *plan);
+Node *normalize_expr_ids(Analysis *an, Node *plan);
+
 #endif
