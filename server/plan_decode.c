@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "connect_arrow.h"
+#include "catalog/catalog.h"
 #include "connect_schema.h"
 #include "core/output.h"
 #include "parser/parser.h"
@@ -1185,6 +1186,240 @@ static Node *set_operation(Dec *d, const Spark__Connect__SetOperation *s, uint32
     return n;
 }
 
+/* ---- relations the Connect planner builds with Dataset calls (the analyzer's DataFrameOp) ---- */
+
+static Node *df_op(Dec *d, DataFrameOpKind op, const Rel *in, uint32_t depth) {
+    Node *n = unary(d, NK_DataFrameOp, in, depth);
+    if (n) {
+        n->u.dfop.op = op;
+        n->u.dfop.n = -1;
+    }
+    return n;
+}
+
+static void df_names(Dec *d, Node *n, char *const *names, size_t count) {
+    names_list(d, names, count, &n->u.dfop.names);
+    n->u.dfop.nnames = (uint32_t)count;
+}
+
+static bool literal_exprs(Dec *d, Lit *const *lits, size_t n, const char *field, Node **out) {
+    for (size_t i = 0; i < n; i++) {
+        Value v;
+        size_t mark = push_idx(d, field, i);
+        bool ok = literal_value(d, lits[i], NULL, &v, 1);
+        pop(d, mark);
+        if (!ok) return false;
+        out[i] = lit_node(d, &v);
+    }
+    return true;
+}
+
+static Node *repartition(Dec *d, const Spark__Connect__Repartition *r, uint32_t depth) {
+    if (r->num_partitions <= 0) return invalid(d, "num_partitions must be positive, got %d", r->num_partitions);
+    Node *n = unary(d, NK_Repartition, r->input, depth);
+    if (!n) return NULL;
+    n->u.repart.num_partitions = r->num_partitions;
+    n->u.repart.shuffle = r->_shuffle_case && r->shuffle; /* without shuffle: coalesce */
+    return n;
+}
+
+/* Dataset.repartition(cols) / repartitionByRange(sort orders): all sort orders or none */
+static Node *repartition_by_expression(Dec *d, const Spark__Connect__RepartitionByExpression *r, uint32_t depth) {
+    Node **es = NULL;
+    if (!expr_list(d, r->partition_exprs, r->n_partition_exprs, ".partition_exprs", depth + 1, &es)) return NULL;
+    size_t orders = 0;
+    for (size_t i = 0; i < r->n_partition_exprs; i++) orders += es[i]->kind == NK_SortOrder;
+    if (orders && orders != r->n_partition_exprs)
+        return invalid(d, "partition_exprs mixes sort orders and expressions (repartitionByRange takes sort orders only)");
+    if (r->_num_partitions_case && r->num_partitions <= 0)
+        return invalid(d, "num_partitions must be positive, got %d", r->num_partitions);
+    Node *n = unary(d, NK_RepartitionByExpression, r->input, depth);
+    if (!n) return NULL;
+    node_set_exprs(d->a, n, es, (uint32_t)r->n_partition_exprs);
+    n->u.repart.num_partitions = r->_num_partitions_case ? r->num_partitions : 0;
+    return n;
+}
+
+static Node *sample(Dec *d, const Spark__Connect__Sample *s, uint32_t depth) {
+    if (s->deterministic_order)
+        return unsupported(d, "sample with deterministic_order (randomSplit) is not supported yet");
+    if (!(s->upper_bound >= s->lower_bound))
+        return invalid(d, "upper_bound (%g) must not be below lower_bound (%g)", s->upper_bound, s->lower_bound);
+    Node *n = unary(d, NK_Sample, s->input, depth);
+    if (!n) return NULL;
+    n->u.sample.lower = s->lower_bound;
+    n->u.sample.upper = s->upper_bound;
+    n->u.sample.with_replacement = s->_with_replacement_case && s->with_replacement;
+    /* without a seed Spark draws a random one; an analysis has no use for randomness */
+    n->u.sample.seed = s->_seed_case ? s->seed : 0;
+    return n;
+}
+
+static Node *hint(Dec *d, const Spark__Connect__Hint *h, uint32_t depth) {
+    if (!h->name || !*h->name) return invalid(d, "name is empty");
+    Node **ps = NULL;
+    if (!expr_list(d, h->parameters, h->n_parameters, ".parameters", depth + 1, &ps)) return NULL;
+    Node *n = unary(d, NK_UnresolvedHint, h->input, depth);
+    if (!n) return NULL;
+    n->u.hint.name = arena_strdup(d->a, h->name);
+    node_set_exprs(d->a, n, ps, (uint32_t)h->n_parameters);
+    return n;
+}
+
+static Node *drop_columns(Dec *d, const Spark__Connect__Drop *dr, uint32_t depth) {
+    Node **es = NULL;
+    if (!expr_list(d, dr->columns, dr->n_columns, ".columns", depth + 1, &es)) return NULL;
+    Node *n = df_op(d, DF_DROP, dr->input, depth);
+    if (!n) return NULL;
+    node_set_exprs(d->a, n, es, (uint32_t)dr->n_columns);
+    df_names(d, n, dr->column_names, dr->n_column_names);
+    return n;
+}
+
+static Node *with_columns(Dec *d, const Spark__Connect__WithColumns *w, uint32_t depth) {
+    Node **es = ARENA_ARRAY(d->a, Node *, w->n_aliases + 1);
+    const char **names = ARENA_ARRAY(d->a, const char *, w->n_aliases + 1);
+    const char **meta = ARENA_ARRAY(d->a, const char *, w->n_aliases + 1);
+    for (size_t i = 0; i < w->n_aliases; i++) {
+        const Spark__Connect__Expression__Alias *al = w->aliases[i];
+        size_t mark = push_idx(d, ".aliases", i);
+        if (al->n_name != 1) {
+            invalid(d, "a column added by withColumns has one name part, not %zu", al->n_name);
+            pop(d, mark);
+            return NULL;
+        }
+        names[i] = arena_strdup(d->a, al->name[0]);
+        meta[i] = al->_metadata_case ? arena_strdup(d->a, al->metadata) : NULL;
+        es[i] = sub_expr(d, al->expr, ".expr", depth + 1);
+        pop(d, mark);
+        if (!es[i]) return NULL;
+    }
+    Node *n = df_op(d, DF_WITH_COLUMNS, w->input, depth);
+    if (!n) return NULL;
+    node_set_exprs(d->a, n, es, (uint32_t)w->n_aliases);
+    n->u.dfop.names = names;
+    n->u.dfop.texts = meta;
+    n->u.dfop.nnames = (uint32_t)w->n_aliases;
+    return n;
+}
+
+static Node *with_columns_renamed(Dec *d, const Spark__Connect__WithColumnsRenamed *w, uint32_t depth) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* rename_columns_map: older clients send it */
+    size_t count = w->n_renames ? w->n_renames : w->n_rename_columns_map;
+    const char **from = ARENA_ARRAY(d->a, const char *, count + 1), **to = ARENA_ARRAY(d->a, const char *, count + 1);
+    for (size_t i = 0; i < count; i++) {
+        from[i] = arena_strdup(d->a, w->n_renames ? w->renames[i]->col_name : w->rename_columns_map[i]->key);
+        to[i] = arena_strdup(d->a, w->n_renames ? w->renames[i]->new_col_name : w->rename_columns_map[i]->value);
+    }
+#pragma GCC diagnostic pop
+    Node *n = df_op(d, DF_WITH_COLUMNS_RENAMED, w->input, depth);
+    if (!n) return NULL;
+    n->u.dfop.names = from;
+    n->u.dfop.names2 = to;
+    n->u.dfop.nnames = (uint32_t)count;
+    return n;
+}
+
+static Node *unpivot(Dec *d, const Spark__Connect__Unpivot *u, uint32_t depth) {
+    size_t nvals = u->_values_case && u->values ? u->values->n_values : 0;
+    Node **ids = NULL, **vals = NULL;
+    if (!expr_list(d, u->ids, u->n_ids, ".ids", depth + 1, &ids)) return NULL;
+    if (nvals) {
+        size_t mark = push(d, ".values");
+        bool ok = expr_list(d, u->values->values, nvals, ".values", depth + 1, &vals);
+        pop(d, mark);
+        if (!ok) return NULL;
+    }
+    Node *n = df_op(d, DF_UNPIVOT, u->input, depth);
+    if (!n) return NULL;
+    Node **all = ARENA_ARRAY(d->a, Node *, u->n_ids + nvals + 1);
+    for (size_t i = 0; i < u->n_ids; i++) all[i] = ids[i];
+    for (size_t i = 0; i < nvals; i++) all[u->n_ids + i] = vals[i];
+    node_set_exprs(d->a, n, all, (uint32_t)(u->n_ids + nvals));
+    n->u.dfop.n = (int64_t)u->n_ids;
+    n->u.dfop.flag = u->_values_case && u->values;
+    char *names[2] = {u->variable_column_name, u->value_column_name};
+    df_names(d, n, names, 2);
+    return n;
+}
+
+static Node *na_fill(Dec *d, const Spark__Connect__NAFill *f, uint32_t depth) {
+    if (!f->n_values) return invalid(d, "values must contains at least 1 item!");
+    if (f->n_values > 1 && f->n_values != f->n_cols)
+        return invalid(d, "When values contains more than 1 items, values and cols should have the same length!");
+    Node **vs = ARENA_ARRAY(d->a, Node *, f->n_values);
+    if (!literal_exprs(d, f->values, f->n_values, ".values", vs)) return NULL;
+    Node *n = df_op(d, DF_FILL_NA, f->input, depth);
+    if (!n) return NULL;
+    node_set_exprs(d->a, n, vs, (uint32_t)f->n_values);
+    df_names(d, n, f->cols, f->n_cols);
+    return n;
+}
+
+static Node *na_drop(Dec *d, const Spark__Connect__NADrop *dr, uint32_t depth) {
+    Node *n = df_op(d, DF_DROP_NA, dr->input, depth);
+    if (!n) return NULL;
+    df_names(d, n, dr->cols, dr->n_cols);
+    n->u.dfop.n = dr->_min_non_nulls_case ? dr->min_non_nulls : -1;
+    return n;
+}
+
+static Node *na_replace(Dec *d, const Spark__Connect__NAReplace *r, uint32_t depth) {
+    Node **vs = ARENA_ARRAY(d->a, Node *, 2 * r->n_replacements + 1);
+    for (size_t i = 0; i < r->n_replacements; i++) {
+        size_t mark = push_idx(d, ".replacements", i);
+        Lit *pair[2] = {r->replacements[i]->old_value, r->replacements[i]->new_value};
+        bool ok = literal_exprs(d, &pair[0], 1, ".old_value", &vs[2 * i]) &&
+                  literal_exprs(d, &pair[1], 1, ".new_value", &vs[2 * i + 1]);
+        pop(d, mark);
+        if (!ok) return NULL;
+    }
+    Node *n = df_op(d, DF_REPLACE, r->input, depth);
+    if (!n) return NULL;
+    node_set_exprs(d->a, n, vs, (uint32_t)(2 * r->n_replacements));
+    df_names(d, n, r->cols, r->n_cols);
+    return n;
+}
+
+/* Dataset parsed from a Dataset[String] (spark.read.csv/json(ds)): the rows come from the
+   client, so the plan is a LogicalRDD with the schema it was given */
+static Node *parse(Dec *d, const Spark__Connect__Parse *p, uint32_t depth) {
+    if (p->format != SPARK__CONNECT__PARSE__PARSE_FORMAT__PARSE_FORMAT_CSV &&
+        p->format != SPARK__CONNECT__PARSE__PARSE_FORMAT__PARSE_FORMAT_JSON)
+        return invalid(d, "format must be PARSE_FORMAT_CSV or PARSE_FORMAT_JSON");
+    if (!p->_schema_case || !p->schema)
+        return unsupported(d, "parse without a schema infers it from the data; Catalyzer does not read data");
+    Node *in = input(d, p->input, depth);
+    if (!in) return NULL;
+    const DataType *t = dtype(d, p->schema, ".schema");
+    if (!t) return NULL;
+    if (t->id != T_STRUCT) return invalid(d, "the schema of a parsed Dataset must be a struct");
+    Node *n = node_new(d->a, NK_LogicalRDD, -1, -1);
+    node_set_exprs(d->a, n, attributes_of(d, t), (uint32_t)t->nfields);
+    return n;
+}
+
+/* spark.read.format(f).schema(s).load(paths): a file relation of that format and schema */
+static Node *data_source(Dec *d, const Spark__Connect__Read__DataSource *ds) {
+    const char *fmt = ds->_format_case ? ds->format : "parquet"; /* spark.sql.sources.default */
+    if (ds->n_predicates) return unsupported(d, "JDBC partition predicates are not supported");
+    if (!ds->_schema_case || !*ds->schema)
+        return unsupported(d, "a data source read without a schema infers it from the files; Catalyzer does not read data");
+    const DataType *t = schema_struct(d, ds->schema, ".schema");
+    if (!t) return NULL;
+    TableDef *td = ARENA_NEW(d->a, TableDef);
+    td->catalog = "";
+    td->ns = "";
+    td->name = "";
+    td->provider = arena_strdup(d->a, fmt);
+    Node *n = node_new(d->a, NK_Relation, -1, -1);
+    n->u.relation.name = (NameParts){0, NULL};
+    n->u.relation.table = td;
+    node_set_exprs(d->a, n, attributes_of(d, t), (uint32_t)t->nfields);
+    return n;
+}
+
 static Node *rel_body(Dec *d, const Rel *r, uint32_t depth);
 
 static Node *rel(Dec *d, const Rel *r, uint32_t depth) {
@@ -1214,7 +1449,9 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
             else n->u.un.is_streaming = rd->is_streaming;
             pop(d, m2);
         } else if (rd->read_type_case == SPARK__CONNECT__READ__READ_TYPE_DATA_SOURCE) {
-            n = unsupported(d, "data source reads are not supported yet");
+            size_t m2 = push(d, ".data_source");
+            n = rd->is_streaming ? unsupported(d, "streaming reads are not supported") : data_source(d, rd->data_source);
+            pop(d, m2);
         } else {
             n = invalid(d, "Read.read_type is not set");
         }
@@ -1332,8 +1569,10 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
             n = invalid(d, "Deduplicate requires to either deduplicate on all columns or a subset of columns");
         else if (dd->_within_watermark_case && dd->within_watermark)
             n = unsupported(d, "dropDuplicatesWithinWatermark is a streaming operation");
-        else
-            n = unsupported(d, "deduplicate is not supported yet");
+        else if ((n = df_op(d, DF_DEDUPLICATE, dd->input, depth))) {
+            n->u.dfop.flag = all;
+            df_names(d, n, dd->column_names, dd->n_column_names);
+        }
         pop(d, mark);
         return n;
     }
@@ -1403,28 +1642,85 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
         pop(d, mark);
         return n;
     }
-    case SPARK__CONNECT__RELATION__REL_TYPE_SAMPLE: return unsupported(d, "sample is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_REPARTITION: return unsupported(d, "repartition is not supported yet");
+    case SPARK__CONNECT__RELATION__REL_TYPE_SAMPLE:
+        mark = push(d, ".sample");
+        n = sample(d, r->sample, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_REPARTITION:
+        mark = push(d, ".repartition");
+        n = repartition(d, r->repartition, depth);
+        pop(d, mark);
+        return n;
     case SPARK__CONNECT__RELATION__REL_TYPE_REPARTITION_BY_EXPRESSION:
-        return unsupported(d, "repartition_by_expression is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_TO_DF: return unsupported(d, "to_df is not supported yet");
+        mark = push(d, ".repartition_by_expression");
+        n = repartition_by_expression(d, r->repartition_by_expression, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_TO_DF:
+        mark = push(d, ".to_df");
+        if ((n = df_op(d, DF_TO_DF, r->to_df->input, depth))) df_names(d, n, r->to_df->column_names, r->to_df->n_column_names);
+        pop(d, mark);
+        return n;
     case SPARK__CONNECT__RELATION__REL_TYPE_WITH_COLUMNS_RENAMED:
-        return unsupported(d, "with_columns_renamed is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_WITH_COLUMNS: return unsupported(d, "with_columns is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_DROP: return unsupported(d, "drop is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_HINT: return unsupported(d, "hint is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_UNPIVOT: return unsupported(d, "unpivot is not supported yet");
+        mark = push(d, ".with_columns_renamed");
+        n = with_columns_renamed(d, r->with_columns_renamed, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_WITH_COLUMNS:
+        mark = push(d, ".with_columns");
+        n = with_columns(d, r->with_columns, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_DROP:
+        mark = push(d, ".drop");
+        n = drop_columns(d, r->drop, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_HINT:
+        mark = push(d, ".hint");
+        n = hint(d, r->hint, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_UNPIVOT:
+        mark = push(d, ".unpivot");
+        n = unpivot(d, r->unpivot, depth);
+        pop(d, mark);
+        return n;
     case SPARK__CONNECT__RELATION__REL_TYPE_TO_SCHEMA: return unsupported(d, "to_schema is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_PARSE: return unsupported(d, "parse is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_FILL_NA: return unsupported(d, "fill_na is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_DROP_NA: return unsupported(d, "drop_na is not supported yet");
-    case SPARK__CONNECT__RELATION__REL_TYPE_REPLACE: return unsupported(d, "replace is not supported yet");
+    case SPARK__CONNECT__RELATION__REL_TYPE_PARSE:
+        mark = push(d, ".parse");
+        n = parse(d, r->parse, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_FILL_NA:
+        mark = push(d, ".fill_na");
+        n = na_fill(d, r->fill_na, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_DROP_NA:
+        mark = push(d, ".drop_na");
+        n = na_drop(d, r->drop_na, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_REPLACE:
+        mark = push(d, ".replace");
+        n = na_replace(d, r->replace, depth);
+        pop(d, mark);
+        return n;
+    case SPARK__CONNECT__RELATION__REL_TYPE_FREQ_ITEMS:
+        mark = push(d, ".freq_items");
+        if ((n = df_op(d, DF_FREQ_ITEMS, r->freq_items->input, depth))) {
+            df_names(d, n, r->freq_items->cols, r->freq_items->n_cols);
+            n->u.dfop.number = r->freq_items->_support_case ? r->freq_items->support : 0.01;
+        }
+        pop(d, mark);
+        return n;
     case SPARK__CONNECT__RELATION__REL_TYPE_SUMMARY:
     case SPARK__CONNECT__RELATION__REL_TYPE_DESCRIBE:
     case SPARK__CONNECT__RELATION__REL_TYPE_CROSSTAB:
     case SPARK__CONNECT__RELATION__REL_TYPE_COV:
     case SPARK__CONNECT__RELATION__REL_TYPE_CORR:
-    case SPARK__CONNECT__RELATION__REL_TYPE_FREQ_ITEMS:
     case SPARK__CONNECT__RELATION__REL_TYPE_SAMPLE_BY:
         return unsupported(d, "DataFrame statistics functions are not supported yet");
     case SPARK__CONNECT__RELATION__REL_TYPE_APPROX_QUANTILE:

@@ -146,6 +146,14 @@ enum {
                                    `analyzed`): the plan transforms skip it; node_copy clears it */
 };
 
+/* What a DataFrameOp does (u.dfop.op): the Spark Connect relations whose
+ * plan its planner builds with Dataset calls against the input's schema
+ * (rules/resolve_dataframe_ops.c says what each takes). */
+typedef enum DataFrameOpKind {
+    DF_DROP, DF_DROP_NA, DF_FILL_NA, DF_REPLACE, DF_WITH_COLUMNS, DF_WITH_COLUMNS_RENAMED, DF_TO_DF,
+    DF_DEDUPLICATE, DF_UNPIVOT, DF_FREQ_ITEMS, DF_DESCRIBE, DF_COUNT_
+} DataFrameOpKind;
+
 typedef struct Node Node;
 struct Node {
     NodeKind kind;
@@ -260,6 +268,24 @@ struct Node {
         struct { int64_t id; const char *name; bool recursive; uint32_t ncols; const char **cols; } cte;
         /* View */
         struct { NameParts name; bool temporary; } view;
+        /* Repartition, RepartitionByExpression (num_partitions 0: none given) */
+        struct { int32_t num_partitions; bool shuffle; } repart;
+        /* Sample */
+        struct { double lower, upper; bool with_replacement; int64_t seed; } sample;
+        /* UnresolvedHint, ResolvedHint */
+        struct { const char *name; } hint;
+        /* DataFrameOp: kids[0] = input; exprs = expression parameters; what the op
+           means is in rules/resolve_dataframe_ops.c */
+        struct {
+            int op;                /* DataFrameOpKind (rules/resolve_dataframe_ops.h) */
+            uint32_t nnames;
+            const char **names;    /* column names */
+            const char **names2;   /* second names (renames: the new names) */
+            const char **texts;    /* per-name text (withColumns: metadata JSON) */
+            int64_t n;             /* minNonNulls (-1: none) */
+            double number;         /* support, ... */
+            bool flag;             /* allColumnsAsKeys, ... */
+        } dfop;
         /* WithWindowDefinition: kids[0]; exprs = WindowSpecDefinition per name (wspec.ref_name holds the name) */
         /* UnresolvedIdentifierPlan: exprs[0]; builds what `builds` says; ctes: the CTE
            definitions in scope where it stands (rules/cte_scope.h), set by CTESubstitution */

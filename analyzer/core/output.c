@@ -145,6 +145,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_Window:
         return concat(an, plan_output(an, p->kids[0]), attrs_of_exprs(an, p->exprs, p->u.window.nwindow));
     case NK_Relation:
+    case NK_LogicalRDD:
     case NK_LocalRelation:
     case NK_Range:
     case NK_CTERelationRef:
@@ -212,6 +213,10 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_Distinct:
     case NK_Deduplicate:
     case NK_RepartitionByExpression:
+    case NK_Repartition:
+    case NK_Sample:
+    case NK_UnresolvedHint:
+    case NK_ResolvedHint:
     case NK_UnresolvedHaving:
     case NK_WithWindowDefinition:
         return p->nkids ? plan_output(an, p->kids[0]) : none;

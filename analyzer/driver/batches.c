@@ -9,6 +9,10 @@ static const Rule *const SUBSTITUTION[] = {
     &RULE_WINDOWS_SUBSTITUTION,
 };
 
+static const Rule *const HINTS[] = {
+    &RULE_RESOLVE_HINTS,
+};
+
 static const Rule *const RESOLUTION[] = {
     &RULE_RESOLVE_IDENTIFIER_CLAUSE,
     &RULE_RESOLVE_NESTED_QUERIES,
@@ -26,6 +30,7 @@ static const Rule *const RESOLUTION[] = {
     &RULE_RESOLVE_MISSING_REFERENCES,
     &RULE_RESOLVE_GENERATE,
     &RULE_RESOLVE_FUNCTIONS,
+    &RULE_RESOLVE_DATAFRAME_OPS,
     &RULE_RESOLVE_SUBQUERY,
     &RULE_RESOLVE_ALIAS_IN_SUBQUERY,
     &RULE_RESOLVE_WINDOW_ORDER,
@@ -45,13 +50,14 @@ static const Rule *const CLEANUP[] = {
 };
 
 static const Batch BATCH_SUBSTITUTION = {"Substitution", true, 2, SUBSTITUTION};
+static const Batch BATCH_HINTS = {"Hints", true, 1, HINTS};
 static const Batch BATCH_RESOLUTION = {"Resolution", false, sizeof RESOLUTION / sizeof RESOLUTION[0], RESOLUTION};
 static const Batch BATCH_CLEANUP = {"Cleanup", true, 1, CLEANUP};
 /* opt-in (catalyzer.decorrelate): LATERAL joins rewritten into joins */
 static const Rule *const DECORRELATE[] = {&RULE_DECORRELATE_LATERAL_JOIN};
 static const Batch BATCH_DECORRELATE = {"Decorrelate", true, 1, DECORRELATE};
 
-static const Batch *const BATCHES[] = {&BATCH_SUBSTITUTION, &BATCH_RESOLUTION, &BATCH_CLEANUP, &BATCH_DECORRELATE};
+static const Batch *const BATCHES[] = {&BATCH_SUBSTITUTION, &BATCH_HINTS, &BATCH_RESOLUTION, &BATCH_CLEANUP, &BATCH_DECORRELATE};
 
 int analyzer_batches(const Batch *const **batches) {
     *batches = BATCHES;

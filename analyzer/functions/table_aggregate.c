@@ -38,6 +38,9 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("collect_list", 1, 1, "?", collect, NULL), .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
     {AGG("array_agg", 1, 1, "?", collect, NULL), .pname = "collect_list", .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
     {AGG("collect_set", 1, 1, "?", collect, NULL), .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
+    /* CollectFrequentItems(child, size): DataFrame.stat.freqItems only (not callable by name) */
+    {AGG("@collect_frequent_items", 2, 2, "?i", collect, NULL), .pname = "collect_frequent_items",
+     .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
     DBL_AGG2("corr"), DBL_AGG2("covar_pop"), DBL_AGG2("covar_samp"),
     /* RegrAvgX/Y take any numeric as it is (their replacement averages it) */
     {AGG("regr_avgx", 2, 2, "nn", fixed, "double"), .flags = FD_NULLABLE},

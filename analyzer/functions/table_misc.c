@@ -35,6 +35,8 @@ const FuncDef FUNCS_MISC[] = {
     {SCALAR("grouping", 1, 1, "?", fixed, "tinyint"), .flags = FD_NOT_NULL},
     {SCALAR("grouping_id", 0, -1, "?", fixed, "bigint"), .flags = FD_NOT_NULL},
     /* hashing and bitmaps */
+    /* AtLeastNNonNulls(n, children): DataFrame.na.drop only (not callable by name) */
+    {SCALAR("@atleastnnonnulls", 1, -1, "i?", fixed, "boolean"), .pname = "atleastnnonnulls", .flags = FD_NOT_NULL},
     {SCALAR("hash", 1, -1, "?", fixed, "int"), .flags = FD_NOT_NULL, .tostring_tail = ", 42"},
     {SCALAR("xxhash64", 1, -1, "?", fixed, "bigint"), .flags = FD_NOT_NULL, .tostring_tail = ", 42"},
     {SCALAR("bitmap_bit_position", 1, 1, "l", fixed, "bigint")},

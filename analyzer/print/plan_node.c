@@ -685,7 +685,29 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_RepartitionByExpression:
         sb_puts(sb, "RepartitionByExpression ");
         list(sb, n->exprs, n->nexprs);
+        if (n->u.repart.num_partitions > 0) sb_printf(sb, ", %d", n->u.repart.num_partitions);
         return;
+    case NK_Repartition:
+        sb_printf(sb, "Repartition %d, %s", n->u.repart.num_partitions, bool_str(n->u.repart.shuffle));
+        return;
+    case NK_Sample:
+        sb_puts(sb, "Sample ");
+        java_double_print(sb, n->u.sample.lower);
+        sb_puts(sb, ", ");
+        java_double_print(sb, n->u.sample.upper);
+        sb_printf(sb, ", %s, %lld", bool_str(n->u.sample.with_replacement), (long long)n->u.sample.seed);
+        return;
+    case NK_UnresolvedHint:
+        sb_printf(sb, "UnresolvedHint %s, ", n->u.hint.name ? n->u.hint.name : "");
+        list(sb, n->exprs, n->nexprs);
+        return;
+    case NK_ResolvedHint: sb_printf(sb, "ResolvedHint (strategy=%s)", n->u.hint.name ? n->u.hint.name : ""); return;
+    case NK_LogicalRDD:
+        sb_puts(sb, "LogicalRDD ");
+        list(sb, n->exprs, n->nexprs);
+        sb_puts(sb, ", false");
+        return;
+    case NK_DataFrameOp: sb_printf(sb, "DataFrameOp %d", n->u.dfop.op); return;
     case NK_Generate: generate_line(sb, n, false); return;
     case NK_Expand: expand_line(sb, n); return;
     case NK_WithCTE: sb_puts(sb, "WithCTE"); return;

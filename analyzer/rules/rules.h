@@ -11,6 +11,8 @@ extern const Rule RULE_SUBSTITUTE_ORDINALS;
 extern const Rule RULE_RESOLVE_IDENTIFIER_CLAUSE;
 extern const Rule RULE_RESOLVE_RELATIONS;
 extern const Rule RULE_ADD_METADATA_COLUMNS;
+extern const Rule RULE_RESOLVE_DATAFRAME_OPS;
+extern const Rule RULE_RESOLVE_HINTS;
 extern const Rule RULE_RESOLVE_NESTED_QUERIES;
 extern const Rule RULE_RESOLVE_CTE_REFS;
 extern const Rule RULE_RESOLVE_TVF;
