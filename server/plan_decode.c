@@ -11,6 +11,7 @@
 
 #include "connect_arrow.h"
 #include "catalog/catalog.h"
+#include "functions/functions.h"
 #include "connect_schema.h"
 #include "core/output.h"
 #include "parser/parser.h"
@@ -519,6 +520,26 @@ static Node *unresolved_function(Dec *d, const char *name, bool parse_name, Node
         node_set_kids(d->a, n, args, (uint32_t)nargs);
         return n;
     }
+    /* from_json/from_csv/from_xml(e, schema): the client sends a StructType as its JSON
+       (Spark's evalTypeExpr takes JSON or DDL); the analyzer reads DDL */
+    if (!parse_name && nargs >= 2 && args[1]->kind == NK_Literal && !args[1]->u.lit.v.is_null &&
+        type_is_string(args[1]->type) &&
+        (!strcmp(name, "from_json") || !strcmp(name, "from_csv") || !strcmp(name, "from_xml"))) {
+        const char *text = args[1]->u.lit.v.u.s.p ? args[1]->u.lit.v.u.s.p : "";
+        while (*text == ' ' || *text == '\n' || *text == '\t') text++;
+        char why[128];
+        const DataType *t = *text == '{' ? connect_parse_json_type(d->a, text, why, sizeof why) : NULL;
+        if (t) {
+            Value v = args[1]->u.lit.v;
+            const char *ddl = t->id == T_STRUCT ? connect_struct_to_ddl(d->a, t) : type_catalog_string(d->a, t);
+            v.u.s.p = ddl;
+            v.u.s.len = (uint32_t)strlen(ddl);
+            Node *lit = lit_node(d, &v);
+            lit->start = args[1]->start;
+            lit->stop = args[1]->stop;
+            args[1] = lit;
+        }
+    }
     Node *n = node_new(d->a, NK_UnresolvedFunction, start, stop);
     if (parse_name) {
         if (!sql_identifier(d, name, &n->u.un.name, "function_name")) return NULL;
@@ -703,8 +724,16 @@ static Node *expr(Dec *d, const Expr *e, uint32_t depth) {
         Node **args = NULL;
         if (!f->function_name || !*f->function_name) n = invalid(d, "function_name is empty");
         else if (expr_list(d, f->arguments, f->n_arguments, ".arguments", depth + 1, &args))
-            n = unresolved_function(d, f->function_name, f->is_user_defined_function, args, f->n_arguments,
-                                    f->is_distinct, start, stop);
+        {
+            /* internal functions (Column.internalFn) live apart from the SQL ones: "@name" */
+            const char *fname = f->function_name;
+            if (f->is_internal) {
+                const char *internal = arena_printf(d->a, "@%s", fname);
+                if (func_lookup_builtin(internal)) fname = internal;
+            }
+            n = unresolved_function(d, fname, f->is_user_defined_function, args, f->n_arguments, f->is_distinct,
+                                    start, stop);
+        }
         pop(d, mark);
         if (!n) return NULL;
         break;

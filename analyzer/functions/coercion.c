@@ -401,6 +401,15 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     return store_assign(from, c) ? c : NULL;
 }
 
+/* TypeCoercion.implicitCast (ANSI off) where the ANSI rules refuse: a number
+   casts to any numeric type a function expects. */
+const DataType *fn_legacy_implicit_cast_type(Arena *a, const DataType *from, char code) {
+    if (!type_is_numeric(from)) return NULL;
+    if (code == 'j') return &TYPE_INT;
+    const DataType *c = spec_concrete(a, code);
+    return c && type_is_numeric(c) ? c : NULL;
+}
+
 const char *fn_spec_required_type(Arena *a, char code) {
     (void)a;
     switch (code) {

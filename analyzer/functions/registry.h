@@ -76,6 +76,8 @@ const DataType *fn_wider_no_string(Arena *a, const DataType *x, const DataType *
 const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y);
 /* ANSI implicit cast of type `from` to the argument spec code; NULL if none. */
 const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code);
+/* The legacy (ANSI off) implicit casts the ANSI ones lack; NULL if none. */
+const DataType *fn_legacy_implicit_cast_type(Arena *a, const DataType *from, char code);
 /* Spark's "requiredType" text for a spec code: "NUMERIC", ("STRING" or "BINARY"), ... */
 const char *fn_spec_required_type(Arena *a, char code);
 bool fn_type_orderable(const DataType *t);

@@ -246,6 +246,7 @@ static bool apply_arg_specs(TypeCtx *c) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
         if (code == '?' || code == 'C' || code == 'L' || c->args[i]->kind == NK_SortOrder) continue;
         const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
+        if (!t && !c->an->conf->ansi) t = fn_legacy_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t) {
             fn_typer_error(c, i, code);
             return false;
@@ -614,6 +615,21 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
     if (!strcasecmp(def->name, "btrim") && nargs == 2 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
+    /* lag/lead(input, offset, default, ignoreNulls): the flag is IGNORE NULLS, not an argument */
+    if (nargs == 4 && (!strcasecmp(def->name, "lag") || !strcasecmp(def->name, "lead"))) {
+        const Node *flag = named_args ? named_args[3] : u->kids[3];
+        if (flag->kind == NK_Literal && flag->type && flag->type->id == T_BOOLEAN && !flag->u.lit.v.is_null) {
+            Node *c = node_copy(a, u);
+            c->u.un.nargs = 3;
+            c->u.un.ignore_nulls = flag->u.lit.v.u.b;
+            Node **kids = ARENA_ARRAY(a, Node *, u->nkids);
+            for (uint32_t i = 0, k = 0; i < u->nkids; i++)
+                if (i != 3) kids[k++] = u->kids[i];
+            node_set_kids(a, c, kids, u->nkids - 1);
+            u = node_finish(c);
+            nargs = 3;
+        }
+    }
     if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
         const FuncDef *alt = func_lookup_arity(def->name, nargs);
         if (!alt) return fail_arity(an, u, def, called, nargs);

@@ -93,5 +93,11 @@ const FuncDef FUNCS_DATETIME[] = {
     {SCALAR("window", 2, 4, "?sss", fixed, "struct<start:timestamp,end:timestamp>")},
     {SCALAR("session_window", 2, 2, "??", fixed, "struct<start:timestamp,end:timestamp>")},
     {SCALAR("window_time", 1, 1, "?", fixed, "timestamp")},
+    /* partition transforms (Spark Connect's internal functions years/months/days/hours/bucket) */
+    {SCALAR("@years", 1, 1, "?", fixed, "int"), .pname = "years"},
+    {SCALAR("@months", 1, 1, "?", fixed, "int"), .pname = "months"},
+    {SCALAR("@days", 1, 1, "?", fixed, "int"), .pname = "days"},
+    {SCALAR("@hours", 1, 1, "?", fixed, "int"), .pname = "hours"},
+    {SCALAR("@bucket", 2, 2, "i?", fixed, "int"), .pname = "bucket"},
     END_OF_TABLE,
 };

@@ -446,6 +446,8 @@ bool ty_shift(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_BYTE || t->id == T_SHORT || t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_INT);
     else if (type_is_string(t)) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    /* legacy (ANSI off) ImplicitTypeCasts: any number casts to the collection's first type, int */
+    else if (!c->an->conf->ansi && type_is_numeric(t) && t->id != T_LONG) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_INT);
     t = c->args[0]->type;
     if (t->id != T_INT && t->id != T_LONG) return fn_typer_error(c, 0, 'j') != NULL;
     c->result = t;

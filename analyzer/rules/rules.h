@@ -13,6 +13,7 @@ extern const Rule RULE_RESOLVE_RELATIONS;
 extern const Rule RULE_ADD_METADATA_COLUMNS;
 extern const Rule RULE_RESOLVE_DATAFRAME_OPS;
 extern const Rule RULE_RESOLVE_HINTS;
+extern const Rule RULE_RESOLVE_UNION;
 extern const Rule RULE_RESOLVE_NESTED_QUERIES;
 extern const Rule RULE_RESOLVE_CTE_REFS;
 extern const Rule RULE_RESOLVE_TVF;

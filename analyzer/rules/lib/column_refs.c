@@ -131,7 +131,47 @@ static Node *resolve_attr(Node *e, void *ctx) {
 
 static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
 
+/* A star among a function's arguments (struct(*), concat(t.*)) stands for the
+   columns it expands to (Spark's expandStarExpression); count(*) is count(1). */
+static Node *expand_arg_stars(Node *e, void *ctx) {
+    RefCtx *c = ctx;
+    if (e->kind != NK_UnresolvedFunction || an_failed(c->an)) return e;
+    bool any = false;
+    for (uint32_t i = 0; i < e->u.un.nargs; i++) any = any || e->kids[i]->kind == NK_UnresolvedStar;
+    if (!any) return e;
+    const char *fn = e->u.un.name.n ? e->u.un.name.v[e->u.un.name.n - 1] : "";
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0) return e;
+    uint32_t cap = e->nkids + c->input.n * 2 + 4, n = 0;
+    Node **kids = ARENA_ARRAY(c->an->arena, Node *, cap);
+    uint32_t nargs = 0;
+    for (uint32_t i = 0; i < e->nkids; i++) {
+        Node *k = e->kids[i];
+        if (i < e->u.un.nargs && k->kind == NK_UnresolvedStar) {
+            AttrList out;
+            if (!expand_star(c->an, k, c->input, &out)) return e;
+            for (uint32_t j = 0; j < out.n; j++) {
+                if (n == cap) return e;
+                kids[n++] = out.v[j];
+                nargs++;
+            }
+            continue;
+        }
+        if (n == cap) return e;
+        kids[n++] = k;
+        if (i < e->u.un.nargs) nargs++;
+    }
+    Node *r = node_copy(c->an->arena, e);
+    node_set_kids(c->an->arena, r, kids, n);
+    r->u.un.nargs = nargs;
+    return node_finish(r);
+}
+
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
     RefCtx c = {an, input, select_list, upto, true, e};
+    if (kind_mask_has(e->mask, NK_UnresolvedStar)) {
+        Node *x = transform(an->arena, e, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedFunction), expand_arg_stars, &c);
+        if (!x || an_failed(an)) return e;
+        e = x;
+    }
     return transform(an->arena, e, TX_SKIP_RESOLVED, ref_kinds(), resolve_attr, &c);
 }
