@@ -28,7 +28,8 @@ SVC = "/spark.connect.SparkConnectService/"
 
 
 def skip(why):
-    print("1..0 # SKIP " + why)
+    print("%s: SKIP: %s: skipped, not passed" % (os.path.basename(__file__), why))
+    sys.stdout.flush()
     sys.exit(77)
 
 

@@ -30,7 +30,8 @@ SPARK = os.path.join(SHARED, "reference", "spark-connect", "protos")
 
 
 def skip(why):
-    print("1..0 # SKIP " + why)
+    print("%s: SKIP: %s: skipped, not passed" % (os.path.basename(__file__), why))
+    sys.stdout.flush()
     sys.exit(77)
 
 
