@@ -7,6 +7,7 @@ PACKAGES=(
   gcc pkg-config meson ninja-build          # build
   libuv1-dev                                # daemon event loop
   libprotobuf-c-dev protobuf-c-compiler     # wire schema (C)
+  libprotobuf-dev                           # google/protobuf/any.proto (Spark Connect's Any fields)
   libjansson-dev                            # JSON endpoint and codecs
   libnghttp2-dev                            # HTTP/2 for gRPC
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
