@@ -147,7 +147,8 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
 
 static void usage(FILE *f) {
     fprintf(f, "usage: catalyzerd [--grpc HOST:PORT] [--http HOST:PORT|off] [options]\n\n"
-               "Catalyzer's analyzer daemon: gRPC service catalyzer.v1.Analyzer and grpc.health.v1.Health\n"
+               "Catalyzer's analyzer daemon: gRPC services catalyzer.v1.Analyzer, spark.connect.SparkConnectService\n"
+               "and grpc.health.v1.Health\n"
                "over HTTP/2 (TLS with --tls-cert/--tls-key), plus a JSON debugging endpoint (POST /v1/analyze, /v1/execute,\n"
                "/v1/register-catalog, /v1/drop-session; GET /healthz, /metrics) over HTTP/1.1,\n"
                "and on that port the plan debugger page at GET /.\n"
