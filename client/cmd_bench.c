@@ -10,6 +10,7 @@
 
 #include "bench_util.h"
 #include "catalyzer.h"
+#include "cli_opts.h"
 #include "commands.h"
 #include "input.h"
 #include "remote.h"
@@ -17,27 +18,28 @@
 
 int cmd_bench(int argc, char **argv) {
     if (cli_daemon_arg(argc, argv)) return cmd_bench_daemon(argc, argv);
-    const char *schema = NULL;
-    long iterations = 1000;
-    bool json = false;
-    const char *files[4096];
-    int nfiles = 0;
-    CzSession *s = cz_session_new(false);
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--schema") && i + 1 < argc) schema = argv[++i];
-        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--conf") && i + 1 < argc) {
-            char key[512];
-            const char *kv = argv[++i], *eq = strchr(kv, '=');
-            if (!eq || (size_t)(eq - kv) >= sizeof key) goto usage;
-            memcpy(key, kv, (size_t)(eq - kv));
-            key[eq - kv] = 0;
-            if (!cz_session_set_conf(s, key, eq + 1)) goto usage;
-        } else if (argv[i][0] == '-') goto usage;
-        else if (nfiles < 4096) files[nfiles++] = argv[i];
+    static const char USAGE[] = "bench [--schema FILE] [--iterations N] [--conf k=v]... [--json] QUERY.sql|-|-e SQL...";
+    CliOpts o;
+    int prc = cli_getopt(argc, argv, CLI_O_SCHEMA | CLI_O_ITERATIONS | CLI_O_CONF | CLI_O_JSON | CLI_O_EXPR, USAGE, false, &o);
+    if (prc == 1) return 0;
+    if (prc != 0 || !o.nfiles) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
+        return 2;
     }
-    if (!nfiles || iterations < 1) goto usage;
+    const char *schema = o.schema;
+    long iterations = o.iterations ? o.iterations : 1000;
+    bool json = o.json;
+    const char *const *files = o.files;
+    int nfiles = o.nfiles;
+    CzSession *s = cz_session_new(false);
+    for (int i = 0; i < o.nconfs; i++) {
+        char key[512];
+        const char *kv = o.confs[i], *eq = strchr(kv, '=');
+        if (!eq || (size_t)(eq - kv) >= sizeof key) goto usage;
+        memcpy(key, kv, (size_t)(eq - kv));
+        key[eq - kv] = 0;
+        if (!cz_session_set_conf(s, key, eq + 1)) goto usage;
+    }
     if (schema) {
         StatementList l;
         if (statements_read(schema, &l) != 0) {

@@ -22,8 +22,11 @@ int cmd_explain(int argc, char **argv) {
     CzSession *s;
     const char *path;
     int flags;
-    if (cli_parse_common(argc, argv, &s, &path, &flags) != 0) {
-        fprintf(stderr, "usage: catalyzer explain [--conf key=value]... [--bare] [--trace] [--plan] FILE\n");
+    static const char USAGE[] = "explain [--conf key=value]... [--bare] [--trace] [--plan] FILE|-|-e SQL";
+    int prc = cli_parse_common(argc, argv, USAGE, &s, &path, &flags);
+    if (prc == 1) return 0;
+    if (prc != 0) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
         return 2;
     }
     if (flags & CLI_PLAN) {

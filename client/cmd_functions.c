@@ -3,17 +3,20 @@
  * function corpus by family with it). */
 #include <stdio.h>
 
+#include "cli_opts.h"
 #include "commands.h"
 #include "remote.h"
 #include "functions/functions.h"
 
 int cmd_functions(int argc, char **argv) {
-    if (cli_daemon_arg(argc, argv)) return cmd_functions_daemon(argc, argv);
-    (void)argv;
-    if (argc != 0) {
-        fprintf(stderr, "usage: catalyzer functions\n");
+    CliOpts o;
+    int prc = cli_getopt(argc, argv, CLI_O_DAEMON, "functions [--daemon HOST:PORT]", false, &o);
+    if (prc == 1) return 0;
+    if (prc != 0 || o.nfiles) {
+        fprintf(stderr, "usage: catalyzer functions [--daemon HOST:PORT]\n");
         return 2;
     }
+    if (o.daemon) return cmd_functions_daemon(argc, argv);
     static const char *const KINDS[] = {"scalar", "aggregate", "window", "generator"};
     const char *const *names;
     int n = func_builtin_names(&names);

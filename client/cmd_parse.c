@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "catalyzer.h"
+#include "cli_opts.h"
 #include "commands.h"
 #include "remote.h"
+#include "source.h"
 #include "core/arena.h"
 #include "parser/parser.h"
 #include "print/printer.h"
@@ -136,40 +138,6 @@ static void on_statement(void *ctx, const char *stmt, size_t len, size_t offset)
     parse_one(sc->run, stmt, len, where);
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
 
 static int parse_jsonl(ParseRun *r, const char *text, size_t len) {
     size_t i = 0;
@@ -198,45 +166,34 @@ static int parse_jsonl(ParseRun *r, const char *text, size_t len) {
 }
 
 int cmd_parse(int argc, char **argv) {
-    const char *daemon = cli_daemon_arg(argc, argv);
+    static const char USAGE[] = "parse [--daemon HOST:PORT] FILE|-|-e SQL...";
+    CliOpts o;
+    int prc = cli_getopt(argc, argv, CLI_O_DAEMON | CLI_O_EXPR, USAGE, false, &o);
+    if (prc == 1) return 0;
+    if (prc != 0 || o.nfiles < 1) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
+        return 2;
+    }
     CzcClient *cl = NULL;
-    if (daemon) {
+    if (o.daemon) {
         char err[256];
-        if (!*daemon || !(cl = cli_client_new(daemon, err, sizeof err))) {
-            fprintf(stderr, "catalyzer parse: --daemon: %s\n", *daemon ? err : "HOST:PORT expected");
+        if (!*o.daemon || !(cl = cli_client_new(o.daemon, err, sizeof err))) {
+            fprintf(stderr, "catalyzer parse: --daemon: %s\n", *o.daemon ? err : "HOST:PORT expected");
             return 2;
         }
     }
-    int nfiles = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--daemon")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(argv[i], "--daemon=", 9)) continue;
-        nfiles++;
-    }
-    if (nfiles < 1) {
-        fprintf(stderr, "usage: catalyzer parse [--daemon HOST:PORT] FILE...\n");
-        if (cl) czc_client_free(cl);
-        return 2;
-    }
     int failed = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--daemon")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(argv[i], "--daemon=", 9)) continue;
+    for (int i = 0; i < o.nfiles; i++) {
+        const char *file = o.files[i];
         size_t len;
-        char *text = read_file(argv[i], &len);
+        char *text = source_slurp(file, &len);
         if (!text) {
-            fprintf(stderr, "catalyzer parse: cannot read %s\n", argv[i]);
+            fprintf(stderr, "catalyzer parse: cannot read %s\n", file);
             if (cl) czc_client_free(cl);
             return 2;
         }
-        ParseRun r = {.daemon = cl, .file = argv[i]};
-        if (ends_with(argv[i], ".jsonl")) {
+        ParseRun r = {.daemon = cl, .file = file};
+        if (source_is_jsonl(file)) {
             int rc = parse_jsonl(&r, text, len);
             if (rc) {
                 forget_vars(&r);

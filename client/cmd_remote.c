@@ -18,11 +18,15 @@
 #include "input.h"
 #include "plan_input.h"
 #include "remote.h"
+#include "cli_opts.h"
 
 int cmd_run_daemon(int argc, char **argv) {
     RemoteOpts o;
-    if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
-        fprintf(stderr, "usage: catalyzer run --daemon HOST:PORT [--conf key=value]... [--bare] [--plan] FILE\n");
+    static const char USAGE[] = "run --daemon HOST:PORT [--conf key=value]... [--bare] [--plan] FILE|-|-e SQL";
+    int prc = remote_parse_opts(argc, argv, &o, USAGE);
+    if (prc == 1) return 0;
+    if (prc != 0 || !o.daemon || o.diff || o.all || !o.file) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
         return 2;
     }
     Remote r;
@@ -89,8 +93,11 @@ static void print_event(void *ud, const Catalyzer__V1__TraceEvent *ev) {
 
 int cmd_explain_daemon(int argc, char **argv) {
     RemoteOpts o;
-    if (remote_parse_opts(argc, argv, &o) != 0 || !o.daemon || o.diff || o.all) {
-        fprintf(stderr, "usage: catalyzer explain --daemon HOST:PORT [--conf key=value]... [--bare] [--trace] [--plan] FILE\n");
+    static const char USAGE[] = "explain --daemon HOST:PORT [--conf key=value]... [--bare] [--trace] [--plan] FILE|-|-e SQL";
+    int prc = remote_parse_opts(argc, argv, &o, USAGE);
+    if (prc == 1) return 0;
+    if (prc != 0 || !o.daemon || o.diff || o.all || !o.file) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
         return 2;
     }
     Remote r;
@@ -172,24 +179,25 @@ static void run_once(Remote *r, const char *path, const char *what, int *status)
 
 int cmd_bench_daemon(int argc, char **argv) {
     RemoteOpts o = {.bare = true, .file = "-"};
-    const char *schema = NULL;
-    long iterations = 1000;
-    bool json = false;
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    static const char USAGE[] =
+        "bench --daemon HOST:PORT [--schema FILE] [--iterations N] [--conf k=v]... [--json] QUERY.sql|-|-e SQL...";
+    CliOpts c;
+    int prc = cli_getopt(argc, argv, CLI_O_DAEMON | CLI_O_SCHEMA | CLI_O_ITERATIONS | CLI_O_CONF | CLI_O_JSON | CLI_O_EXPR,
+                         USAGE, false, &c);
+    if (prc == 1) return 0;
+    const char *schema = c.schema;
+    long iterations = c.iterations ? c.iterations : 1000;
+    bool json = c.json;
+    const char **files = calloc((size_t)c.nfiles + 1, sizeof *files);
     int nfiles = 0;
     if (!files) abort();
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--schema") && i + 1 < argc) schema = argv[++i];
-        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--daemon") && i + 1 < argc) o.daemon = argv[++i];
-        else if (!strncmp(argv[i], "--daemon=", 9)) o.daemon = argv[i] + 9;
-        else if (!strcmp(argv[i], "--conf") && i + 1 < argc) {
-            if (!strchr(argv[i + 1], '=') || o.nconfs >= 256) goto usage;
-            o.confs[o.nconfs++] = argv[++i];
-        } else if (argv[i][0] == '-') goto usage;
-        else files[nfiles++] = argv[i];
+    if (prc != 0) goto usage;
+    o.daemon = c.daemon;
+    for (int i = 0; i < c.nconfs; i++) {
+        if (!strchr(c.confs[i], '=') || o.nconfs >= 256) goto usage;
+        o.confs[o.nconfs++] = c.confs[i];
     }
+    for (int i = 0; i < c.nfiles; i++) files[nfiles++] = c.files[i];
     if (!nfiles || iterations < 1 || !o.daemon) goto usage;
     Remote r;
     if (remote_open(&r, &o) != 0) {
@@ -273,7 +281,7 @@ usage:
 
 int cmd_functions_daemon(int argc, char **argv) {
     const char *daemon = cli_daemon_arg(argc, argv);
-    if (argc != 2 || !daemon || !*daemon) {
+    if (!daemon || !*daemon) {
         fprintf(stderr, "usage: catalyzer functions [--daemon HOST:PORT]\n");
         return 2;
     }

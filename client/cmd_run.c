@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "catalyzer.h"
+#include "cli_opts.h"
 #include "commands.h"
 #include "input.h"
 #include "plan_input.h"
@@ -38,37 +39,23 @@ static int run_plans(CzSession *s, const char *path) {
     return 0;
 }
 
-int cli_parse_common(int argc, char **argv, CzSession **session, const char **file, int *flags) {
-    bool bare = false;
-    const char *path = NULL;
-    const char *confs[256];
-    int nconfs = 0;
-    *flags = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--conf") && i + 1 < argc) {
-            if (nconfs < 256) confs[nconfs++] = argv[++i];
-        } else if (!strncmp(argv[i], "--conf=", 7)) {
-            if (nconfs < 256) confs[nconfs++] = argv[i] + 7;
-        } else if (!strcmp(argv[i], "--bare")) {
-            bare = true;
-        } else if (!strcmp(argv[i], "--trace")) {
-            *flags |= CLI_TRACE;
-        } else if (!strcmp(argv[i], "--plan")) {
-            *flags |= CLI_PLAN;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "catalyzer: unknown option %s\n", argv[i]);
-            return -1;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "catalyzer: one FILE expected\n");
-            return -1;
-        }
+int cli_parse_common(int argc, char **argv, const char *usage, CzSession **session, const char **file, int *flags) {
+    CliOpts o;
+    int rc = cli_getopt(argc, argv, CLI_O_CONF | CLI_O_BARE | CLI_O_TRACE | CLI_O_PLAN | CLI_O_EXPR, usage, false, &o);
+    if (rc != 0) return rc;
+    bool bare = o.bare;
+    const char *const *confs = o.confs;
+    int nconfs = o.nconfs;
+    *flags = (o.trace ? CLI_TRACE : 0) | (o.plan ? CLI_PLAN : 0);
+    if (o.nfiles > 1) {
+        fprintf(stderr, "catalyzer: one FILE expected\n");
+        return -1;
     }
-    if (!path) {
+    if (!o.nfiles) {
         fprintf(stderr, "catalyzer: FILE expected\n");
         return -1;
     }
+    const char *path = o.files[0];
     CzSession *s = cz_session_new(!bare);
     for (int i = 0; i < nconfs; i++) {
         char key[512];
@@ -96,8 +83,11 @@ int cmd_run(int argc, char **argv) {
     CzSession *s;
     const char *path;
     int flags;
-    if (cli_parse_common(argc, argv, &s, &path, &flags) != 0) {
-        fprintf(stderr, "usage: catalyzer run [--conf key=value]... [--bare] [--plan] FILE\n");
+    static const char USAGE[] = "run [--conf key=value]... [--bare] [--plan] FILE|-|-e SQL";
+    int prc = cli_parse_common(argc, argv, USAGE, &s, &path, &flags);
+    if (prc == 1) return 0;
+    if (prc != 0) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
         return 2;
     }
     if (flags & CLI_PLAN) {

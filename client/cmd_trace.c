@@ -438,8 +438,11 @@ static int trace_remote(const RemoteOpts *o, const StatementList *l) {
 
 int cmd_trace(int argc, char **argv) {
     RemoteOpts o;
-    if (remote_parse_opts(argc, argv, &o) != 0 || o.trace) {
-        fprintf(stderr, "usage: catalyzer trace [--daemon HOST:PORT] [--conf key=value]... [--bare] [--all] [--diff] FILE\n");
+    static const char USAGE[] = "trace [--daemon HOST:PORT] [--conf key=value]... [--bare] [--all] [--diff] FILE|-|-e SQL";
+    int prc = remote_parse_opts(argc, argv, &o, USAGE);
+    if (prc == 1) return 0;
+    if (prc != 0 || o.trace || !o.file) {
+        fprintf(stderr, "usage: catalyzer %s\n", USAGE);
         return 2;
     }
     StatementList l;

@@ -11,9 +11,11 @@ int cmd_bench(int argc, char **argv);
 int cmd_functions(int argc, char **argv);
 
 /* Options shared by run/explain: --conf k=v, --bare, --trace, --plan (FILE
- * holds Spark Connect plans, see plan_input.h). Creates the session. */
+ * holds Spark Connect plans, see plan_input.h); FILE may be `-` or -e SQL.
+ * Creates the session. Returns 0; 1 after --help printed "usage: catalyzer
+ * USAGE" (exit 0); -1 after a message on stderr. */
 struct CzSession;
 enum { CLI_TRACE = 1, CLI_PLAN = 2 };
-int cli_parse_common(int argc, char **argv, struct CzSession **session, const char **file, int *flags);
+int cli_parse_common(int argc, char **argv, const char *usage, struct CzSession **session, const char **file, int *flags);
 
 #endif

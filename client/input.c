@@ -6,26 +6,7 @@
 #include <string.h>
 
 #include "catalyzer.h"
-
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf) abort();
-    for (;;) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (n < cap) break;
-        cap *= 2;
-        buf = realloc(buf, cap + 1);
-        if (!buf) abort();
-    }
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
+#include "source.h"
 
 static void push(StatementList *l, const char *sql, size_t len) {
     if (l->n == l->cap) {
@@ -41,20 +22,15 @@ static void on_stmt(void *ctx, const char *stmt, size_t len, size_t offset) {
     push(ctx, stmt, len);
 }
 
-static int ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 int statements_read(const char *path, StatementList *out) {
     memset(out, 0, sizeof *out);
     size_t len;
-    out->text = slurp(path, &len);
+    out->text = source_slurp(path, &len);
     if (!out->text) {
         fprintf(stderr, "catalyzer: cannot read %s\n", path);
         return -1;
     }
-    if (!ends_with(path, ".jsonl")) {
+    if (!source_is_jsonl(path)) {
         cz_split_statements(out->text, len, on_stmt, out);
         return 0;
     }

@@ -10,6 +10,7 @@
 #include "pb_check.h"
 #include "pb_json.h"
 #include "plan_decode.h"
+#include "source.h"
 
 enum { PLAN_MAX_DEPTH = 20000 }; /* the CLI's parser limit (cz_run_sql's default) */
 
@@ -34,44 +35,46 @@ static int add_plan(PlanList *l, json_t *j, const char *path, size_t line) {
 
 int plans_read(const char *path, PlanList *out) {
     memset(out, 0, sizeof *out);
+    size_t len;
+    char *text = source_slurp(path, &len);
+    if (!text) {
+        fprintf(stderr, "catalyzer: cannot read %s\n", path);
+        return 2;
+    }
     json_error_t je;
-    json_t *whole = json_load_file(path, 0, &je);
+    json_t *whole = json_loadb(text, len, 0, &je);
+    int rc = 0;
     if (whole) { /* one JSON value: a plan (or a list of plans) */
-        int rc = 0;
         if (json_is_array(whole))
             for (size_t i = 0; i < json_array_size(whole) && !rc; i++)
                 rc = add_plan(out, json_array_get(whole, i), path, i + 1);
         else
             rc = add_plan(out, whole, path, 1);
         json_decref(whole);
+        free(text);
         if (rc) plans_free(out);
         return rc;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "catalyzer: cannot read %s\n", path);
-        return 2;
-    }
-    char *line = NULL;
-    size_t cap = 0, no = 0;
-    ssize_t n;
-    int rc = 0;
-    while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+    size_t no = 0;
+    for (char *line = text; !rc && line < text + len;) { /* JSON Lines */
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        size_t k = nl ? (size_t)(nl - line) : (size_t)(text + len - line);
+        char *next = nl ? nl + 1 : text + len;
         no++;
-        size_t k = (size_t)n;
-        while (k && (line[k - 1] == '\n' || line[k - 1] == '\r' || line[k - 1] == ' ')) k--;
-        if (!k) continue;
-        json_t *j = json_loadb(line, k, 0, &je);
-        if (!j) {
-            fprintf(stderr, "catalyzer: %s:%zu: %s\n", path, no, je.text);
-            rc = 2;
-            break;
+        while (k && (line[k - 1] == '\r' || line[k - 1] == ' ')) k--;
+        if (k) {
+            json_t *j = json_loadb(line, k, 0, &je);
+            if (!j) {
+                fprintf(stderr, "catalyzer: %s:%zu: %s\n", path, no, je.text);
+                rc = 2;
+                break;
+            }
+            rc = add_plan(out, j, path, no);
+            json_decref(j);
         }
-        rc = add_plan(out, j, path, no);
-        json_decref(j);
+        line = next;
     }
-    free(line);
-    fclose(f);
+    free(text);
     if (rc) plans_free(out);
     return rc;
 }

@@ -10,12 +10,15 @@
 #include "catalyzer.h"
 #include "core/arena.h"
 #include "core/strbuf.h"
+#include "cli_opts.h"
 
 /* Deadline of each CLI call: generous, a stuck daemon still ends the CLI. */
 enum { CLI_TIMEOUT_MS = 120000 };
 
 const char *cli_daemon_arg(int argc, char **argv) {
-    for (int i = 0; i < argc; i++) {
+    CliOpts o;
+    if (cli_getopt(argc, argv, ~0u, "", true, &o) == 0) return o.daemon;
+    for (int i = 0; i < argc; i++) { /* a bad command line: its own parser says why */
         if (!strcmp(argv[i], "--daemon")) return i + 1 < argc ? argv[i + 1] : "";
         if (!strncmp(argv[i], "--daemon=", 9)) return argv[i] + 9;
     }
@@ -44,30 +47,25 @@ CzcClient *cli_client_new(const char *hostport, char *err, size_t errlen) {
     return cl;
 }
 
-int remote_parse_opts(int argc, char **argv, RemoteOpts *o) {
+int remote_parse_opts(int argc, char **argv, RemoteOpts *o, const char *usage) {
     memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--daemon") && i + 1 < argc) o->daemon = argv[++i];
-        else if (!strncmp(a, "--daemon=", 9)) o->daemon = a + 9;
-        else if (!strcmp(a, "--conf") && i + 1 < argc) {
-            if (o->nconfs < 256) o->confs[o->nconfs++] = argv[++i];
-        } else if (!strncmp(a, "--conf=", 7)) {
-            if (o->nconfs < 256) o->confs[o->nconfs++] = a + 7;
-        } else if (!strcmp(a, "--bare")) o->bare = true;
-        else if (!strcmp(a, "--trace")) o->trace = true;
-        else if (!strcmp(a, "--diff")) o->diff = true;
-        else if (!strcmp(a, "--all")) o->all = true;
-        else if (!strcmp(a, "--plan")) o->plan = true;
-        else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "catalyzer: unknown option %s\n", a);
-            return -1;
-        } else if (!o->file) o->file = a;
-        else {
-            fprintf(stderr, "catalyzer: one FILE expected\n");
-            return -1;
-        }
+    CliOpts c;
+    int rc = cli_getopt(argc, argv,
+                        CLI_O_DAEMON | CLI_O_CONF | CLI_O_BARE | CLI_O_TRACE | CLI_O_DIFF | CLI_O_ALL | CLI_O_PLAN | CLI_O_EXPR,
+                        usage, false, &c);
+    if (rc != 0) return rc;
+    o->daemon = c.daemon;
+    for (int i = 0; i < c.nconfs; i++) o->confs[o->nconfs++] = c.confs[i];
+    o->bare = c.bare;
+    o->trace = c.trace;
+    o->diff = c.diff;
+    o->all = c.all;
+    o->plan = c.plan;
+    if (c.nfiles > 1) {
+        fprintf(stderr, "catalyzer: one FILE expected\n");
+        return -1;
     }
+    o->file = c.nfiles ? c.files[0] : NULL;
     if (!o->file) {
         fprintf(stderr, "catalyzer: FILE expected\n");
         return -1;

@@ -21,7 +21,9 @@ const char *cli_daemon_arg(int argc, char **argv);
 CzcClient *cli_client_new(const char *hostport, char *err, size_t errlen);
 
 /* Options shared by the subcommands: --daemon, --conf k=v, --bare, --trace,
- * --diff, --all, one FILE. */
+ * --diff, --all, --plan, one FILE (or `-`, or -e SQL), parsed by cli_getopt.
+ * Returns 0; 1 after --help printed "usage: catalyzer USAGE" (exit 0); -1
+ * after a message on stderr. */
 typedef struct RemoteOpts {
     const char *daemon;
     const char *confs[256];
@@ -29,7 +31,7 @@ typedef struct RemoteOpts {
     bool bare, trace, diff, all, plan;
     const char *file;
 } RemoteOpts;
-int remote_parse_opts(int argc, char **argv, RemoteOpts *o);
+int remote_parse_opts(int argc, char **argv, RemoteOpts *o, const char *usage);
 
 /* A daemon session standing for the CLI's in-process session: the same
  * --conf values and (unless bare) the tables Spark's test harness creates. */

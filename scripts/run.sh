@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# The main job: build, then analyse a demo query.
+# The main job: build, analyse a demo query (in process, then through a
+# daemon on free ports), and leave catalyzerd serving on the documented ports
+# (gRPC 127.0.0.1:15002, Spark Connect's; HTTP 127.0.0.1:8080), printing how
+# to call it and how to stop it. CATALYZER_GRPC_PORT / CATALYZER_HTTP_PORT
+# choose other ports; CATALYZER_NO_SERVE=1 leaves nothing running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -96,3 +100,41 @@ kill -TERM $pid
 wait $pid && echo "catalyzerd exited 0"
 tail -2 "$log"
 trap 'rm -f "$demo" "$log"' EXIT
+
+# ---- leave a daemon serving on the documented ports ----
+[ "${CATALYZER_NO_SERVE:-}" = 1 ] && exit 0
+gport=${CATALYZER_GRPC_PORT:-15002}
+hport=${CATALYZER_HTTP_PORT:-8080}
+state=${XDG_RUNTIME_DIR:-/tmp}/catalyzerd-run-$(id -u)
+mkdir -p "$state"
+if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
+  echo "-- stopping the catalyzerd an earlier run.sh left (pid $(cat "$state/pid"))"
+  kill -TERM "$(cat "$state/pid")"
+  for _ in $(seq 100); do kill -0 "$(cat "$state/pid")" 2>/dev/null || break; sleep 0.1; done
+fi
+bin=$PWD/build/server/catalyzerd
+setsid "$bin" --grpc "127.0.0.1:$gport" --http "127.0.0.1:$hport" > /dev/null 2> "$state/catalyzerd.log" < /dev/null &
+echo $! > "$state/pid"
+for _ in $(seq 50); do [ -s "$state/catalyzerd.log" ] && break; sleep 0.1; done
+sleep 0.2
+if ! kill -0 "$(cat "$state/pid")" 2>/dev/null; then
+  echo "catalyzerd could not start on ports $gport/$hport (in use? set CATALYZER_GRPC_PORT / CATALYZER_HTTP_PORT):"
+  cat "$state/catalyzerd.log"
+  exit 1
+fi
+cat <<EOF
+
+== catalyzerd is serving (pid $(cat "$state/pid"), log $state/catalyzerd.log) ==
+  gRPC (catalyzer.v1.Analyzer, spark.connect.SparkConnectService, grpc.health.v1.Health): 127.0.0.1:$gport
+  HTTP (JSON endpoint, /metrics, /healthz, the plan debugger page):                      http://127.0.0.1:$hport/
+
+Call it:
+  build/client/catalyzer -e 'SELECT 1 AS a, a + 1 AS b' --daemon 127.0.0.1:$gport
+  curl -s http://127.0.0.1:$hport/v1/analyze -H 'Content-Type: application/json' -d '{"sql": "SELECT 1 AS a, a + 1 AS b"}'
+  curl -s http://127.0.0.1:$hport/metrics
+  pyspark --remote sc://127.0.0.1:$gport        (a Spark Connect client: analysis only)
+  open http://127.0.0.1:$hport/ in a browser     (the plan debugger)
+
+Stop it (SIGTERM drains, then it exits 0):
+  kill -TERM \$(cat $state/pid)
+EOF

@@ -4,6 +4,7 @@
 #include "cors.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +157,8 @@ static void usage(FILE *f) {
                "options (each also read from its environment variable; flags win):\n");
     for (size_t i = 0; i < NOPTS; i++)
         fprintf(f, "  --%-24s %-36s %s (default %s)\n", OPTS[i].flag, OPTS[i].env, OPTS[i].help, *OPTS[i].def ? OPTS[i].def : "none");
-    fprintf(f, "  --%-24s %-36s %s\n", "help", "", "this text");
-    fprintf(f, "  --%-24s %-36s %s\n", "version", "", "print the version");
+    fprintf(f, "  --%-24s %-36s %s\n", "help, -h", "", "this text");
+    fprintf(f, "  --%-24s %-36s %s\n", "version, -V", "", "print the version");
 }
 
 int config_load(Config *cfg, int argc, char **argv) {
@@ -171,34 +172,42 @@ int config_load(Config *cfg, int argc, char **argv) {
             return -1;
         }
     }
-    for (int a = 1; a < argc; a++) {
-        const char *arg = argv[a];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    /* getopt_long over the table: --flag VALUE or --flag=VALUE (unambiguous
+     * abbreviations too), -h/--help, -V/--version. */
+    struct option longopts[NOPTS + 3];
+    for (size_t i = 0; i < NOPTS; i++) longopts[i] = (struct option){OPTS[i].flag, required_argument, NULL, 256 + (int)i};
+    longopts[NOPTS] = (struct option){"help", no_argument, NULL, 'h'};
+    longopts[NOPTS + 1] = (struct option){"version", no_argument, NULL, 'V'};
+    longopts[NOPTS + 2] = (struct option){NULL, 0, NULL, 0};
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             return 1;
         }
-        if (strcmp(arg, "--version") == 0) {
-            printf("catalyzerd 0.1.0\n");
+        if (c == 'V') {
+            printf("catalyzerd %s\n", CATALYZER_VERSION);
             return 1;
         }
-        if (strncmp(arg, "--", 2) != 0) {
-            fprintf(stderr, "catalyzerd: unexpected argument '%s' (see --help)\n", arg);
+        if (c == ':') {
+            fprintf(stderr, "catalyzerd: bad value for %s: '(missing)'\n", argv[optind - 1]);
             return -1;
         }
-        const char *name = arg + 2, *eq = strchr(name, '=');
-        size_t nl = eq ? (size_t)(eq - name) : strlen(name);
-        const Opt *o = NULL;
-        for (size_t i = 0; i < NOPTS; i++)
-            if (strlen(OPTS[i].flag) == nl && strncmp(OPTS[i].flag, name, nl) == 0) o = &OPTS[i];
-        if (!o) {
-            fprintf(stderr, "catalyzerd: unknown option '%s' (see --help)\n", arg);
+        if (c == '?') {
+            fprintf(stderr, "catalyzerd: unknown option '%s' (see --help)\n", argv[optind - 1]);
             return -1;
         }
-        const char *v = eq ? eq + 1 : (a + 1 < argc ? argv[++a] : NULL);
-        if (!v || !set_opt(cfg, o, v)) {
-            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, v ? v : "(missing)");
+        const Opt *o = &OPTS[c - 256];
+        if (!set_opt(cfg, o, optarg)) {
+            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, optarg);
             return -1;
         }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "catalyzerd: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return -1;
     }
     if (cfg->workers == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -241,6 +241,20 @@ static void call_append(CzcCall *call, const uint8_t *data, size_t len) {
     call_deliver(call);
 }
 
+/* A response without grpc-status: gRPC's HTTP-to-status mapping (a proxy's
+ * 502/503/504 when a backend is gone is UNAVAILABLE, worth a retry). */
+static int http_to_grpc(int http) {
+    switch (http) {
+    case 404:
+    case 501: return CZC_UNIMPLEMENTED;
+    case 429:
+    case 502:
+    case 503:
+    case 504: return CZC_UNAVAILABLE;
+    default: return CZC_UNKNOWN;
+    }
+}
+
 /* The stream ended: its status from the trailers, or what the transport says. */
 static void call_closed(CzcCall *call, uint32_t error_code) {
     if (call->grpc_status >= 0) {
@@ -262,7 +276,7 @@ static void call_closed(CzcCall *call, uint32_t error_code) {
     char m[128];
     if (call->got_headers && call->http_status != 200) {
         snprintf(m, sizeof m, "HTTP status %d", call->http_status);
-        call_finish(call, call->http_status == 404 || call->http_status == 501 ? CZC_UNIMPLEMENTED : CZC_UNKNOWN, m);
+        call_finish(call, http_to_grpc(call->http_status), m);
     } else if (error_code == NGHTTP2_REFUSED_STREAM) {
         call_finish(call, CZC_UNAVAILABLE, "stream refused by the server");
     } else {

@@ -18,6 +18,12 @@
  * a Spark Connect client sends it. Sessions are UUIDs (Spark Connect's form)
  * and are set up through catalyzer.v1 Execute either way: the two services
  * share sessions by id.
+ * --keep-sessions: a stream whose call ended UNAVAILABLE retries without
+ * setting its session up again (behind a load balancer with a shared session
+ * store the session must survive a replica: a lost one shows up as analysis
+ * errors). --windows T1,T2,...: the report also splits the run at these
+ * seconds (by completion time): requests, failures and p99 of each slice,
+ * e.g. before, during and after a replica is killed.
  *
  * N connections x M concurrent streams on one libuv loop. Without --rate each
  * stream sends its next request when the previous one ends (closed loop).
@@ -36,6 +42,7 @@
  * AnalyzePlan root), where a .sql query is sent as SQL text (SqlQuery, or a
  * SQL relation). */
 #include <dirent.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,6 +66,8 @@ typedef struct Query {
     char *sql;   /* the last statement; NULL for a plan */
     Spark__Connect__Relation *plan; /* a .json query: the Connect plan */
 } Query;
+
+enum { WINDOWS_MAX = 16 };
 
 typedef struct Load Load;
 
@@ -97,6 +106,14 @@ struct Load {
     bool json, lean;
     bool connect;          /* --service connect: SparkConnectService/AnalyzePlan */
     bool session_per_conn; /* --sessions connection: the M streams share one */
+    bool keep_sessions;    /* --keep-sessions: after UNAVAILABLE retry without setting the session up again */
+    /* --windows T1,T2,...: the report splits the run at these seconds (by completion time) */
+    double windows[WINDOWS_MAX];
+    int nwindows;
+    struct {
+        uint64_t completed, ok, errors, analysis_errors;
+        Hist hist;
+    } wstat[WINDOWS_MAX + 1];
     uint32_t timeout_ms;
     Query *queries;
     size_t nqueries;
@@ -275,6 +292,29 @@ static int load_workload(Load *L) {
 static void send_one(Stream *st, uint64_t intended_ns);
 static void maybe_finish(Load *L);
 
+/* The --windows slot a completion at t falls in. */
+static int window_of(const Load *L, uint64_t t) {
+    double el = t > L->start_ns ? (double)(t - L->start_ns) / 1e9 : 0;
+    int w = 0;
+    while (w < L->nwindows && el >= L->windows[w]) w++;
+    return w;
+}
+
+static bool parse_windows(Load *L, const char *s) {
+    L->nwindows = 0;
+    while (*s) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s || !(v > 0) || L->nwindows == WINDOWS_MAX || (L->nwindows && v <= L->windows[L->nwindows - 1]))
+            return false;
+        L->windows[L->nwindows++] = v;
+        if (*end == ',') end++;
+        else if (*end) return false;
+        s = end;
+    }
+    return L->nwindows > 0;
+}
+
 static void count_error(Load *L, int status, const char *msg) {
     L->errors[status >= 0 && status < CZC_STATUS_COUNT ? status : CZC_STATUS_COUNT]++;
     if (!L->first_error[0]) snprintf(L->first_error, sizeof L->first_error, "%s: %s", czc_status_name(status), msg);
@@ -336,7 +376,11 @@ static void on_response(void *ud, const uint8_t *msg, size_t len) {
     uint64_t rlen = 0, ok = 0;
     const uint8_t *res = NULL;
     if (!wire_field(msg, len, 2, &rlen, &res) || !res) return; /* a trace event */
-    if (!wire_field(res, (size_t)rlen, 1, &ok, &res) || !ok) p->st->load->analysis_errors++;
+    if (!wire_field(res, (size_t)rlen, 1, &ok, &res) || !ok) {
+        Load *L = p->st->load;
+        L->analysis_errors++;
+        L->wstat[window_of(L, now_ns())].analysis_errors++;
+    }
 }
 
 /* Picks a free stream, round robin over the connections (streams are laid
@@ -353,6 +397,7 @@ static Stream *free_stream(Load *L) {
 }
 
 static void setup_start(Stream *st, bool resume);
+static void stream_next(Stream *st, uint64_t t);
 
 /* After UNAVAILABLE: the stream sets its session up again, then resumes. */
 static void on_retry(uv_timer_t *t) {
@@ -360,6 +405,12 @@ static void on_retry(uv_timer_t *t) {
     Load *L = st->load;
     if (L->stopping) {
         st->busy = st->resetup = false;
+        maybe_finish(L);
+        return;
+    }
+    if (L->keep_sessions) { /* the session is expected to be there still (a shared session store) */
+        st->busy = st->resetup = false;
+        stream_next(st, now_ns());
         maybe_finish(L);
         return;
     }
@@ -390,7 +441,12 @@ static void on_done(void *ud, int status, const char *msg) {
     st->busy = false;
     L->completed++;
     uint64_t lat = t > p->intended_ns ? t - p->intended_ns : 0;
+    int w = window_of(L, t);
+    L->wstat[w].completed++;
     if (status == CZC_OK || (L->connect && status == CZC_INTERNAL && strstr(msg, "SQLSTATE"))) {
+        L->wstat[w].ok++;
+        hist_record(&L->wstat[w].hist, lat);
+        if (status != CZC_OK) L->wstat[w].analysis_errors++;
         /* Spark Connect answers an analysis error with INTERNAL and Spark's
          * message: an answered call, as catalyzer.v1's in-band error is. */
         if (status != CZC_OK) L->analysis_errors++;
@@ -399,6 +455,7 @@ static void on_done(void *ud, int status, const char *msg) {
         hist_record(&L->window, lat);
     } else if (!L->interrupted) {
         count_error(L, status, msg);
+        L->wstat[w].errors++;
     }
     free(p);
     if (status == CZC_UNAVAILABLE && !L->stopping) {
@@ -727,8 +784,20 @@ static void report(Load *L) {
                        (unsigned long long)L->errors[i]);
         printf("},\"throughput_rps\":%.1f,\"latency_us\":{", rps);
         for (int i = 0; i < 4; i++) printf("\"%s\":%.1f,", QN[i], hist_quantile(&L->hist, QS[i]) / 1e3);
-        printf("\"max\":%.1f,\"mean\":%.1f,\"min\":%.1f}}\n", (double)L->hist.max / 1e3, hist_mean(&L->hist) / 1e3,
+        printf("\"max\":%.1f,\"mean\":%.1f,\"min\":%.1f}", (double)L->hist.max / 1e3, hist_mean(&L->hist) / 1e3,
                L->hist.total ? (double)L->hist.min / 1e3 : 0.0);
+        if (L->nwindows) {
+            printf(",\"windows\":[");
+            for (int w = 0; w <= L->nwindows; w++)
+                printf("%s{\"from_s\":%.3f,\"to_s\":%.3f,\"requests\":%llu,\"ok\":%llu,\"errors\":%llu,"
+                       "\"analysis_errors\":%llu,\"p50_us\":%.1f,\"p99_us\":%.1f}",
+                       w ? "," : "", w ? L->windows[w - 1] : 0.0, w < L->nwindows ? L->windows[w] : el,
+                       (unsigned long long)L->wstat[w].completed, (unsigned long long)L->wstat[w].ok,
+                       (unsigned long long)L->wstat[w].errors, (unsigned long long)L->wstat[w].analysis_errors,
+                       hist_quantile(&L->wstat[w].hist, 0.5) / 1e3, hist_quantile(&L->wstat[w].hist, 0.99) / 1e3);
+            printf("]");
+        }
+        printf("}\n");
         return;
     }
     printf("catalyzer-load: %s, workload %s (%zu queries%s%s), %d connection%s x %d stream%s, %s loop",
@@ -751,17 +820,29 @@ static void report(Load *L) {
     printf("latency ms: ");
     for (int i = 0; i < 4; i++) printf("%s %.3f  ", QN[i], hist_quantile(&L->hist, QS[i]) / 1e6);
     printf("max %.3f  mean %.3f\n", (double)L->hist.max / 1e6, hist_mean(&L->hist) / 1e6);
+    for (int w = 0; L->nwindows && w <= L->nwindows; w++)
+        printf("window %6.2f-%6.2f s: %llu requests, %llu ok, %llu failed, %llu analysis errors, p50 %.3f ms, p99 %.3f ms\n",
+               w ? L->windows[w - 1] : 0.0, w < L->nwindows ? L->windows[w] : el,
+               (unsigned long long)L->wstat[w].completed, (unsigned long long)L->wstat[w].ok,
+               (unsigned long long)L->wstat[w].errors, (unsigned long long)L->wstat[w].analysis_errors,
+               hist_quantile(&L->wstat[w].hist, 0.5) / 1e6, hist_quantile(&L->wstat[w].hist, 0.99) / 1e6);
 }
 
 /* ---------------------------------------------------------------- main */
 
-static int usage(void) {
-    fprintf(stderr,
+static void help(FILE *f) {
+    fprintf(f,
             "usage: catalyzer-load --daemon HOST:PORT --workload DIR [--schema FILE] [--connections N] [--concurrency M]\n"
             "                      [--rate R] [--duration S | --requests N] [--json]\n"
             "                      [--timeout-ms T] [--lean] [--sessions stream|connection]\n"
             "                      [--tls-ca FILE [--tls-cert FILE --tls-key FILE] [--tls-server-name NAME]]\n"
-            "                      [--token-file FILE] [--service catalyzer|connect]\n");
+            "                      [--token-file FILE] [--service catalyzer|connect]\n"
+            "                      [--keep-sessions] [--windows T1,T2,...]\n"
+            "                      [--help] [--version]\n");
+}
+
+static int usage(void) {
+    help(stderr);
     return 2;
 }
 
@@ -779,31 +860,58 @@ int main(int argc, char **argv) {
     const char *token_file = NULL;
     char token[1024];
     double v;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--json")) L.json = true;
-        else if (!strcmp(a, "--lean")) L.lean = true;
-        else if (!val) return usage();
-        else if (!strcmp(a, "--daemon")) L.daemon = val, i++;
-        else if (!strcmp(a, "--workload")) L.workload = val, i++;
-        else if (!strcmp(a, "--schema")) L.schema_path = val, i++;
-        else if (!strcmp(a, "--connections") && num(val, 1, &v)) L.nconn = (int)v, i++;
-        else if (!strcmp(a, "--concurrency") && num(val, 1, &v)) L.concurrency = (int)v, i++;
-        else if (!strcmp(a, "--rate") && num(val, 0.001, &v)) L.rate = v, i++;
-        else if (!strcmp(a, "--duration") && num(val, 0.001, &v)) L.duration_s = v, i++;
-        else if (!strcmp(a, "--requests") && num(val, 1, &v)) L.requests_max = (long)v, i++;
-        else if (!strcmp(a, "--timeout-ms") && num(val, 0, &v)) L.timeout_ms = (uint32_t)v, i++;
-        else if (!strcmp(a, "--sessions") && (!strcmp(val, "stream") || !strcmp(val, "connection")))
-            L.session_per_conn = !strcmp(val, "connection"), i++;
-        else if (!strcmp(a, "--tls-ca")) sec.ca_file = val, i++;
-        else if (!strcmp(a, "--tls-cert")) sec.cert_file = val, i++;
-        else if (!strcmp(a, "--tls-key")) sec.key_file = val, i++;
-        else if (!strcmp(a, "--tls-server-name")) sec.server_name = val, i++;
-        else if (!strcmp(a, "--token-file")) token_file = val, i++;
-        else if (!strcmp(a, "--service") && (!strcmp(val, "catalyzer") || !strcmp(val, "connect")))
-            L.connect = !strcmp(val, "connect"), i++;
-        else return usage();
+    enum { O_JSON = 256, O_LEAN, O_DAEMON, O_WORKLOAD, O_SCHEMA, O_CONNECTIONS, O_CONCURRENCY, O_RATE, O_DURATION,
+           O_REQUESTS, O_TIMEOUT, O_SESSIONS, O_TLS_CA, O_TLS_CERT, O_TLS_KEY, O_TLS_NAME, O_TOKEN, O_SERVICE,
+           O_KEEP_SESSIONS, O_WINDOWS };
+    static const struct option LONGOPTS[] = {
+        {"json", no_argument, NULL, O_JSON}, {"lean", no_argument, NULL, O_LEAN},
+        {"daemon", required_argument, NULL, O_DAEMON}, {"workload", required_argument, NULL, O_WORKLOAD},
+        {"schema", required_argument, NULL, O_SCHEMA}, {"connections", required_argument, NULL, O_CONNECTIONS},
+        {"concurrency", required_argument, NULL, O_CONCURRENCY}, {"rate", required_argument, NULL, O_RATE},
+        {"duration", required_argument, NULL, O_DURATION}, {"requests", required_argument, NULL, O_REQUESTS},
+        {"timeout-ms", required_argument, NULL, O_TIMEOUT}, {"sessions", required_argument, NULL, O_SESSIONS},
+        {"tls-ca", required_argument, NULL, O_TLS_CA}, {"tls-cert", required_argument, NULL, O_TLS_CERT},
+        {"tls-key", required_argument, NULL, O_TLS_KEY}, {"tls-server-name", required_argument, NULL, O_TLS_NAME},
+        {"token-file", required_argument, NULL, O_TOKEN}, {"service", required_argument, NULL, O_SERVICE},
+        {"keep-sessions", no_argument, NULL, O_KEEP_SESSIONS}, {"windows", required_argument, NULL, O_WINDOWS},
+        {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":hV", LONGOPTS, NULL)) != -1) {
+        const char *val = optarg;
+        switch (c) {
+        case 'h': help(stdout); return 0;
+        case 'V': printf("catalyzer-load %s\n", CATALYZER_VERSION); return 0;
+        case O_JSON: L.json = true; break;
+        case O_LEAN: L.lean = true; break;
+        case O_KEEP_SESSIONS: L.keep_sessions = true; break;
+        case O_DAEMON: L.daemon = val; break;
+        case O_WORKLOAD: L.workload = val; break;
+        case O_SCHEMA: L.schema_path = val; break;
+        case O_CONNECTIONS: if (!num(val, 1, &v)) return usage(); L.nconn = (int)v; break;
+        case O_CONCURRENCY: if (!num(val, 1, &v)) return usage(); L.concurrency = (int)v; break;
+        case O_RATE: if (!num(val, 0.001, &v)) return usage(); L.rate = v; break;
+        case O_DURATION: if (!num(val, 0.001, &v)) return usage(); L.duration_s = v; break;
+        case O_REQUESTS: if (!num(val, 1, &v)) return usage(); L.requests_max = (long)v; break;
+        case O_TIMEOUT: if (!num(val, 0, &v)) return usage(); L.timeout_ms = (uint32_t)v; break;
+        case O_WINDOWS: if (!parse_windows(&L, val)) return usage(); break;
+        case O_SESSIONS:
+            if (strcmp(val, "stream") && strcmp(val, "connection")) return usage();
+            L.session_per_conn = !strcmp(val, "connection");
+            break;
+        case O_TLS_CA: sec.ca_file = val; break;
+        case O_TLS_CERT: sec.cert_file = val; break;
+        case O_TLS_KEY: sec.key_file = val; break;
+        case O_TLS_NAME: sec.server_name = val; break;
+        case O_TOKEN: token_file = val; break;
+        case O_SERVICE:
+            if (strcmp(val, "catalyzer") && strcmp(val, "connect")) return usage();
+            L.connect = !strcmp(val, "connect");
+            break;
+        default: return usage(); /* unknown option or a missing value */
+        }
     }
+    if (optind < argc) return usage();
     if ((sec.cert_file || sec.key_file || sec.server_name) && !sec.ca_file) return usage();
     char err[512];
     if (token_file) {
@@ -824,6 +932,7 @@ int main(int argc, char **argv) {
     L.loop = uv_default_loop();
     hist_init(&L.hist);
     hist_init(&L.window);
+    for (int w = 0; w <= L.nwindows; w++) hist_init(&L.wstat[w].hist);
     uv_timer_init(L.loop, &L.tick);
     if (L.rate > 0) {
         L.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -910,6 +1019,7 @@ int main(int argc, char **argv) {
     if (L.rate > 0) close(L.tfd);
     hist_free(&L.hist);
     hist_free(&L.window);
+    for (int w = 0; w <= L.nwindows; w++) hist_free(&L.wstat[w].hist);
     for (size_t i = 0; i < L.nqueries; i++) {
         free(L.queries[i].name);
         free(L.queries[i].setup);
