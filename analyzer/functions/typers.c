@@ -195,7 +195,7 @@ static const char *field_name_of(Arena *a, const Node *e, int i) {
 
 bool ty_named_struct(TypeCtx *c) {
     Arena *a = c->an->arena;
-    if (c->nargs % 2 || c->nargs == 0) {
+    if (c->nargs % 2) { /* named_struct() is the empty struct (CreateNamedStruct(Nil)) */
         an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName", sql_ident(a, "named_struct"),
                                   "expectedNum", "2n (n > 0)", "actualNum", arena_printf(a, "%d", c->nargs), "docroot",
                                   "https://spark.apache.org/docs/latest", NULL));

@@ -9,6 +9,7 @@
  *                                                  +- Relation t[a#1,b#2]
  */
 #include <string.h>
+#include <strings.h>
 
 #include "rule.h"
 #include "rules.h"
@@ -51,6 +52,13 @@ static WalkResult find_missing(const Node *n, void *ctx) {
     return WALK_CONTINUE;
 }
 
+/* SortOrder('all') */
+static bool is_all_name(const Node *o) {
+    if (o->kind != NK_SortOrder || o->nkids != 1) return false;
+    const Node *g = o->kids[0];
+    return g->kind == NK_UnresolvedAttribute && g->u.un.name.n == 1 && strcasecmp(g->u.un.name.v[0], "all") == 0;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || (p->kind != NK_Sort && p->kind != NK_Filter)) return p;
@@ -73,6 +81,10 @@ static Node *rewrite(Node *p, void *ctx) {
         if (!node_resolved(exprs[i])) resolved = false;
     }
     if (an_failed(an)) return p;
+    /* ORDER BY ALL wins over an outer column named `all` (ResolveOrderByAll) */
+    if (p->kind == NK_Sort && p->nexprs == 1 && is_all_name(p->exprs[0]) && exprs[0]->nkids &&
+        exprs[0]->kids[0]->kind != NK_AttributeReference)
+        return p;
     if (!resolved) return node_with_exprs(an->arena, p, exprs, p->nexprs);
     Missing m = {an, below, plan_output(an, proj), NULL, 0, 0};
     for (uint32_t i = 0; i < p->nexprs; i++) node_walk(exprs[i], 0, find_missing, &m);

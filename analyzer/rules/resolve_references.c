@@ -103,6 +103,17 @@ static Node *resolve_group_alias(Analysis *an, Node *g, Node *const *aggs, uint3
     return g;
 }
 
+/* A global `ORDER BY all` whose name resolved to something other than a
+ * column of the input (an outer reference, a variable). */
+static bool sort_by_all_not_local(const Node *p, Node *const *out) {
+    if (p->kind != NK_Sort || !p->u.sort.global || p->nexprs != 1) return false;
+    const Node *o = p->exprs[0], *r = out[0];
+    if (o->kind != NK_SortOrder || !o->nkids || r->kind != NK_SortOrder || !r->nkids) return false;
+    const Node *g = o->kids[0];
+    return g->kind == NK_UnresolvedAttribute && g->u.un.name.n == 1 && strcasecmp(g->u.un.name.v[0], "all") == 0 &&
+           r->kids[0]->kind != NK_AttributeReference;
+}
+
 static Node *apply_node(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || node_resolved(p) || !children_resolved(p)) return p;
@@ -167,6 +178,8 @@ static Node *apply_node(Node *p, void *ctx) {
             out[i] = resolve_expr_refs(an, p->exprs[i], input, NULL, 0);
             if (out[i] != p->exprs[i]) changed = true;
         }
+        /* ORDER BY ALL wins over an outer column or a variable named `all` (ResolveOrderByAll) */
+        if (changed && sort_by_all_not_local(p, out)) return p;
         return changed ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
     }
     }

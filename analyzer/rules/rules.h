@@ -26,6 +26,7 @@ extern const Rule RULE_RESOLVE_ALIASES;
 extern const Rule RULE_RESOLVE_SUBQUERY;
 extern const Rule RULE_RESOLVE_ORDINALS;
 extern const Rule RULE_RESOLVE_GROUP_BY_ALL;
+extern const Rule RULE_RESOLVE_ORDER_BY_ALL;
 extern const Rule RULE_RESOLVE_MISSING_REFERENCES;
 extern const Rule RULE_RESOLVE_AGGREGATE_FUNCTIONS;
 extern const Rule RULE_GLOBAL_AGGREGATES;

@@ -7,6 +7,7 @@
 #include "catalog/conf.h"
 #include "core/output.h"
 #include "print/printer.h"
+#include "rules/lib/builders.h"
 
 bool ident_eq(const Analysis *an, const char *a, const char *b) {
     return an->conf->case_sensitive ? strcmp(a, b) == 0 : ident_equal_ci(a, b);
@@ -194,6 +195,172 @@ ResolveStatus resolve_name(Analysis *an, const Node *at, NameParts name, AttrLis
     return RS_FOUND;
 }
 
+/* ---- * EXCEPT: Spark's UnresolvedStarExcept.expand ----
+ * Each excepted name is resolved against the expanded columns and split into
+ * its root column and the path of struct fields under it; a column excepted
+ * whole is dropped, one excepted in part is rebuilt as named_struct of the
+ * fields that remain (recursively). */
+typedef struct ExceptPair {
+    ExprId root;           /* the id of the column it names */
+    const char **path;     /* nested fields below it */
+    uint32_t npath;
+    const Node *written;   /* the name as written, for errors */
+} ExceptPair;
+
+static Node *str_literal(Analysis *an, const char *s) {
+    Node *n = node_new(an->arena, NK_Literal, -1, -1);
+    n->u.lit.v.type = &TYPE_STRING;
+    n->u.lit.v.u.s.p = s;
+    n->u.lit.v.u.s.len = (uint32_t)strlen(s);
+    n->type = &TYPE_STRING;
+    return node_finish(n);
+}
+
+static const char *except_name(Analysis *an, const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, an->arena, 32);
+    NameParts np = e->u.un.name;
+    for (uint32_t i = 0; i < np.n; i++) {
+        if (i) sb_putc(&sb, '.');
+        sb_puts(&sb, np.v[i]);
+    }
+    return sb_str(&sb);
+}
+
+static bool except_overlap(Analysis *an, const Node *star, const ExceptPair *ps, const uint32_t *grp, uint32_t ng) {
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    for (uint32_t i = 0; i < ng; i++) {
+        if (i) sb_puts(&sb, ", ");
+        sb_puts(&sb, except_name(an, ps[grp[i]].written));
+    }
+    an_fail(an, error_make(an->arena, "EXCEPT_OVERLAPPING_COLUMNS", star, "columns", sb_str(&sb), NULL));
+    return false;
+}
+
+/* cols: named expressions (the star's expansion, or a struct's extracted
+ * fields as Alias(GetStructField)); the result replaces r. */
+static bool except_filter(Analysis *an, const Node *star, AttrList cols, ExceptPair *ps, uint32_t np, AttrList *r) {
+    AttrList kept = {0, ARENA_ARRAY(an->arena, Node *, cols.n + 1)};
+    uint32_t *grp = ARENA_ARRAY(an->arena, uint32_t, np + 1);
+    for (uint32_t k = 0; k < cols.n; k++) {
+        Node *col = cols.v[k];
+        ExprId id = named_expr_id(col);
+        uint32_t ng = 0;
+        bool whole = false;
+        for (uint32_t i = 0; i < np; i++)
+            if (ps[i].root == id) {
+                grp[ng++] = i;
+                if (!ps[i].npath) whole = true;
+            }
+        if (!ng) {
+            kept.v[kept.n++] = col;
+            continue;
+        }
+        if (whole) {
+            if (ng > 1) return except_overlap(an, star, ps, grp, ng);
+            continue;
+        }
+        /* fields excepted: rebuild the struct from the others */
+        Node *base = col->kind == NK_Alias ? col->kids[0] : col;
+        const DataType *t = base->type;
+        AttrList fields = {0, ARENA_ARRAY(an->arena, Node *, (uint32_t)t->nfields + 1)};
+        for (int f = 0; f < t->nfields; f++) {
+            const char *fname = t->fields[f].name;
+            Node *g = extract_fields(an, star, base, &fname, 1);
+            if (!g) return false;
+            Node *alias = node_new(an->arena, NK_Alias, star->start, star->stop);
+            alias->u.attr.name = fname;
+            alias->u.attr.id = an_new_id(an);
+            alias->type = g->type;
+            alias->flags |= g->flags & NF_NULLABLE;
+            node_set_kids(an->arena, alias, &g, 1);
+            fields.v[fields.n++] = node_finish(alias);
+        }
+        ExceptPair *sub = ARENA_ARRAY(an->arena, ExceptPair, ng);
+        for (uint32_t i = 0; i < ng; i++) {
+            ExceptPair e = ps[grp[i]];
+            sub[i] = e;
+            sub[i].root = 0;
+            for (uint32_t f = 0; f < fields.n; f++)
+                if (ident_eq(an, fields.v[f]->u.attr.name, e.path[0])) {
+                    sub[i].root = fields.v[f]->u.attr.id;
+                    break;
+                }
+            sub[i].path = e.path + 1;
+            sub[i].npath = e.npath - 1;
+        }
+        AttrList rest;
+        if (!except_filter(an, star, fields, sub, ng, &rest)) return false;
+        Node **args = ARENA_ARRAY(an->arena, Node *, 2 * rest.n + 1);
+        for (uint32_t i = 0; i < rest.n; i++) {
+            Node *v = rest.v[i];
+            args[2 * i] = str_literal(an, named_expr_name(v));
+            args[2 * i + 1] = v->kind == NK_Alias ? v->kids[0] : v;
+        }
+        Node *ns = make_call(an, "named_struct", false, args, 2 * rest.n, star->start, star->stop);
+        if (!ns) return false;
+        Node *alias = node_new(an->arena, NK_Alias, star->start, star->stop);
+        alias->u.attr.name = named_expr_name(col);
+        alias->u.attr.id = an_new_id(an);
+        alias->type = ns->type;
+        alias->flags |= ns->flags & NF_NULLABLE;
+        node_set_kids(an->arena, alias, &ns, 1);
+        kept.v[kept.n++] = node_finish(alias);
+    }
+    *r = kept;
+    return true;
+}
+
+static bool star_except(Analysis *an, const Node *star, AttrList *r) {
+    /* the expanded columns as attributes, unqualified, to resolve the names against */
+    AttrList cols = {0, ARENA_ARRAY(an->arena, Node *, r->n + 1)};
+    for (uint32_t k = 0; k < r->n; k++) {
+        Node *a = to_attribute(an, r->v[k]);
+        if (a) cols.v[cols.n++] = a;
+    }
+    uint32_t np = star->nkids;
+    ExceptPair *ps = ARENA_ARRAY(an->arena, ExceptPair, np);
+    for (uint32_t i = 0; i < np; i++) {
+        const Node *ex = star->kids[i];
+        Node *res = NULL;
+        ResolveStatus st = resolve_name(an, star, ex->u.un.name, cols, &res);
+        if (st == RS_AMBIGUOUS || an_failed(an)) return false;
+        if (st == RS_NOT_FOUND) {
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            AttrList bare = {0, ARENA_ARRAY(an->arena, Node *, cols.n + 1)};
+            for (uint32_t k = 0; k < cols.n; k++)
+                bare.v[bare.n++] = attr_with_qualifier(an, cols.v[k], (NameParts){0, NULL});
+            an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", star, "objectName",
+                                   sql_id_parts(an->arena, ex->u.un.name), "proposal",
+                                   suggest_columns(an, ex->u.un.name, bare), NULL));
+            return false;
+        }
+        /* the root column and the fields below it */
+        const char **path = ARENA_ARRAY(an->arena, const char *, ex->u.un.name.n + 1);
+        uint32_t n = 0;
+        Node *e = res->kind == NK_Alias ? res->kids[0] : res;
+        while (e->kind == NK_GetStructField) {
+            path[n++] = e->u.field.name;
+            e = e->kids[0];
+        }
+        if (e->kind != NK_AttributeReference) {
+            an_fail(an, error_make(an->arena, "EXCEPT_NESTED_COLUMN_INVALID_TYPE", star, "columnName",
+                                   sql_id_parts(an->arena, ex->u.un.name), "dataType",
+                                   sql_type_quoted(an->arena, e->type), NULL));
+            return false;
+        }
+        for (uint32_t a = 0, b = n ? n - 1 : 0; a < b; a++, b--) {
+            const char *t = path[a];
+            path[a] = path[b];
+            path[b] = t;
+        }
+        ps[i] = (ExceptPair){e->u.attr.id, path, n, ex};
+    }
+    return except_filter(an, star, *r, ps, np, r);
+}
+
 bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) {
     NameParts target = star->u.un.name;
     AttrList r = {0, ARENA_ARRAY(an->arena, Node *, attrs.n + 1)};
@@ -243,19 +410,7 @@ bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) 
         }
     }
     /* * EXCEPT (a, b) */
-    if (star->nkids) {
-        AttrList kept = {0, ARENA_ARRAY(an->arena, Node *, r.n + 1)};
-        for (uint32_t k = 0; k < r.n; k++) {
-            bool drop = false;
-            for (uint32_t e = 0; e < star->nkids && !drop; e++) {
-                NameParts ex = star->kids[e]->u.un.name;
-                const char *nm = named_expr_name(r.v[k]);
-                if (ex.n >= 1 && nm && ident_eq(an, nm, ex.v[ex.n - 1])) drop = true;
-            }
-            if (!drop) kept.v[kept.n++] = r.v[k];
-        }
-        r = kept;
-    }
+    if (star->nkids && !star_except(an, star, &r)) return false;
     *out = r;
     return true;
 }

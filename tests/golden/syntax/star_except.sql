@@ -1,0 +1,10 @@
+CREATE TEMPORARY VIEW nest AS SELECT * FROM VALUES (1, 'x', named_struct('a', 1, 'b', named_struct('c', 2, 'd', 'e'))) AS nest(id, name, s);
+SELECT * EXCEPT (name) FROM nest;
+SELECT * EXCEPT (s.a) FROM nest;
+SELECT * EXCEPT (s.b.c) FROM nest;
+SELECT * EXCEPT (s.a, s.b) FROM nest;
+SELECT nest.* EXCEPT (id, s) FROM nest;
+SELECT s.* EXCEPT (b.d) FROM nest;
+SELECT * EXCEPT (nope) FROM nest;
+SELECT * EXCEPT (name, name) FROM nest;
+SELECT * EXCEPT (s.b, s.b.d) FROM nest;
