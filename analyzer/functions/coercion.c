@@ -24,6 +24,8 @@ static bool is_atomic(const DataType *t) {
     return t->id != T_NULL && !type_is_complex(t) && t->id != T_VARIANT && t->id != T_CALENDAR_INTERVAL;
 }
 
+bool type_orderable(const DataType *t) { return fn_type_orderable(t); }
+
 bool fn_type_orderable(const DataType *t) {
     switch (t->id) {
     case T_MAP: return false;

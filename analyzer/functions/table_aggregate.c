@@ -35,6 +35,9 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("bool_or", 1, 1, "b", fixed, "boolean"), .flags = FD_NULLABLE},
     {AGG("any", 1, 1, "b", fixed, "boolean"), .flags = FD_NULLABLE},
     {AGG("some", 1, 1, "b", fixed, "boolean"), .flags = FD_NULLABLE},
+    /* PivotFirst, built by ResolvePivot only (not callable by name):
+       pivotfirst(pivotColumn, valueColumn, pivot values..., 0, 0) */
+    {AGG("@pivotfirst", 3, -1, "?", pivot_first, NULL), .pname = "pivotfirst", .flags = FD_TYPED_IMP},
     {AGG("collect_list", 1, 1, "?", collect, NULL), .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
     {AGG("array_agg", 1, 1, "?", collect, NULL), .pname = "collect_list", .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},
     {AGG("collect_set", 1, 1, "?", collect, NULL), .empty = EMPTY_EMPTY_ARRAY, .flags = FD_TYPED_IMP},

@@ -818,6 +818,13 @@ bool ty_minmax(TypeCtx *c) {
     return true;
 }
 
+/* PivotFirst(pivotColumn, valueColumn, values...): one element per pivot value */
+bool ty_pivot_first(TypeCtx *c) {
+    c->result = type_array(c->an->arena, c->args[1]->type, true);
+    c->nullable = 0;
+    return true;
+}
+
 bool ty_collect(TypeCtx *c) {
     c->result = type_array(c->an->arena, c->args[0]->type, false);
     c->nullable = 0;

@@ -783,6 +783,26 @@ const char *expr_auto_name(Arena *a, const Node *e) {
     return sb_str(&sb);
 }
 
+const char *expr_sql(Arena *a, const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    expr_print_style(&sb, e, PS_SQL);
+    return sb_str(&sb);
+}
+
+const char *sql_id_dotted(Arena *a, const char *s) {
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    sb_putc(&sb, '`');
+    for (const char *p = s; *p; p++) {
+        if (*p == '.') sb_puts(&sb, "`.`");
+        else if (*p == '`') sb_puts(&sb, "``");
+        else sb_putc(&sb, *p);
+    }
+    sb_putc(&sb, '`');
+    return sb_str(&sb);
+}
+
 const char *expr_sql_quoted(Arena *a, const Node *e) {
     StrBuf sb;
     sb_init(&sb, a, 64);

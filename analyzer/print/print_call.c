@@ -157,6 +157,25 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     return true;
 }
 
+/* A value as the JVM prints Catalyst's internal one (PivotFirst's values):
+ * rows and arrays `[a,b]`, strings bare. */
+static void internal_value_print(StrBuf *sb, const Value *v) {
+    if (v->is_null) {
+        sb_puts(sb, "null");
+        return;
+    }
+    if (v->type->id == T_STRUCT || v->type->id == T_ARRAY) {
+        sb_putc(sb, '[');
+        for (uint32_t i = 0; i < v->u.list.n; i++) {
+            if (i) sb_putc(sb, ',');
+            internal_value_print(sb, &v->u.list.items[i]);
+        }
+        sb_putc(sb, ']');
+        return;
+    }
+    value_print(sb, v);
+}
+
 static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
                         void *ctx) {
     if (!sql && call_sig(call) && print_json_csv(sb, call, name, pa, ctx)) return;
@@ -188,7 +207,17 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     }
     const FuncSig *d = call_sig(call);
     if (!sql && d) n = tail_arg_limit(d->tostring_tail, n);
-    print_args(sb, call->kids, 0, n, pa, ctx);
+    if (!sql && d && strcmp(d->name, "@pivotfirst") == 0 && n >= 2) {
+        /* PivotFirst(pivotColumn, valueColumn, pivotColumnValues: Seq[Any], ...) */
+        print_args(sb, call->kids, 0, 2, pa, ctx);
+        for (uint32_t i = 2; i < n; i++) {
+            sb_puts(sb, ", ");
+            if (call->kids[i]->kind == NK_Literal) internal_value_print(sb, &call->kids[i]->u.lit.v);
+            else pa(sb, call->kids[i], ctx);
+        }
+    } else {
+        print_args(sb, call->kids, 0, n, pa, ctx);
+    }
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
          * HyperLogLogPlusPlus its default relativeSD) */
