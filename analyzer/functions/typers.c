@@ -1149,6 +1149,17 @@ bool ty_decode(TypeCtx *c) {
    DecimalType.forType); dates, timestamps and binaries as they are */
 bool ty_to_char(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
+    /* ToCharacterBuilder: a datetime (DatetimeType) is DateFormatClass */
+    if (t->id == T_DATE || t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ) {
+        const FuncDef *df = func_lookup_arity("date_format", 2);
+        if (df) {
+            if (t->id != T_TIMESTAMP) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_TIMESTAMP);
+            if (!type_is_string(c->args[1]->type)) c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_STRING);
+            c->def = df;
+            c->result = &TYPE_STRING;
+            return true;
+        }
+    }
     if (type_is_numeric(t) && t->id != T_DECIMAL) {
         const DataType *d = fn_implicit_cast_type(c->an->arena, t, 'M');
         if (d) c->args[0] = fn_mk_cast(c->an, c->args[0], d);
