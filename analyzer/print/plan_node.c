@@ -126,7 +126,11 @@ bool plan_kids_are_inner(const Node *n) {
     switch (n->kind) {
     case NK_CreateView: return true;
     case NK_CreateTable: return true;
-    case NK_Command: return n->nkids > 0;
+    case NK_CacheTable:
+    case NK_UncacheTable:
+    case NK_AlterViewAs:
+    case NK_DescribeQuery:
+    case NK_Explain: return n->nkids > 0;
     default: return false;
     }
 }
@@ -163,9 +167,6 @@ static void catalog_object(StrBuf *sb, const Node *n) {
     else sb_puts(sb, "V2SessionCatalog(spark_catalog), ");
 }
 
-static bool is_listing(const Node *n, const char *what) {
-    return n->kind == NK_Command && n->u.ddl.text && !strcmp(n->u.ddl.text, what);
-}
 
 const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_t len) {
     StrBuf sb;
@@ -184,8 +185,9 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
         catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
-    case NK_Command:
-        if (!n->u.ddl.catalog || !(is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES"))) return NULL;
+    case NK_ShowNamespaces:
+    case NK_ShowTables:
+        if (!n->u.ddl.catalog) return NULL;
         sb_init(&sb, a, 64);
         sb_puts(&sb, "ResolvedNamespace ");
         catalog_object(&sb, n);
@@ -391,25 +393,27 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
-    case NK_Command:
-        if (is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES") || is_listing(n, "SHOW CATALOGS")) {
-            /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
-            bool catalogs = is_listing(n, "SHOW CATALOGS");
-            sb_puts(sb, catalogs ? "ShowCatalogsCommand" : is_listing(n, "SHOW TABLES") ? "ShowTables" : "ShowNamespaces");
-            if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
-            if (!catalogs && n->nexprs) {
-                sb_puts(sb, n->u.ddl.value ? ", " : " ");
-                list(sb, n->exprs, n->nexprs);
-            }
-            return;
+    case NK_ShowNamespaces:
+    case NK_ShowTables:
+    case NK_ShowCatalogs: {
+        /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
+        bool catalogs = n->kind == NK_ShowCatalogs;
+        sb_puts(sb, catalogs ? "ShowCatalogsCommand" : n->kind == NK_ShowTables ? "ShowTables" : "ShowNamespaces");
+        if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
+        if (!catalogs && n->nexprs) {
+            sb_puts(sb, n->u.ddl.value ? ", " : " ");
+            list(sb, n->exprs, n->nexprs);
         }
-        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : "Command");
+        return;
+    }
+    default:
+        /* the statements whose Spark text is not printed yet: their keywords and target */
+        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : node_kind_name(n->kind));
         if (n->u.ddl.name.n) {
             sb_putc(sb, ' ');
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
-    default: sb_puts(sb, node_kind_name(n->kind)); return;
     }
 }
 
