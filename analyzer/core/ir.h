@@ -368,11 +368,16 @@ typedef struct StmtSpec {
     const char **prop_values; /* NULL for UNSET TBLPROPERTIES (keys only) */
     const char **part_keys;
     const char **part_values;
+    /* once analysed: what the name resolved to (printing) */
+    bool rel_temp;           /* a temporary view */
+    bool rel_view;           /* a persistent view */
+    uint32_t nrel_cols;      /* a table's columns (ResolvedTable's output) */
+    const char **rel_cols;
 } StmtSpec;
 
 /* A statement's spec, or an empty one. */
 static inline const StmtSpec *ddl_spec(const Node *n) {
-    static const StmtSpec none = {{0, NULL}, 0, 0, NULL, NULL, NULL, NULL};
+    static const StmtSpec none = {{0, NULL}, 0, 0, NULL, NULL, NULL, NULL, false, false, 0, NULL};
     return n->u.ddl.spec ? n->u.ddl.spec : &none;
 }
 

@@ -169,7 +169,7 @@ static const char *prop_key(Parser *p) {
 }
 
 /* (k [=] v, ...), or with keys_only (k, ...) as UNSET TBLPROPERTIES has. */
-static void parse_props(Parser *p, Node *s, bool keys_only) {
+void ps_parse_props(Parser *p, Node *s, bool keys_only) {
     ps_expect_op(p, OP_LPAREN);
     PtrVec k = {0}, v = {0};
     if (!is_op(p, OP_RPAREN)) {
@@ -291,12 +291,13 @@ static Node *show_columns(Parser *p, Node *s) {
 static Node *cache_table(Parser *p, Node *s, const char *words) {
     s->u.ddl.value = strstr(words, "LAZY") ? "LAZY" : NULL;
     Target t = ps_parse_target(p);
-    if (ps_accept_kw(p, KW_OPTIONS)) parse_props(p, s, false);
+    if (ps_accept_kw(p, KW_OPTIONS)) ps_parse_props(p, s, false);
     bool as = ps_accept_kw(p, KW_AS);
     if (as || ps_at_query_start(p)) {
         int32_t qs = cur_start(p);
         Node *q = ps_parse_query(p);
         s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
+        s->u.ddl.extended = true; /* CACHE TABLE t AS query: text is the query's */
         node_set_kids(p->a, s, &q, 1);
     }
     expect_end(p);
@@ -629,7 +630,7 @@ static Node *alter_namespace(Parser *p, Node *s) {
         if (ps_word_is(p, 0, "DBPROPERTIES") || ps_word_is(p, 0, "PROPERTIES")) {
             advance(p);
             s->u.ddl.action = SA_SET_PROPERTIES;
-            parse_props(p, s, false);
+            ps_parse_props(p, s, false);
         } else if (ps_accept_kw(p, KW_LOCATION)) {
             s->u.ddl.action = SA_SET_LOCATION;
             s->u.ddl.value = ps_parse_string_lit(p, NULL);
@@ -642,7 +643,7 @@ static Node *alter_namespace(Parser *p, Node *s) {
     } else if (ps_word_is(p, 0, "UNSET") && (ps_word_is(p, 1, "DBPROPERTIES") || ps_word_is(p, 1, "PROPERTIES"))) {
         advance(p), advance(p);
         s->u.ddl.action = SA_UNSET_PROPERTIES;
-        parse_props(p, s, true);
+        ps_parse_props(p, s, true);
     } else {
         ps_syntax_error(p, "");
     }
@@ -724,12 +725,12 @@ static Node *alter_relation(Parser *p, int32_t start, bool view) {
     } else if (is_kw(p, KW_SET) && is_kw_at(p, 1, KW_TBLPROPERTIES)) {
         advance(p), advance(p);
         s->u.ddl.action = SA_SET_PROPERTIES;
-        parse_props(p, s, false);
+        ps_parse_props(p, s, false);
     } else if (ps_word_is(p, 0, "UNSET") && is_kw_at(p, 1, KW_TBLPROPERTIES)) {
         advance(p), advance(p);
         s->u.ddl.action = SA_UNSET_PROPERTIES;
         s->u.ddl.if_exists = ps_parse_if_exists(p);
-        parse_props(p, s, true);
+        ps_parse_props(p, s, true);
     } else if (ps_word_is(p, 0, "RECOVER") && ps_word_is(p, 1, "PARTITIONS")) {
         advance(p), advance(p);
         s->u.ddl.action = SA_RECOVER_PARTITIONS;
@@ -745,10 +746,10 @@ static Node *alter_relation(Parser *p, int32_t start, bool view) {
             s->u.ddl.action = SA_SET_SERDE;
             if (ps_accept_word(p, "SERDE")) {
                 s->u.ddl.value = ps_parse_string_lit(p, NULL);
-                if (is_kw(p, KW_WITH) && ps_word_is(p, 1, "SERDEPROPERTIES")) advance(p), advance(p), parse_props(p, s, false);
+                if (is_kw(p, KW_WITH) && ps_word_is(p, 1, "SERDEPROPERTIES")) advance(p), advance(p), ps_parse_props(p, s, false);
             } else {
                 advance(p);
-                parse_props(p, s, false);
+                ps_parse_props(p, s, false);
             }
         } else if (is_kw(p, KW_SET) && is_kw_at(p, 1, KW_LOCATION)) {
             advance(p), advance(p);

@@ -194,8 +194,17 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     }
     /* COMMENT / TBLPROPERTIES / PARTITIONED ON / SCHEMA BINDING ... before AS */
     while (!is_kw(p, KW_AS) && !at_eof(p)) {
-        if (ps_accept_kw(p, KW_COMMENT)) ps_parse_string_lit(p, NULL);
-        else if (ps_accept_kw(p, KW_TBLPROPERTIES)) ps_skip_balanced(p);
+        if (ps_accept_kw(p, KW_COMMENT)) s->u.ddl.value = ps_parse_string_lit(p, NULL);
+        else if (ps_accept_kw(p, KW_TBLPROPERTIES)) ps_parse_props(p, s, false);
+        else if (is_kw(p, KW_WITH) && ps_word_is(p, 1, "SCHEMA")) {
+            /* WITH SCHEMA BINDING | COMPENSATION | [TYPE] EVOLUTION: the view's schema mode (u.ddl.provider) */
+            advance(p), advance(p);
+            if (ps_accept_word(p, "TYPE")) s->u.ddl.provider = "TYPE EVOLUTION", ps_accept_word(p, "EVOLUTION");
+            else if (ps_accept_word(p, "BINDING")) s->u.ddl.provider = "BINDING";
+            else if (ps_accept_word(p, "COMPENSATION")) s->u.ddl.provider = "COMPENSATION";
+            else if (ps_accept_word(p, "EVOLUTION")) s->u.ddl.provider = "EVOLUTION";
+            else ps_syntax_error(p, "");
+        }
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
     }

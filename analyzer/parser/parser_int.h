@@ -164,6 +164,8 @@ void ps_skip_rest(Parser *p);      /* up to `;` or the end */
 const char *ps_text_between(Parser *p, int32_t start, int32_t stop);
 /* ---- the other statements (parse_command.c): DESCRIBE, SHOW, ALTER, CACHE, ... ---- */
 Node *ps_parse_command(Parser *p, int32_t start);
+/* (k [=] v, ...) into the statement's spec; keys_only: (k, ...). */
+void ps_parse_props(Parser *p, Node *s, bool keys_only);
 Node *ps_parse_alter(Parser *p, int32_t start);
 
 #endif

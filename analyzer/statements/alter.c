@@ -79,7 +79,7 @@ static Node *add_columns(Analysis *an, CzSession *s, Node *stmt, const ResolvedR
     for (uint32_t i = 0; i < stmt->u.ddl.ncols; i++)
         def.cols[t->ncols + (int)i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true, 0};
     catalog_put_table_def(c, &def);
-    return stmt_with_qualified_name(an, stmt, t->ns, t->name);
+    return stmt_resolved_target(an, stmt, r);
 }
 
 /* ALTER|CHANGE [COLUMN] a ...: Spark's AlterTableChangeColumnCommand, which
@@ -116,7 +116,7 @@ static Node *alter_column(Analysis *an, Node *stmt, const ResolvedRel *r) {
     types[0] = orig;
     c->u.ddl.col_names = names;
     c->u.ddl.col_types = types;
-    c->u.ddl.name = stmt_with_qualified_name(an, stmt, t->ns, t->name)->u.ddl.name;
+    c->u.ddl.name = stmt_resolved_target(an, stmt, r)->u.ddl.name;
     return node_finish(c);
 }
 
@@ -135,7 +135,7 @@ Node *stmt_alter_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     case SA_DROP_COLUMNS: return unsupported_operation(an, stmt, &r, "DROP COLUMN");
     case SA_REPLACE_COLUMNS: return unsupported_operation(an, stmt, &r, "REPLACE COLUMNS");
     case SA_CLUSTER_BY: return unsupported_operation(an, stmt, &r, "ALTER TABLE ... CLUSTER BY");
-    default: return stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    default: return stmt_resolved_target(an, stmt, &r);
     }
 }
 
@@ -161,7 +161,7 @@ Node *stmt_alter_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
                                       sql_id_parts(an->arena, stmt->u.ddl.name), "operation",
                                       table_operation(stmt), NULL));
     }
-    return stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    return stmt_resolved_target(an, stmt, &r);
 }
 
 /* ALTER VIEW v AS query: Spark's AlterViewAsCommand; the view (temporary or
@@ -196,7 +196,7 @@ Node *stmt_alter_view_as(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     def.nview_cols = 0;
     def.view_cols = NULL;
     catalog_put_table_def(c, &def);
-    return stmt_with_query(an, stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name), query);
+    return stmt_with_query(an, stmt_resolved_target(an, stmt, &r), query);
 }
 
 /* ALTER TABLE|VIEW t RENAME TO u: Spark's AlterTableRenameCommand (a
@@ -239,7 +239,7 @@ Node *stmt_rename_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
     def.ns = ns;
     catalog_drop_table(c, r.table->ns, r.table->name);
     catalog_put_table_def(c, &def);
-    return stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    return stmt_resolved_target(an, stmt, &r);
 }
 
 /* COMMENT ON TABLE t IS 'c': Spark's CommentOnTable (UnresolvedTable). */
@@ -247,5 +247,5 @@ Node *stmt_comment_on_table(Analysis *an, CzSession *s, Node *stmt, PendingChang
     (void)pend;
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE, "COMMENT ON TABLE", false, &r)) return NULL;
-    return r.table->v2 ? stmt : stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    return stmt_resolved_target(an, stmt, &r);
 }

@@ -19,7 +19,7 @@ static Node *relation_plan(Analysis *an, const Node *stmt) {
 }
 
 Node *stmt_cache_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    if (stmt->nkids) {
+    if (stmt->u.ddl.extended && stmt->nkids) {
         /* CACHE TABLE t AS query: a temporary view over the query */
         if (stmt->u.ddl.name.n > 1)
             return an_fail(an, error_make(an->arena, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", stmt, "statement",
@@ -75,7 +75,7 @@ Node *stmt_refresh_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     (void)pend;
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE_OR_VIEW, "REFRESH TABLE", false, &r)) return NULL;
-    return r.table && !r.table->v2 ? stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name) : stmt;
+    return stmt_resolved_target(an, stmt, &r);
 }
 
 /* REFRESH FUNCTION f: Spark's RefreshFunctionCommand, which reloads the
@@ -83,11 +83,9 @@ Node *stmt_refresh_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
 Node *stmt_refresh_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;
     NameParts n = stmt->u.ddl.name;
-    if (n.n >= 2) {
-        QualifiedName q;
-        if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) return NULL;
-    }
-    return stmt;
+    QualifiedName q;
+    if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) return NULL;
+    return stmt_function_name(an, stmt, &q, true);
 }
 
 /* REFRESH 'path': Spark's RefreshResource (invalidates cached data under the path). */

@@ -124,6 +124,21 @@ Node *stmt_create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
         ncols = stmt->u.ddl.ncols;
         cols = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
         for (uint32_t i = 0; i < ncols; i++) cols[i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true};
+        /* a data source table keeps its partition columns last, in PARTITIONED BY order */
+        const StmtSpec *sp = ddl_spec(stmt);
+        if (sp->npart) {
+            ColumnDef *ordered = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < ncols; i++) {
+                bool part = false;
+                for (uint32_t j = 0; j < sp->npart && !part; j++) part = name_eq(cols[i].name, sp->part_keys[j]);
+                if (!part) ordered[k++] = cols[i];
+            }
+            for (uint32_t j = 0; j < sp->npart; j++)
+                for (uint32_t i = 0; i < ncols; i++)
+                    if (name_eq(cols[i].name, sp->part_keys[j])) ordered[k++] = cols[i];
+            if (k == ncols) cols = ordered;
+        }
     }
     TableDef *t = catalog_put_table(c, ns, tbl, (int)ncols, cols);
     if (stmt->u.ddl.provider) t->provider = arena_strdup(c->arena, stmt->u.ddl.provider);
@@ -221,12 +236,9 @@ Node *stmt_create_function(Analysis *an, CzSession *s, Node *stmt, PendingChange
                                       stmt, NULL));
     /* a persistent function lives in a database, which must exist */
     NameParts n = stmt->u.ddl.name;
-    if (n.n >= 2) {
-        NameParts nsn = {n.n - 1, n.v};
-        QualifiedName q;
-        if (!stmt_resolve_namespace(an, s, stmt, nsn, &q)) return NULL;
-    }
-    return stmt;
+    QualifiedName q;
+    if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) return NULL;
+    return stmt_function_name(an, stmt, &q, false);
 }
 
 /* CREATE INDEX: Spark resolves the table; its tables support no index

@@ -29,7 +29,7 @@ Node *stmt_describe_relation(Analysis *an, CzSession *s, Node *stmt, PendingChan
         return an_fail(an, error_make(an->arena, "FORBIDDEN_OPERATION", stmt, "statement", "DESC PARTITION",
                                       "objectType", r.temp ? "TEMPORARY VIEW" : "VIEW", "objectName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
-    Node *c = r.table && !r.table->v2 ? stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name) : stmt;
+    Node *c = stmt_resolved_target(an, stmt, &r);
     if (column) {
         /* the column must be the table's (Spark's DescribeColumn resolves it) */
         const char *col = ddl_spec(stmt)->name2.v[ddl_spec(stmt)->name2.n - 1];

@@ -28,7 +28,7 @@ Node *stmt_drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
     Catalog *c = pending_catalog(s, pend);
     const TableDef *t = catalog_find_table(c, ns, tbl);
     if (!t || (bool)t->is_view != stmt->u.ddl.is_view) {
-        if (stmt->u.ddl.if_exists) return stmt;
+        if (stmt->u.ddl.if_exists) return stmt->u.ddl.is_view ? stmt_with_qualified_name(an, stmt, ns, tbl) : stmt;
         if (t && t->is_view && !stmt->u.ddl.is_view)
             return an_fail(an, error_make(an->arena, "WRONG_COMMAND_FOR_OBJECT_TYPE", stmt, "operation", "DROP TABLE",
                                           NULL));
@@ -45,11 +45,14 @@ Node *stmt_drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
 Node *stmt_drop_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;
     NameParts n = stmt->u.ddl.name;
-    if (!stmt->u.ddl.temporary && n.n >= 2 && !stmt->u.ddl.if_exists) {
-        QualifiedName q;
-        if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) return NULL;
+    if (stmt->u.ddl.temporary) return stmt;
+    QualifiedName q;
+    if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) {
+        if (!stmt->u.ddl.if_exists) return NULL;
+        an->error = NULL;
+        return stmt;
     }
-    return stmt;
+    return stmt_function_name(an, stmt, &q, true);
 }
 
 /* DROP INDEX i ON t: as CREATE INDEX, the table resolved, then refused. */

@@ -10,9 +10,7 @@
 
 #include "print/printer.h"
 
-static Node *qualified_or_same(Analysis *an, Node *stmt, const ResolvedRel *r) {
-    return r->table && !r->table->v2 ? stmt_with_qualified_name(an, stmt, r->table->ns, r->table->name) : stmt;
-}
+static Node *qualified_or_same(Analysis *an, Node *stmt, const ResolvedRel *r) { return stmt_resolved_target(an, stmt, r); }
 
 Node *stmt_repair_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;

@@ -35,7 +35,14 @@ Node *stmt_show_listing(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
         static const char *const names[] = {"namespace"};
         return stmt_with_output(an, c, 1, names, STR4);
     }
-    if (!stmt_resolve_namespace(an, s, stmt, stmt->u.ddl.name, &q)) return NULL;
+    NameParts nsn = stmt->u.ddl.name;
+    if (stmt->kind == NK_ShowViews && nsn.n == 1 && name_eq(nsn.v[0], "global_temp")) {
+        /* the global temporary views' namespace */
+        static const char *const names[] = {"namespace", "viewName", "isTemporary"};
+        static const DataType *const types[] = {&TYPE_STRING, &TYPE_STRING, &TYPE_BOOLEAN};
+        return stmt_with_output(an, stmt, 3, names, types);
+    }
+    if (!stmt_resolve_namespace(an, s, stmt, nsn, &q)) return NULL;
     c = with_resolved_namespace(an, stmt, &q);
     static const DataType *const types[] = {&TYPE_STRING, &TYPE_STRING, &TYPE_BOOLEAN};
     if (stmt->kind == NK_ShowViews) {
@@ -90,7 +97,7 @@ Node *stmt_show_columns(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
     named = node_finish(named);
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, named, REL_TABLE_OR_VIEW, "SHOW COLUMNS", false, &r)) return NULL;
-    Node *c = r.table && !r.table->v2 ? stmt_with_qualified_name(an, named, r.table->ns, r.table->name) : named;
+    Node *c = stmt_resolved_target(an, named, &r);
     static const char *const names[] = {"col_name"};
     return stmt_with_output(an, c, 1, names, STR4);
 }
@@ -104,7 +111,7 @@ Node *stmt_show_partitions(Analysis *an, CzSession *s, Node *stmt, PendingChange
     if (!r.table->v2 && !r.table->npart_cols)
         return an_fail(an, error_make(an->arena, "INVALID_PARTITION_OPERATION.PARTITION_SCHEMA_IS_EMPTY", stmt, "name",
                                       stmt_qualified(an, r.table->ns, r.table->name), NULL));
-    Node *c = r.table->v2 ? stmt : stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    Node *c = stmt_resolved_target(an, stmt, &r);
     static const char *const names[] = {"partition"};
     return stmt_with_output(an, c, 1, names, STR4);
 }
@@ -125,7 +132,7 @@ Node *stmt_show_create_table(Analysis *an, CzSession *s, Node *stmt, PendingChan
     (void)pend;
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_PERSISTENT, "SHOW CREATE TABLE", false, &r)) return NULL;
-    Node *c = r.table->v2 ? stmt : stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name);
+    Node *c = stmt_resolved_target(an, stmt, &r);
     static const char *const names[] = {"createtab_stmt"};
     return stmt_with_output(an, c, 1, names, STR4);
 }
@@ -134,7 +141,7 @@ Node *stmt_show_tblproperties(Analysis *an, CzSession *s, Node *stmt, PendingCha
     (void)pend;
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE_OR_VIEW, "SHOW TBLPROPERTIES", false, &r)) return NULL;
-    Node *c = r.table && !r.table->v2 ? stmt_with_qualified_name(an, stmt, r.table->ns, r.table->name) : stmt;
+    Node *c = stmt_resolved_target(an, stmt, &r);
     static const char *const names[] = {"key", "value"};
     return stmt_with_output(an, c, 2, names, STR4);
 }

@@ -234,6 +234,49 @@ bool stmt_resolve_relation(Analysis *an, CzSession *s, const Node *stmt, RelWant
     return true;
 }
 
+static const char *lower(Analysis *an, const char *s) {
+    char *c = arena_strdup(an->arena, s);
+    for (char *p = c; *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    return c;
+}
+
+Node *stmt_resolved_target(Analysis *an, Node *stmt, const ResolvedRel *r) {
+    Node *c = node_copy(an->arena, stmt);
+    StmtSpec *sp = ARENA_NEW(an->arena, StmtSpec);
+    *sp = *ddl_spec(stmt);
+    c->u.ddl.spec = sp;
+    if (r->temp) {
+        sp->rel_temp = true;
+        return node_finish(c);
+    }
+    if (r->table->v2) return node_finish(c);
+    const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
+    parts[0] = "spark_catalog";
+    parts[1] = lower(an, r->table->ns);
+    parts[2] = lower(an, r->table->name);
+    c->u.ddl.name = (NameParts){3, parts};
+    sp->rel_view = r->table->is_view;
+    if (!r->table->is_view) {
+        sp->nrel_cols = (uint32_t)r->table->ncols;
+        sp->rel_cols = ARENA_ARRAY(an->arena, const char *, (size_t)r->table->ncols + 1);
+        for (int i = 0; i < r->table->ncols; i++) sp->rel_cols[i] = r->table->cols[i].name;
+    }
+    return node_finish(c);
+}
+
+Node *stmt_function_name(Analysis *an, Node *stmt, const QualifiedName *q, bool lower_name) {
+    if (!q->catalog.is_session || q->ns.n != 1) return stmt;
+    Node *c = node_copy(an->arena, stmt);
+    const char **parts = ARENA_ARRAY(an->arena, const char *, 3);
+    parts[0] = "spark_catalog";
+    parts[1] = q->ns.v[0];
+    const char *f = stmt->u.ddl.name.v[stmt->u.ddl.name.n - 1];
+    parts[2] = lower_name ? lower(an, f) : f;
+    c->u.ddl.name = (NameParts){3, parts};
+    return node_finish(c);
+}
+
 bool stmt_resolve_namespace(Analysis *an, CzSession *s, const Node *at, NameParts name, QualifiedName *q) {
     memset(q, 0, sizeof *q);
     ErrorInfo *e = name.n ? catalog_split_namespace(an->arena, s->state, name, q) : catalog_current(an->arena, s->state, &q->catalog);

@@ -176,6 +176,16 @@ typedef enum RelWant {
 bool stmt_resolve_relation(Analysis *an, CzSession *s, const Node *stmt, RelWant want, const char *operation,
                            bool suggest, ResolvedRel *out);
 
+/* The statement naming what its target resolved to, as Spark's commands
+ * print it: a table or persistent view as spark_catalog.db.name (lower
+ * case, as the session catalog keeps names) with its columns; a temporary
+ * view as written. */
+Node *stmt_resolved_target(Analysis *an, Node *stmt, const ResolvedRel *r);
+
+/* A persistent function's statement named spark_catalog.db.f (db: the
+ * namespace q resolved; f lower case with `lower`), as FunctionIdentifier prints. */
+Node *stmt_function_name(Analysis *an, Node *stmt, const QualifiedName *q, bool lower);
+
 /* The session-catalog namespace a statement names, which must exist:
  * SCHEMA_NOT_FOUND otherwise. name.n == 0: the current namespace. */
 bool stmt_resolve_namespace(Analysis *an, CzSession *s, const Node *at, NameParts name, QualifiedName *q);
