@@ -17,7 +17,7 @@
 #include "print/printer.h"
 #include "rules/lib/variables.h"
 #include "rules/rules.h"
-#include "statements/commands.h"
+#include "statements/statements.h"
 
 /* Nesting limit of the parser and of nested analyses: deep enough for
  * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
@@ -101,7 +101,7 @@ void cz_session_free(CzSession *s) {
 
 bool cz_session_set_conf(CzSession *s, const char *key, const char *value) {
     SessionState *n = state_clone(s->state);
-    if (!state_set_conf(n, key, value)) {
+    if (!state_set_base_conf(n, key, value)) {
         state_free(n);
         return false;
     }

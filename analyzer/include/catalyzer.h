@@ -28,7 +28,9 @@ void cz_session_free(CzSession *s);
 
 /* Sets a configuration key (Spark's keys, e.g. spark.sql.caseSensitive, and
  * Catalyzer's catalyzer.*). Returns false (and leaves the session unchanged)
- * for a value the key does not accept. Unknown keys are stored as given. */
+ * for a value the key does not accept. Unknown keys are stored as given.
+ * A value set here is the session's launch configuration (as Spark's
+ * SparkConf): SQL `RESET` returns to it, not to the default. */
 bool cz_session_set_conf(CzSession *s, const char *key, const char *value);
 /* The current value, or NULL if unset and without default. Valid until the next change. */
 const char *cz_session_get_conf(const CzSession *s, const char *key);
