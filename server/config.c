@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING, OPT_ORIGINS } OptKind;
+typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING, OPT_ORIGINS, OPT_BOOL } OptKind;
 
 typedef struct Opt {
     const char *flag; /* without the leading -- */
@@ -25,9 +25,9 @@ typedef struct Opt {
 static const Opt OPTS[] = {
     {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:15002", "gRPC (HTTP/2 cleartext) listen address (15002: Spark Connect's port); port 0 = any free port"},
     {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "HTTP/1.1 JSON endpoint listen address; 'off' disables it"},
-    {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis worker threads; 0 = number of cores"},
+    {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis workers (processes, or threads with --worker-isolation thread); 0 = number of cores"},
     {"queue", "CATALYZERD_QUEUE", OPT_U32, OFF(queue), "256", "bounded job queue; a full queue answers RESOURCE_EXHAUSTED"},
-    {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker thread"},
+    {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker's analysis thread"},
     {"max-message-bytes", "CATALYZERD_MAX_MESSAGE_BYTES", OPT_U32, OFF(max_message_bytes), "4194304", "largest request message (gRPC or JSON body)"},
     {"max-plan-depth", "CATALYZERD_MAX_PLAN_DEPTH", OPT_U32, OFF(max_plan_depth), "1000", "deepest plan/expression nesting, checked before unpacking"},
     {"max-plan-nodes", "CATALYZERD_MAX_PLAN_NODES", OPT_U32, OFF(max_plan_nodes), "200000", "most plan/expression nodes in a request"},
@@ -49,6 +49,11 @@ static const Opt OPTS[] = {
     {"http-allowed-hosts", "CATALYZERD_HTTP_ALLOWED_HOSTS", OPT_STRING, OFF(http_allowed_hosts), "localhost,127.0.0.1,::1", "Host header names the JSON endpoint answers (plus the --http address); '*' any"},
     {"http-allowed-origins", "CATALYZERD_HTTP_ALLOWED_ORIGINS", OPT_STRING, OFF(http_allowed_origins), "", "browser origins (scheme://host[:port], comma-separated) besides its own allowed to call the JSON endpoint"},
     {"http-cors", "CATALYZERD_HTTP_CORS", OPT_ORIGINS, OFF(http_cors), "", "browser origins (scheme://host:port, comma-separated) allowed to call the JSON endpoint cross-origin (CORS); empty = none"},
+    {"worker-isolation", "CATALYZERD_WORKER_ISOLATION", OPT_STRING, OFF(worker_isolation), "process", "process: each analysis worker is a process, a crash costs one request; thread: workers are threads of the daemon"},
+    {"worker-memory-limit", "CATALYZERD_WORKER_MEMORY_LIMIT", OPT_SIZE, OFF(worker_memory_limit), "0", "bytes of memory per worker process (RLIMIT_AS, resident memory); over it the request gets RESOURCE_EXHAUSTED; 0 = none"},
+    {"enable-fault-injection", "CATALYZERD_ENABLE_FAULT_INJECTION", OPT_BOOL, OFF(enable_fault_injection), "false", "accept the request conf catalyzer.debug.fault=segv|abort|hang|oom|slow (tests of the failure paths)"},
+    {"max-session-state-bytes", "CATALYZERD_MAX_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_session_state_bytes), "67108864", "one session's recorded changes (statements, catalogs, conf); over it the change is refused (RESOURCE_EXHAUSTED); 0 = unlimited"},
+    {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' recorded changes together; 0 = unlimited"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -127,6 +132,11 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
         if (strlen(v) >= CONFIG_STR_MAX) return false;
         snprintf((char *)cfg + o->offset, CONFIG_STR_MAX, "%s", v);
         return true;
+    case OPT_BOOL:
+        if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0) *(bool *)((char *)cfg + o->offset) = true;
+        else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0) *(bool *)((char *)cfg + o->offset) = false;
+        else return false;
+        return true;
     case OPT_ORIGINS: {
         char err[256];
         if (strlen(v) >= sizeof cfg->http_cors || !cors_list_valid(v, err, sizeof err)) return false;
@@ -175,7 +185,9 @@ int config_load(Config *cfg, int argc, char **argv) {
     /* getopt_long over the table: --flag VALUE or --flag=VALUE (unambiguous
      * abbreviations too), -h/--help, -V/--version. */
     struct option longopts[NOPTS + 3];
-    for (size_t i = 0; i < NOPTS; i++) longopts[i] = (struct option){OPTS[i].flag, required_argument, NULL, 256 + (int)i};
+    for (size_t i = 0; i < NOPTS; i++)
+        longopts[i] = (struct option){OPTS[i].flag, OPTS[i].kind == OPT_BOOL ? optional_argument : required_argument,
+                                      NULL, 256 + (int)i};
     longopts[NOPTS] = (struct option){"help", no_argument, NULL, 'h'};
     longopts[NOPTS + 1] = (struct option){"version", no_argument, NULL, 'V'};
     longopts[NOPTS + 2] = (struct option){NULL, 0, NULL, 0};
@@ -200,8 +212,10 @@ int config_load(Config *cfg, int argc, char **argv) {
             return -1;
         }
         const Opt *o = &OPTS[c - 256];
-        if (!set_opt(cfg, o, optarg)) {
-            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, optarg);
+        /* A switch takes no value unless given with '='. */
+        const char *v = o->kind == OPT_BOOL && !optarg ? "true" : optarg;
+        if (!set_opt(cfg, o, v)) {
+            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, v);
             return -1;
         }
     }
@@ -219,5 +233,26 @@ int config_load(Config *cfg, int argc, char **argv) {
     if (cfg->worker_stack_bytes < 256 * 1024) cfg->worker_stack_bytes = 256 * 1024;
     if (cfg->max_concurrent_streams == 0) cfg->max_concurrent_streams = 1;
     if (cfg->stream_buffer_bytes < 16384) cfg->stream_buffer_bytes = 16384;
+    if (strcmp(cfg->worker_isolation, "process") == 0) {
+        cfg->worker_processes = true;
+    } else if (strcmp(cfg->worker_isolation, "thread") == 0) {
+        cfg->worker_processes = false;
+    } else {
+        fprintf(stderr, "catalyzerd: --worker-isolation is 'process' or 'thread', not '%s'\n", cfg->worker_isolation);
+        return -1;
+    }
+    if (!cfg->worker_processes && cfg->enable_fault_injection) {
+        fprintf(stderr, "catalyzerd: --enable-fault-injection needs --worker-isolation process (a fault would take the "
+                        "daemon down)\n");
+        return -1;
+    }
+    if (!cfg->worker_processes && cfg->worker_memory_limit) {
+        fprintf(stderr, "catalyzerd: --worker-memory-limit needs --worker-isolation process\n");
+        return -1;
+    }
+    if (cfg->worker_memory_limit && cfg->worker_memory_limit < (64u << 20)) {
+        fprintf(stderr, "catalyzerd: --worker-memory-limit below 64 MiB leaves a worker no room to start\n");
+        return -1;
+    }
     return check_security(cfg);
 }

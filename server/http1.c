@@ -402,10 +402,9 @@ static void handle(Http1Conn *c) {
         Arena *a = arena_new(0);
         StrBuf sb;
         sb_init(&sb, a, 8192);
-        pthread_mutex_lock(&srv->pool.mu);
-        uint32_t q = srv->pool.len, r = srv->pool.running;
-        pthread_mutex_unlock(&srv->pool.mu);
-        metrics_render(&srv->metrics, &sb, q + srv->session_waiting, r, srv->pool.nthreads, srv->nsessions,
+        uint32_t q, r, nw;
+        server_counts(srv, &q, &r, &nw);
+        metrics_render(&srv->metrics, &sb, q + srv->session_waiting, r, nw, srv->nsessions,
                        srv->nconnections);
         respond(c, 200, "text/plain; version=0.0.4", sb.data, sb.len);
         arena_free(a);
