@@ -34,13 +34,13 @@ static const Opt OPTS[] = {
     {"max-memory-bytes", "CATALYZERD_MAX_MEMORY_BYTES", OPT_SIZE, OFF(max_memory_bytes), "268435456", "per-request analysis memory budget"},
     {"max-concurrent-streams", "CATALYZERD_MAX_CONCURRENT_STREAMS", OPT_U32, OFF(max_concurrent_streams), "100", "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS"},
     {"max-header-list-bytes", "CATALYZERD_MAX_HEADER_LIST_BYTES", OPT_U32, OFF(max_header_list_bytes), "16384", "HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE (enforced)"},
-    {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports"},
+    {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports together"},
     {"session-idle-seconds", "CATALYZERD_SESSION_IDLE_SECONDS", OPT_U32, OFF(session_idle_seconds), "600", "idle sessions expire after this"},
     {"max-sessions", "CATALYZERD_MAX_SESSIONS", OPT_U32, OFF(max_sessions), "10000", "most live sessions; more answers RESOURCE_EXHAUSTED"},
     {"default-timeout-ms", "CATALYZERD_DEFAULT_TIMEOUT_MS", OPT_U32, OFF(default_timeout_ms), "0", "deadline of calls without grpc-timeout; 0 = none"},
     {"drain-timeout-ms", "CATALYZERD_DRAIN_TIMEOUT_MS", OPT_U32, OFF(drain_timeout_ms), "10000", "on SIGTERM, how long in-flight calls may take"},
     {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
-    {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections idle (no call, no bytes) this long; 0 = never"},
+    {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections without a call started or ended this long (bytes alone do not count); 0 = never"},
     {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},
     {"tls-cert", "CATALYZERD_TLS_CERT", OPT_STRING, OFF(tls_cert), "", "PEM certificate chain: both ports speak TLS (gRPC with ALPN h2)"},
     {"tls-key", "CATALYZERD_TLS_KEY", OPT_STRING, OFF(tls_key), "", "PEM private key of --tls-cert"},
@@ -52,8 +52,12 @@ static const Opt OPTS[] = {
     {"worker-isolation", "CATALYZERD_WORKER_ISOLATION", OPT_STRING, OFF(worker_isolation), "process", "process: each analysis worker is a process, a crash costs one request; thread: workers are threads of the daemon"},
     {"worker-memory-limit", "CATALYZERD_WORKER_MEMORY_LIMIT", OPT_SIZE, OFF(worker_memory_limit), "0", "bytes of memory per worker process (RLIMIT_AS, resident memory); over it the request gets RESOURCE_EXHAUSTED; 0 = none"},
     {"enable-fault-injection", "CATALYZERD_ENABLE_FAULT_INJECTION", OPT_BOOL, OFF(enable_fault_injection), "false", "accept the request conf catalyzer.debug.fault=segv|abort|hang|oom|slow (tests of the failure paths)"},
-    {"max-session-state-bytes", "CATALYZERD_MAX_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_session_state_bytes), "67108864", "one session's recorded changes (statements, catalogs, conf); over it the change is refused (RESOURCE_EXHAUSTED); 0 = unlimited"},
-    {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' recorded changes together; 0 = unlimited"},
+    {"max-session-state-bytes", "CATALYZERD_MAX_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_session_state_bytes), "67108864", "one session's state (its recorded changes, and its memory in a worker); over it the change is refused (RESOURCE_EXHAUSTED); 0 = unlimited"},
+    {"max-timeout-ms", "CATALYZERD_MAX_TIMEOUT_MS", OPT_U32, OFF(max_timeout_ms), "300000", "longest deadline of any call: a client's longer grpc-timeout (or none) is cut to it; 0 = no cap"},
+    {"max-grpc-connections", "CATALYZERD_MAX_GRPC_CONNECTIONS", OPT_U32, OFF(max_grpc_connections), "1024", "open client connections on the gRPC port (within --max-connections)"},
+    {"max-http-connections", "CATALYZERD_MAX_HTTP_CONNECTIONS", OPT_U32, OFF(max_http_connections), "256", "open client connections on the JSON port (within --max-connections), so it cannot crowd out gRPC"},
+    {"max-pinned-calls", "CATALYZERD_MAX_PINNED_CALLS", OPT_U32, OFF(max_pinned_calls), "1", "per HTTP/2 connection: calls whose output waits for the client to open its flow-control window; more calls on it get RESOURCE_EXHAUSTED"},
+    {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' state together (the same two measures); 0 = unlimited"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -171,17 +175,9 @@ static void usage(FILE *f) {
     fprintf(f, "  --%-24s %-36s %s\n", "version, -V", "", "print the version");
 }
 
-int config_load(Config *cfg, int argc, char **argv) {
-    memset(cfg, 0, sizeof *cfg);
-    for (size_t i = 0; i < NOPTS; i++)
-        if (!set_opt(cfg, &OPTS[i], OPTS[i].def)) abort(); /* defaults are valid by construction */
-    for (size_t i = 0; i < NOPTS; i++) {
-        const char *v = getenv(OPTS[i].env);
-        if (v && !set_opt(cfg, &OPTS[i], v)) {
-            fprintf(stderr, "catalyzerd: bad value for %s: '%s'\n", OPTS[i].env, v);
-            return -1;
-        }
-    }
+/* getopt_long over the table (argv as config_load rewrote it); 0 to go on,
+ * 1 after --help/--version, -1 on a bad flag. */
+static int parse_flags(Config *cfg, int argc, char **argv) {
     /* getopt_long over the table: --flag VALUE or --flag=VALUE (unambiguous
      * abbreviations too), -h/--help, -V/--version. */
     struct option longopts[NOPTS + 3];
@@ -223,6 +219,55 @@ int config_load(Config *cfg, int argc, char **argv) {
         fprintf(stderr, "catalyzerd: unexpected argument '%s' (see --help)\n", argv[optind]);
         return -1;
     }
+    return 0;
+}
+
+int config_load(Config *cfg, int argc, char **argv) {
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!set_opt(cfg, &OPTS[i], OPTS[i].def)) abort(); /* defaults are valid by construction */
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(OPTS[i].env);
+        if (v && !set_opt(cfg, &OPTS[i], v)) {
+            fprintf(stderr, "catalyzerd: bad value for %s: '%s'\n", OPTS[i].env, v);
+            return -1;
+        }
+    }
+    /* Abbreviations keep naming what they named as flags are added: one
+     * that fits several flags names the first of them in the table (where
+     * getopt_long would call it ambiguous); new flags go last. */
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    char **owned = calloc((size_t)argc + 1, sizeof *owned);
+    if (!args || !owned) abort();
+    for (int a = 0; a < argc; a++) args[a] = argv[a];
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--") == 0) break;
+        if (strncmp(arg, "--", 2) != 0) continue;
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+        const Opt *exact = NULL, *first = NULL;
+        int fits = 0;
+        for (size_t i = 0; i < NOPTS; i++) {
+            if (strncmp(OPTS[i].flag, name, nl) != 0) continue;
+            if (strlen(OPTS[i].flag) == nl) exact = &OPTS[i];
+            if (!first) first = &OPTS[i];
+            fits++;
+        }
+        const Opt *o = exact ? exact : first;
+        if (!exact && fits > 1 && strncmp("help", name, nl) != 0 && strncmp("version", name, nl) != 0) {
+            size_t n = strlen(first->flag) + strlen(eq ? eq : "") + 3;
+            if (!(owned[a] = malloc(n))) abort();
+            snprintf(owned[a], n, "--%s%s", first->flag, eq ? eq : "");
+            args[a] = owned[a];
+        }
+        if (o && !eq && o->kind != OPT_BOOL) a++; /* its value */
+    }
+    int rc = parse_flags(cfg, argc, args);
+    for (int k = 0; k < argc; k++) free(owned[k]);
+    free(owned);
+    free(args);
+    if (rc) return rc;
     if (cfg->workers == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg->workers = n > 0 ? (uint32_t)n : 1;

@@ -47,6 +47,11 @@ typedef struct Config {
     bool enable_fault_injection; /* the catalyzer.debug.fault request conf is accepted (fault.h) */
     size_t max_session_state_bytes;       /* one session's journal; 0: unlimited */
     size_t max_total_session_state_bytes; /* all sessions' journals; 0: unlimited */
+    /* Server limits (issue 13, item 4). */
+    uint32_t max_timeout_ms;    /* longest deadline a call gets (client grpc-timeout capped); 0: none */
+    uint32_t max_grpc_connections; /* open connections on the gRPC port */
+    uint32_t max_http_connections; /* open connections on the JSON port */
+    uint32_t max_pinned_calls;  /* per HTTP/2 connection: calls waiting on the client's flow-control window */
 } Config;
 
 /* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when

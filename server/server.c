@@ -157,6 +157,7 @@ Session *server_session(Server *srv, const char *id, size_t len, const char *pri
     snprintf(s->owner, sizeof s->owner, "%s", principal);
     snprintf(s->server_id, sizeof s->server_id, "s-%d-%" PRIu64, (int)getpid(), ++srv->next_session_seq);
     s->last_used_ns = mono_ns();
+    s->provisional = true; /* until a call on it succeeds */
     s->hnext = srv->sessions[b];
     srv->sessions[b] = s;
     srv->nsessions++;
@@ -184,6 +185,8 @@ static void session_unlink(Server *srv, Session *s) {
     s->unlinked = true;
     srv->nsessions--;
     if (srv->store) store_drop(srv->store, s->id);
+    srv->state_bytes_total -= s->state_bytes;
+    s->state_bytes = 0;
     if (srv->workers) workers_forget(srv->workers, s);
 }
 
@@ -213,13 +216,24 @@ static void session_sweep(uv_timer_t *t) {
 
 /* ---------------------------------------------------------------- submit / complete */
 
+/* A call refused before it ran: the session it would have created goes. */
+static int refuse(Server *srv, Job *j, int status) {
+    Session *s = j->session;
+    if (s && s->provisional && !s->busy && !s->wait_head) {
+        session_unlink(srv, s);
+        session_free(s);
+        j->session = NULL;
+    }
+    return status;
+}
+
 int server_submit(Server *srv, Job *j) {
-    if (srv->draining) return GRPC_UNAVAILABLE;
+    if (srv->draining) return refuse(srv, j, GRPC_UNAVAILABLE);
     uint32_t queued, running;
     pool_counts(srv, &queued, &running);
     if (queued + srv->session_waiting >= srv->cfg.queue) {
         metrics_queue_full(&srv->metrics);
-        return GRPC_RESOURCE_EXHAUSTED;
+        return refuse(srv, j, GRPC_RESOURCE_EXHAUSTED);
     }
     j->dispatched = true;
     Session *s = j->session;
@@ -249,6 +263,10 @@ static void job_complete(Server *srv, Job *j) {
         s->last_used_ns = mono_ns();
         if ((j->method == RPC_DROP_SESSION || j->method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
             session_unlink(srv, s);
+        /* Sessions come into being with a call that succeeds: rejected
+         * requests (undecodable, invalid) leave none behind. */
+        if (s->provisional && j->status == GRPC_OK) s->provisional = false;
+        else if (s->provisional && !s->wait_head) session_unlink(srv, s);
         if (s->wait_head) {
             Job *n = s->wait_head;
             s->wait_head = n->next;
@@ -370,6 +388,16 @@ void conn_link(Server *srv, ConnHead *c) {
     if (head) head->prev = c;
     srv->conns = c;
     srv->nconnections++;
+    if (c->http_port)
+        srv->nconn_http++;
+    else
+        srv->nconn_grpc++;
+}
+
+bool server_conn_over_limit(Server *srv, const ConnHead *c) {
+    if (srv->nconnections > srv->cfg.max_connections) return true;
+    return c->http_port ? srv->nconn_http > srv->cfg.max_http_connections
+                        : srv->nconn_grpc > srv->cfg.max_grpc_connections;
 }
 
 void conn_unlink(Server *srv, ConnHead *c) {
@@ -380,6 +408,10 @@ void conn_unlink(Server *srv, ConnHead *c) {
         srv->conns = c->next;
     if (c->next) c->next->prev = c->prev;
     srv->nconnections--;
+    if (c->http_port)
+        srv->nconn_http--;
+    else
+        srv->nconn_grpc--;
 }
 
 /* Slow or silent clients (half-sent requests, idle keep-alives) cost a

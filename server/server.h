@@ -29,6 +29,8 @@ typedef struct Session {
     Job *wait_head, *wait_tail; /* jobs waiting for this session, FIFO */
     uint64_t last_used_ns;
     uint64_t version;           /* its journal's version (session_store.h): worker processes replay up to it */
+    size_t state_bytes;         /* its memory in a worker, as last measured (worker processes) */
+    bool provisional;           /* created by a call that has not succeeded yet: a failed one removes it */
     struct Session *hnext;
 } Session;
 
@@ -63,6 +65,7 @@ typedef struct Server {
     Pool pool;                  /* --worker-isolation thread */
     Workers *workers;           /* --worker-isolation process (default) */
     SessionStore *store;        /* the sessions' journals (worker processes) */
+    size_t state_bytes_total;   /* sessions' state_bytes, summed */
     uint32_t session_waiting;   /* jobs parked behind a busy session (loop-only) */
     Session *sessions[SESSION_BUCKETS];
     uint32_t nsessions;
@@ -74,6 +77,7 @@ typedef struct Server {
     Metrics metrics;
     uint64_t next_request_id;
     uint32_t nconnections;
+    uint32_t nconn_grpc, nconn_http; /* per port */
     void *conns;                /* transport connection list (h2 and http1), see conn.h */
     bool draining;
     bool serving;               /* health: SERVING / NOT_SERVING */

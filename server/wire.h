@@ -43,7 +43,7 @@ enum {
     WF_CONFIG = 1, /* loop → worker, first: the Config struct */
     WF_JOB,        /* loop → worker: seq, method, fmt, deadline, ids, session version, request bytes */
     WF_REPLAY,     /* loop → worker: seq, reset, version, journal records */
-    WF_CANCEL,     /* loop → worker: seq */
+    WF_CANCEL_UNUSED, /* (a cancel is SIGUSR1 with the sequence number, see worker_main.c) */
     WF_FORGET,     /* loop → worker: server session id (dropped or expired) */
     WF_READY = 16, /* worker → loop: started */
     WF_OUT,        /* worker → loop: seq, response bytes */

@@ -1,11 +1,15 @@
 /* An analysis worker process (see workers.h): started by the loop with its
- * end of a socket pair on fd 3, it runs one request at a time on an analysis
- * thread (the --worker-stack-bytes stack) while its main thread reads
- * frames: jobs and replays are queued for the analysis thread, a cancel
- * sets the running job's flag at once. It keeps the sessions it has served
- * (their CzSession and journal version); a job naming a session it holds
- * at another version makes it ask for the journal and replay it first. It
- * dies with its parent (PR_SET_PDEATHSIG) and exits when the socket closes. */
+ * end of a socket pair on fd 3, it reads frames and runs one request at a
+ * time on its analysis thread (the --worker-stack-bytes stack). A cancel
+ * comes as SIGUSR1 queued with the job's sequence number (sigqueue), so no
+ * second thread has to watch the socket and a late cancel cannot hit the
+ * next job. Output is buffered and written with the job's outcome (one
+ * write per call), or when WRITE_CHUNK bytes or FLUSH_NS have accumulated,
+ * so streamed trace events still arrive as they are produced. It keeps the
+ * sessions it has served (their CzSession and journal version); a job
+ * naming a session it holds at another version makes it ask for the journal
+ * and replay it first. It dies with its parent (PR_SET_PDEATHSIG) and exits
+ * when the socket closes. */
 #include "workers.h"
 
 #include <errno.h>
@@ -36,28 +40,38 @@ typedef struct Cached {
 } Cached;
 
 typedef struct Frame {
-    struct Frame *next;
     uint8_t type;
     size_t len;
     uint8_t data[];
 } Frame;
 
+enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000 };
+
 typedef struct WState {
     int fd;
     Server srv;          /* cfg and per-job metrics, for rpc_run */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    Frame *head, *tail;
-    bool eof;
-    volatile uint64_t current_seq; /* the job running, 0: none */
+    Buf out;             /* frames not yet written */
+    uint64_t out_since_ns; /* when out became non-empty */
+    uint64_t current_seq; /* the job running, 0: none (atomic: the SIGUSR1 handler reads it) */
     Job *current;
     Cached cache[CACHE_MAX];
     uint64_t tick;
     Buf journal;
-    bool ok_io;
+    /* Rule metrics accumulate here and go to the loop as deltas at most
+     * every RULES_SHIP_NS: merging ~100 rules per request on the loop
+     * would serialise what threads did in parallel. */
+    struct {
+        uint64_t runs, effective, nanos;
+    } shipped[METRIC_RULES];
+    uint64_t last_ship_ns;
+    uint64_t bad_input_shipped;
+    bool drop_session;   /* the job's changes were refused: forget this copy */
+    size_t state_bytes;  /* the job's session, measured after it ran */
 } WState;
 
 static WState *W; /* for the signal handlers */
+
+enum { RULES_SHIP_NS = 100000000 };
 
 static bool write_all(int fd, const uint8_t *p, size_t n) {
     while (n) {
@@ -81,8 +95,18 @@ static bool read_all(int fd, uint8_t *p, size_t n) {
     return true;
 }
 
-static void send_buf(WState *w, Buf *b) {
-    if (b->failed || !write_all(w->fd, b->data, b->len)) _exit(3); /* the loop is gone or we are out of memory */
+static void flush_out(WState *w) {
+    if (w->out.failed || !write_all(w->fd, w->out.data, w->out.len)) _exit(3); /* the loop is gone, or no memory */
+    w->out.len = 0;
+}
+
+/* Queues a frame; written at once when urgent (the job's end, a NEED that
+ * waits for an answer) or when enough has accumulated. */
+static void send_buf(WState *w, Buf *b, bool urgent) {
+    if (b->failed) _exit(3);
+    if (!w->out.len) w->out_since_ns = mono_ns();
+    buf_put(&w->out, b->data, b->len);
+    if (urgent || w->out.len >= WRITE_CHUNK || mono_ns() - w->out_since_ns >= FLUSH_NS) flush_out(w);
 }
 
 /* ---------------------------------------------------------------- the job sink */
@@ -95,13 +119,36 @@ static bool sink_emit(Job *j, const void *data, size_t len) {
     buf_u64(&b, w->current_seq);
     buf_put(&b, data, len);
     wire_end(&b, at);
-    send_buf(w, &b);
+    send_buf(w, &b, false);
     buf_free(&b);
     return !__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE);
 }
 
+/* A request that grew its session past --max-session-state-bytes keeps
+ * nothing: its changes are not recorded and this worker's copy is dropped
+ * (the next call rebuilds it from the journal without them). */
+static void check_session_size(WState *w, Job *j) {
+    size_t limit = w->srv.cfg.max_session_state_bytes;
+    if (!j->session || !j->session->cz) return;
+    w->state_bytes = cz_session_memory_bytes(j->session->cz);
+    if (!limit || !w->journal.len || w->state_bytes <= limit) return;
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "session state limit: this request would grow the session to %zu bytes, over --max-session-state-bytes "
+             "(%zu); its changes were not kept",
+             w->state_bytes, limit);
+    job_set_done(j, GRPC_RESOURCE_EXHAUSTED, msg);
+    free(j->status_details);
+    j->status_details = NULL;
+    j->status_details_len = 0;
+    w->journal.len = 0;
+    w->drop_session = true;
+    w->state_bytes = 0;
+}
+
 static void sink_finish(Job *j) {
     WState *w = W;
+    check_session_size(w, j);
     Buf b = {0};
     size_t at = wire_begin(&b, WF_DONE);
     buf_u64(&b, w->current_seq);
@@ -109,19 +156,30 @@ static void sink_finish(Job *j) {
     buf_str(&b, j->status_msg);
     buf_bytes(&b, j->status_details, j->status_details_len);
     buf_str(&b, j->error_class);
-    Metrics *m = &w->srv.metrics;
-    buf_u64(&b, m->bad_input);
+    Metrics *m = &w->srv.metrics; /* only this thread writes it */
+    buf_u64(&b, m->bad_input - w->bad_input_shipped);
+    w->bad_input_shipped = m->bad_input;
     buf_bytes(&b, w->journal.data, w->journal.len);
-    buf_u32(&b, m->nrules);
-    for (uint32_t i = 0; i < m->nrules; i++) {
+    uint64_t now = mono_ns();
+    bool ship = now - w->last_ship_ns >= RULES_SHIP_NS;
+    uint32_t changed = 0;
+    for (uint32_t i = 0; ship && i < m->nrules; i++) changed += m->rules[i].runs != w->shipped[i].runs;
+    buf_u32(&b, changed);
+    for (uint32_t i = 0; changed && i < m->nrules; i++) {
+        if (m->rules[i].runs == w->shipped[i].runs) continue;
         buf_str(&b, m->rules[i].batch);
         buf_str(&b, m->rules[i].rule);
-        buf_u64(&b, m->rules[i].runs);
-        buf_u64(&b, m->rules[i].effective);
-        buf_u64(&b, m->rules[i].nanos);
+        buf_u64(&b, m->rules[i].runs - w->shipped[i].runs);
+        buf_u64(&b, m->rules[i].effective - w->shipped[i].effective);
+        buf_u64(&b, m->rules[i].nanos - w->shipped[i].nanos);
+        w->shipped[i].runs = m->rules[i].runs;
+        w->shipped[i].effective = m->rules[i].effective;
+        w->shipped[i].nanos = m->rules[i].nanos;
     }
+    if (ship) w->last_ship_ns = now;
+    buf_u64(&b, w->state_bytes);
     wire_end(&b, at);
-    send_buf(w, &b);
+    send_buf(w, &b, true);
     buf_free(&b);
 }
 
@@ -129,52 +187,30 @@ static const JobSink SINK = {sink_emit, sink_finish};
 
 /* ---------------------------------------------------------------- frames in */
 
+/* The next frame from the loop (malloc'ed); on EOF the loop closed its end
+ * (shutdown) or died: nothing left to do. */
 static Frame *next_frame(WState *w) {
-    pthread_mutex_lock(&w->mu);
-    while (!w->head && !w->eof) pthread_cond_wait(&w->cv, &w->mu);
-    Frame *f = w->head;
-    if (f) {
-        w->head = f->next;
-        if (!w->head) w->tail = NULL;
-    }
-    pthread_mutex_unlock(&w->mu);
+    uint8_t hdr[5];
+    uint32_t n;
+    if (!read_all(w->fd, hdr, 5)) _exit(0);
+    memcpy(&n, hdr, 4);
+    if (n > WIRE_FRAME_MAX) _exit(3);
+    Frame *f = malloc(sizeof *f + n + 1);
+    if (!f) _exit(3);
+    if (!read_all(w->fd, f->data, n)) _exit(0);
+    f->type = hdr[4];
+    f->len = n;
     return f;
 }
 
-static void *reader(void *arg) {
-    WState *w = arg;
-    for (;;) {
-        uint8_t hdr[5];
-        if (!read_all(w->fd, hdr, 5)) break;
-        uint32_t n;
-        memcpy(&n, hdr, 4);
-        if (n > WIRE_FRAME_MAX) break;
-        Frame *f = malloc(sizeof *f + n + 1);
-        if (!f || !read_all(w->fd, f->data, n)) break;
-        f->type = hdr[4];
-        f->len = n;
-        f->next = NULL;
-        if (f->type == WF_CANCEL) {
-            Rd r = {f->data, f->data + n, false};
-            uint64_t seq = rd_u64(&r);
-            pthread_mutex_lock(&w->mu);
-            if (seq && seq == w->current_seq && w->current) job_cancel(w->current);
-            pthread_mutex_unlock(&w->mu);
-            free(f);
-            continue;
-        }
-        pthread_mutex_lock(&w->mu);
-        if (w->tail)
-            w->tail->next = f;
-        else
-            w->head = f;
-        w->tail = f;
-        pthread_cond_signal(&w->cv);
-        pthread_mutex_unlock(&w->mu);
-    }
-    /* The loop closed its end (shutdown) or died: nothing left to do. */
-    _exit(0);
-    return NULL;
+/* SIGUSR1 from the loop, its value the sequence number of the job to stop. */
+static void on_cancel(int sig, siginfo_t *si, void *uc) {
+    (void)sig;
+    (void)uc;
+    WState *w = W;
+    uint64_t seq = __atomic_load_n(&w->current_seq, __ATOMIC_ACQUIRE);
+    if (seq && (uint32_t)seq == (uint32_t)si->si_value.sival_int && w->current)
+        __atomic_store_n(&w->current->cancel, 1, __ATOMIC_RELEASE);
 }
 
 /* ---------------------------------------------------------------- sessions */
@@ -220,10 +256,18 @@ static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server
     buf_u8(&b, c != NULL);
     buf_u64(&b, c ? c->version : 0);
     wire_end(&b, at);
-    send_buf(w, &b);
+    send_buf(w, &b, true);
     buf_free(&b);
-    Frame *f = next_frame(w);
-    if (!f) _exit(0);
+    Frame *f;
+    /* A FORGET may come first (another session dropped meanwhile). */
+    while ((f = next_frame(w))->type == WF_FORGET) {
+        Rd fr = {f->data, f->data + f->len, false};
+        char sid[40];
+        rd_str(&fr, sid, sizeof sid);
+        Cached *gone = cache_find(w, sid);
+        if (gone != c) cache_drop(gone);
+        free(f);
+    }
     Rd r = {f->data, f->data + f->len, false};
     uint64_t seq = rd_u64(&r);
     uint8_t reset = rd_u8(&r);
@@ -288,14 +332,12 @@ static void run_job(WState *w, Frame *f) {
     j->req_len = n;
     free(f);
 
-    metrics_free(&w->srv.metrics);
-    metrics_init(&w->srv.metrics);
     w->journal.len = 0;
     w->journal.failed = false;
-    pthread_mutex_lock(&w->mu);
-    w->current_seq = seq;
+    w->drop_session = false;
+    w->state_bytes = 0;
     w->current = j;
-    pthread_mutex_unlock(&w->mu);
+    __atomic_store_n(&w->current_seq, seq, __ATOMIC_RELEASE);
 
     Cached *c = NULL;
     if (!r.bad && server_id[0]) {
@@ -319,15 +361,13 @@ static void run_job(WState *w, Frame *f) {
     rpc_run(j); /* ends with job_finish: the DONE frame */
     if (c) {
         if (w->journal.len) c->version = version + 1; /* what the loop's append makes it */
-        if (w->journal.failed) cache_drop(c);
+        if (w->journal.failed || w->drop_session) cache_drop(c);
         else if ((method == RPC_DROP_SESSION || method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
             cache_drop(c);
     }
 out:
-    pthread_mutex_lock(&w->mu);
-    w->current_seq = 0;
+    __atomic_store_n(&w->current_seq, 0, __ATOMIC_RELEASE);
     w->current = NULL;
-    pthread_mutex_unlock(&w->mu);
     j->session = NULL;
     j->journal = NULL;
     job_unref(j);
@@ -335,9 +375,18 @@ out:
 
 static void *analysis_thread(void *arg) {
     WState *w = arg;
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* cancels land on this thread */
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_READY);
+    buf_u32(&b, (uint32_t)getpid());
+    wire_end(&b, at);
+    send_buf(w, &b, true);
+    buf_free(&b);
     for (;;) {
         Frame *f = next_frame(w);
-        if (!f) _exit(0);
         if (f->type == WF_JOB) {
             run_job(w, f);
         } else if (f->type == WF_FORGET) {
@@ -385,8 +434,6 @@ int worker_process_main(int fd) {
     if (!w) return 3;
     W = w;
     w->fd = fd;
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
     metrics_init(&w->srv.metrics);
     uint8_t hdr[5];
     uint32_t n;
@@ -407,18 +454,18 @@ int worker_process_main(int fd) {
         sigaction(SIGBUS, &sa, NULL);
     }
 #endif
+    struct sigaction ca = {.sa_sigaction = on_cancel, .sa_flags = SA_SIGINFO | SA_RESTART};
+    sigaction(SIGUSR1, &ca, NULL);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* only the analysis thread takes it */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, cfg->worker_stack_bytes); /* analysis recurses over plan depth */
     pthread_t t;
     if (pthread_create(&t, &attr, analysis_thread, w) != 0) return 3;
     pthread_attr_destroy(&attr);
-    Buf b = {0};
-    size_t at = wire_begin(&b, WF_READY);
-    buf_u32(&b, (uint32_t)getpid());
-    wire_end(&b, at);
-    send_buf(w, &b);
-    buf_free(&b);
-    reader(w); /* never returns */
+    pthread_join(t, NULL); /* it exits the process */
     return 0;
 }

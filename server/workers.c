@@ -207,11 +207,9 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
 static void on_job_cancel(Job *j) {
     WorkerProc *w = j->worker;
     if (!w || w->job != j) return;
-    Buf b = {0};
-    size_t at = wire_begin(&b, WF_CANCEL);
-    buf_u64(&b, w->seq);
-    wire_end(&b, at);
-    send_frame(w, &b);
+    /* SIGUSR1 carrying the job's sequence number: the worker's analysis
+     * thread sees it at once, and a late one cannot stop the next job. */
+    if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->seq});
     if (w->paused) { /* its output is dropped from now on: let it write */
         w->paused = false;
         resume(w);
@@ -435,16 +433,20 @@ static void frame_done(WorkerProc *w, Rd *r) {
     size_t jn;
     const uint8_t *journal = rd_bytes(r, &jn);
     uint32_t nrules = rd_u32(r);
-    for (uint32_t i = 0; i < nrules && !r->bad; i++) {
-        char batch[128], rule[128];
-        rd_str(r, batch, sizeof batch);
-        rd_str(r, rule, sizeof rule);
-        CzRuleTotal t = {batch, rule, 0, 0, 0};
-        t.runs = (uint32_t)rd_u64(r);
-        t.effective = (uint32_t)rd_u64(r);
-        t.nanos = rd_u64(r);
-        if (!r->bad) metrics_rules(&srv->metrics, &t, 1);
+    if (nrules > METRIC_RULES) return kill_worker(w, "protocol");
+    CzRuleTotal *rules = nrules ? calloc(nrules, sizeof *rules) : NULL;
+    char *names = nrules ? malloc((size_t)nrules * 256) : NULL;
+    uint32_t nr = 0;
+    for (uint32_t i = 0; i < nrules && !r->bad && rules && names; i++, nr++) {
+        char *batch = names + (size_t)i * 256, *rule = batch + 128;
+        rd_str(r, batch, 128);
+        rd_str(r, rule, 128);
+        rules[i] = (CzRuleTotal){batch, rule, (uint32_t)rd_u64(r), (uint32_t)rd_u64(r), rd_u64(r)};
     }
+    if (!r->bad && nr) metrics_rules(&srv->metrics, rules, (int)nr);
+    free(rules);
+    free(names);
+    uint64_t state_bytes = rd_u64(r);
     if (r->bad) return kill_worker(w, "protocol");
     for (uint64_t i = 0; i < bad_input; i++) metrics_bad_input(&srv->metrics);
     if (dn) {
@@ -457,9 +459,15 @@ static void frame_done(WorkerProc *w, Rd *r) {
     Session *s = j->session;
     if (jn && s && !s->unlinked) {
         uint64_t v = 0;
-        StoreStatus st = store_append(srv->store, s->id, s->version, journal, jn, &v);
+        size_t total_max = srv->cfg.max_total_session_state_bytes;
+        size_t others = srv->state_bytes_total - s->state_bytes;
+        StoreStatus st = total_max && others + state_bytes > total_max
+                             ? STORE_TOTAL_FULL
+                             : store_append(srv->store, s->id, s->version, journal, jn, &v);
         if (st == STORE_OK) {
             s->version = v;
+            srv->state_bytes_total = others + state_bytes;
+            s->state_bytes = state_bytes;
         } else {
             /* The worker's copy now runs ahead of the journal: its next job
              * on this session finds the version it holds refused and
