@@ -325,6 +325,13 @@ lines.extend(security_report.render(OUT))
 if lines[-1] != "":
     w("")
 
+# ------------------------------------------------------------- isolation ----
+import isolation_report  # noqa: E402
+
+lines.extend(isolation_report.render(OUT))
+if lines[-1] != "":
+    w("")
+
 # ------------------------------------------------------------- per query ----
 w("## Per query")
 w("")

@@ -91,6 +91,11 @@ CzSession *cz_session_new(bool with_test_tables) {
     return s;
 }
 
+size_t cz_session_memory_bytes(const CzSession *s) {
+    return arena_reserved(s->catalog->arena) + arena_reserved(s->state->arena) +
+           (s->udf_arena ? arena_reserved(s->udf_arena) : 0);
+}
+
 void cz_session_free(CzSession *s) {
     if (!s) return;
     catalog_release(s->catalog);

@@ -55,6 +55,10 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
 bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
                                   const char *result_type, bool deterministic, char *err, size_t errlen);
 
+/* Bytes the session's state holds (catalog, variables and their values,
+ * views, conf, function signatures): what a daemon bounds per session. */
+size_t cz_session_memory_bytes(const CzSession *s);
+
 /* ---- tracing ---- */
 
 typedef struct CzTraceEvent {
