@@ -39,12 +39,14 @@ typedef struct SessionState {
     TempView *views;
     int nvars;
     Variable *vars;
+    const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
 } SessionState;
 
 struct CzSession {
     Catalog *catalog;        /* the published version */
     SessionState *state;
     Arena *udf_arena;        /* registered function signatures (outlive catalog versions) */
+    const CzCatalogProvider *catalog_provider; /* given to every state the session publishes */
 };
 
 void conf_init_defaults(Conf *c);

@@ -165,6 +165,11 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
     return true;
 }
 
+void cz_session_set_catalog_provider(CzSession *s, const CzCatalogProvider *p) {
+    s->catalog_provider = p;
+    s->state->catalog_provider = p;
+}
+
 bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
                                   const char *result_type, bool deterministic, char *err, size_t errlen) {
     if (!s->udf_arena) s->udf_arena = arena_new(4096);
@@ -309,6 +314,7 @@ static AttrList visible_output(Analysis *an, AttrList out) {
 }
 
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
+    s->state->catalog_provider = s->catalog_provider; /* whichever state a statement published */
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
                    .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
                    .driver = &ANALYSIS_DRIVER, .next_id = r->first_id,
