@@ -323,6 +323,28 @@ typedef struct TypeInfo {
     char elem[72];
 } TypeInfo;
 
+/* PostgreSQL's built-in types (their oids are fixed, pg_type.dat): a table of
+ * these needs no pg_type lookup. Array types carry their element's name. */
+static const struct { Oid oid; const char *typname, *elem; } BUILTIN_TYPES[] = {
+    {16, "bool", NULL},       {17, "bytea", NULL},     {18, "char", NULL},        {19, "name", NULL},
+    {20, "int8", NULL},       {21, "int2", NULL},      {23, "int4", NULL},        {25, "text", NULL},
+    {26, "oid", NULL},        {114, "json", NULL},     {142, "xml", NULL},        {600, "point", NULL},
+    {603, "box", NULL},       {650, "cidr", NULL},     {700, "float4", NULL},     {701, "float8", NULL},
+    {790, "money", NULL},     {829, "macaddr", NULL},  {869, "inet", NULL},       {1042, "bpchar", NULL},
+    {1043, "varchar", NULL},  {1082, "date", NULL},    {1083, "time", NULL},      {1114, "timestamp", NULL},
+    {1184, "timestamptz", NULL}, {1186, "interval", NULL}, {1266, "timetz", NULL}, {1560, "bit", NULL},
+    {1562, "varbit", NULL},   {1700, "numeric", NULL}, {2950, "uuid", NULL},      {3614, "tsvector", NULL},
+    {3802, "jsonb", NULL},
+    {1000, "_bool", "bool"},  {1001, "_bytea", "bytea"}, {1005, "_int2", "int2"}, {1007, "_int4", "int4"},
+    {1016, "_int8", "int8"},  {1009, "_text", "text"}, {1015, "_varchar", "varchar"}, {1014, "_bpchar", "bpchar"},
+    {1021, "_float4", "float4"}, {1022, "_float8", "float8"}, {1231, "_numeric", "numeric"},
+    {1182, "_date", "date"},  {1115, "_timestamp", "timestamp"}, {1185, "_timestamptz", "timestamptz"},
+    {2951, "_uuid", "uuid"},  {791, "_money", "money"}, {199, "_json", "json"}, {3807, "_jsonb", "jsonb"},
+    {1561, "_bit", "bit"},
+};
+
+static bool builtin_type(Oid oid, struct TypeInfo *out);
+
 static const char TYPE_QUERY[] =
     "SELECT t.oid::int8, b.typname, b.typtype, COALESCE(e.typname, '') "
     "FROM pg_catalog.pg_type t "
@@ -378,15 +400,20 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
         return CZ_CATALOG_FAILED;
     }
     int n = PQnfields(r);
-    /* the distinct type oids, as an array literal */
+    bool all_builtin = true;
+    for (int i = 0; i < n && all_builtin; i++) {
+        TypeInfo ti;
+        all_builtin = builtin_type(PQftype(r, i), &ti);
+    }
+    /* the type oids PostgreSQL does not fix, as an array literal */
     char oids[8192];
     size_t oo = (size_t)snprintf(oids, sizeof oids, "{");
     for (int i = 0; i < n && oo < sizeof oids - 16; i++)
         oo += (size_t)snprintf(oids + oo, sizeof oids - oo, "%s%u", i ? "," : "", PQftype(r, i));
     snprintf(oids + oo, sizeof oids - oo, "}");
     const char *params[1] = {oids};
-    PGresult *tr = run(&c, req, TYPE_QUERY, 1, params, &late);
-    if (!tr || PQresultStatus(tr) != PGRES_TUPLES_OK) {
+    PGresult *tr = all_builtin ? NULL : run(&c, req, TYPE_QUERY, 1, params, &late);
+    if (!all_builtin && (!tr || PQresultStatus(tr) != PGRES_TUPLES_OK)) {
         PQclear(tr);
         PQclear(r);
         close_conn(&c, false);
@@ -394,7 +421,7 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
         fail(f, "FAILED_JDBC.LOAD_TABLE", c.url, "tableName", ident);
         return CZ_CATALOG_FAILED;
     }
-    int nt = PQntuples(tr);
+    int nt = tr ? PQntuples(tr) : 0;
     TypeInfo *types = calloc((size_t)nt + 1, sizeof *types);
     for (int i = 0; types && i < nt; i++) {
         types[i].oid = (Oid)strtoull(PQgetvalue(tr, i, 0), NULL, 10);
@@ -411,7 +438,9 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
     out->cols = cols;
     for (int i = 0; cols && types && i < n; i++) {
         const TypeInfo *ti = NULL;
-        for (int k = 0; k < nt; k++)
+        TypeInfo fixed;
+        if (builtin_type(PQftype(r, i), &fixed)) ti = &fixed;
+        for (int k = 0; !ti && k < nt; k++)
             if (types[k].oid == PQftype(r, i)) ti = &types[k];
         char spark[256];
         PgColumnType pt = {ti ? ti->typname : "", ti ? ti->typtype : 'b', NULL, PQfmod(r, i)};
@@ -439,4 +468,16 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
     }
     out->name = strdup(ident);
     return CZ_CATALOG_FOUND;
+}
+
+static bool builtin_type(Oid oid, TypeInfo *out) {
+    for (size_t i = 0; i < sizeof BUILTIN_TYPES / sizeof BUILTIN_TYPES[0]; i++)
+        if (BUILTIN_TYPES[i].oid == oid) {
+            out->oid = oid;
+            snprintf(out->typname, sizeof out->typname, "%s", BUILTIN_TYPES[i].typname);
+            out->typtype = 'b';
+            snprintf(out->elem, sizeof out->elem, "%s", BUILTIN_TYPES[i].elem ? BUILTIN_TYPES[i].elem : "");
+            return true;
+        }
+    return false;
 }

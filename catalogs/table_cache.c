@@ -19,6 +19,7 @@ struct CachedTable {
 
 struct TableCache {
     pthread_mutex_t mu;
+    uint64_t next_version;   /* each entry's copy gets a new one */
     size_t max_entries, max_bytes;
     size_t nbuckets;
     CachedTable **buckets;
@@ -155,6 +156,7 @@ CachedTable *table_cache_put(TableCache *c, const char *key, const char *group, 
     e->expires_ms = now_ms + ttl_ms;
     e->refs = 2; /* the cache's and the caller's */
     pthread_mutex_lock(&c->mu);
+    e->table.version = ++c->next_version;
     CachedTable *old = find_locked(c, key);
     if (old) unlist_locked(c, old);
     if (e->bytes > c->max_bytes || c->max_entries == 0) {

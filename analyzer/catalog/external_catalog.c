@@ -1,9 +1,52 @@
 /* External v2 catalogs through the session's provider (external_catalog.h). */
 #include "external_catalog.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/output.h"
+
+#define MEMO_MAX_BYTES (16u << 20) /* converted copies a session keeps before starting afresh */
+#define MEMO_BUCKETS 256
+
+typedef struct MemoEntry {
+    const char *key;    /* catalog \x1f namespace key \x1f name */
+    uint64_t version;
+    const TableDef *table;
+    struct MemoEntry *next;
+} MemoEntry;
+
+struct ExternalTableMemo {
+    Arena *arena;
+    MemoEntry *buckets[MEMO_BUCKETS];
+};
+
+ExternalTableMemo *external_memo_new(void) {
+    ExternalTableMemo *m = calloc(1, sizeof *m);
+    if (!m) abort();
+    m->arena = arena_new(16384);
+    return m;
+}
+
+void external_memo_free(ExternalTableMemo *m) {
+    if (!m) return;
+    arena_free(m->arena);
+    free(m);
+}
+
+Arena *external_memo_trim(ExternalTableMemo *m) {
+    if (!m || arena_used(m->arena) < MEMO_MAX_BYTES) return NULL;
+    Arena *old = m->arena;
+    m->arena = arena_new(16384);
+    memset(m->buckets, 0, sizeof m->buckets);
+    return old;
+}
+
+static uint32_t memo_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h % MEMO_BUCKETS;
+}
 
 #define CATALOG_CONF_PREFIX "spark.sql.catalog."
 
@@ -58,6 +101,20 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
     CzCatalogStatus st = p->load_table(p->ctx, &req, &t, &f);
     if (st == CZ_CATALOG_NOT_FOUND) return NULL;
     if (st != CZ_CATALOG_FOUND) return failure_error(a, &f, cat);
+    ExternalTableMemo *memo = t.version ? s->external_memo : NULL;
+    const char *key = NULL;
+    uint32_t b = 0;
+    if (memo) {
+        key = arena_printf(a, "%s\x1f%s\x1f%s", cat->name, catalog_namespace_key(a, ns), name);
+        b = memo_hash(key);
+        for (MemoEntry *e = memo->buckets[b]; e; e = e->next)
+            if (e->version == t.version && !strcmp(e->key, key)) {
+                if (p->release_table) p->release_table(p->ctx, &t);
+                *out = e->table;
+                return NULL;
+            }
+        a = memo->arena; /* the copy outlives this analysis */
+    }
     TableDef *d = ARENA_NEW(a, TableDef);
     d->catalog = cat->name;
     d->ns = catalog_namespace_key(a, ns);
@@ -87,8 +144,14 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
         d->cols[i].nullable = t.cols[i].nullable;
         d->cols[i].name_hash = attr_name_hash(d->cols[i].name);
     }
+    uint64_t version = t.version; /* release_table clears t */
     if (p->release_table) p->release_table(p->ctx, &t);
     if (e) return e;
+    if (memo) {
+        MemoEntry *me = ARENA_NEW(memo->arena, MemoEntry);
+        *me = (MemoEntry){arena_strdup(memo->arena, key), version, d, memo->buckets[b]};
+        memo->buckets[b] = me; /* an older version of the same table stays until the memo is trimmed */
+    }
     *out = d;
     return NULL;
 }

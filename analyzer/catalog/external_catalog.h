@@ -8,6 +8,19 @@
 
 #include "catalog_manager.h"
 
+/* A session's converted copies of external tables, by name and version, so
+ * that a table the provider serves from its cache is not converted (types
+ * parsed, names copied) again on every analysis. Owned by the CzSession;
+ * every state of the session points at it. */
+typedef struct ExternalTableMemo ExternalTableMemo;
+ExternalTableMemo *external_memo_new(void);
+void external_memo_free(ExternalTableMemo *m);
+/* Called before an analysis starts: when the memo has outgrown its bound it
+ * starts afresh and returns the arena of the old copies (plans of earlier
+ * results may still point into it: the caller frees it with its result);
+ * NULL otherwise. */
+struct Arena *external_memo_trim(ExternalTableMemo *m);
+
 /* Whether the session's provider loads catalogs of this plugin class. */
 bool external_catalog_handles(const SessionState *s, const char *plugin_class);
 

@@ -73,6 +73,8 @@ typedef struct CzExternalTable {
     int ncols;
     const CzExternalColumn *cols;
     const char *name;      /* the table's name() as RelationV2 prints it ("tpcds.store_sales") */
+    uint64_t version;      /* identifies this copy of the table's metadata: a provider gives a
+                              changed table a new version (0: unknown, never reused) */
     void *provider_data;   /* the provider's own (what release_table needs) */
 } CzExternalTable;
 

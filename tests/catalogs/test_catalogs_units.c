@@ -89,7 +89,7 @@ Test(jdbc_url, redacted_as_spark_shows_it) {
 
 static CzExternalTable table_of(int ncols, CzExternalColumn *cols, const char *name) {
     for (int i = 0; i < ncols; i++) cols[i] = (CzExternalColumn){"column_name", "decimal(7,2)", true};
-    return (CzExternalTable){ncols, cols, name, NULL};
+    return (CzExternalTable){.ncols = ncols, .cols = cols, .name = name};
 }
 
 Test(table_cache, hit_after_put_until_ttl) {
@@ -100,11 +100,16 @@ Test(table_cache, hit_after_put_until_ttl) {
     cr_assert(e);
     cr_expect_eq(cached_table(e)->ncols, 3);
     cr_expect_str_eq(cached_table(e)->name, "ns.t");
+    uint64_t v1 = cached_table(e)->version;
     table_cache_release(c, e);
     CachedTable *h = table_cache_get(c, "k1", 1499);
     cr_expect(h != NULL, "live before its time to live ends");
+    cr_expect_eq(cached_table(h)->version, v1, "the same copy, the same version");
     table_cache_release(c, h);
     cr_expect_null(table_cache_get(c, "k1", 1500), "gone when it ends");
+    CachedTable *again = table_cache_put(c, "k1", "pg", &t, 1500, 500);
+    cr_expect_neq(cached_table(again)->version, v1, "a reloaded copy has a new version");
+    table_cache_release(c, again);
     cr_expect_null(table_cache_get(c, "k2", 1000));
     table_cache_free(c);
 }
