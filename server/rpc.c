@@ -289,7 +289,7 @@ static CzSession *session_for(Job *j, bool *temp) {
         return j->session->cz;
     }
     *temp = true;
-    return cz_session_new(false);
+    return server_new_cz_session(j->srv);
 }
 
 static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size_t errlen) {

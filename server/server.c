@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogs.h"
 #include "conn.h"
 #include "grpc_codec.h"
 #include "log.h"
@@ -125,6 +126,12 @@ static uint32_t hash_str(const char *s) {
     return h;
 }
 
+CzSession *server_new_cz_session(Server *srv) {
+    CzSession *s = cz_session_new(false);
+    if (s && srv && srv->catalogs) cz_session_set_catalog_provider(s, cz_catalogs_provider(srv->catalogs));
+    return s;
+}
+
 Session *server_session(Server *srv, const char *id, size_t len, const char *principal, bool create, int *status) {
     *status = GRPC_OK;
     if (!session_id_valid(id, len)) {
@@ -147,7 +154,7 @@ Session *server_session(Server *srv, const char *id, size_t len, const char *pri
     Session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     /* With worker processes the state lives in the workers, rebuilt from the journal. */
-    s->cz = srv->workers ? NULL : cz_session_new(false);
+    s->cz = srv->workers ? NULL : server_new_cz_session(srv);
     if (!s->cz && !srv->workers) {
         free(s);
         return NULL;
@@ -531,6 +538,7 @@ int server_run(const Config *cfg) {
     pthread_mutex_init(&srv->notify_mu, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (security_setup(srv) != 0) return 1;
+    srv->catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
 
     int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
     if (rc) {
@@ -614,6 +622,7 @@ int server_run(const Config *cfg) {
     metrics_free(&srv->metrics);
     store_free(srv->store);
     security_free(srv);
+    cz_catalogs_free(srv->catalogs);
     pthread_mutex_destroy(&srv->notify_mu);
     log_json(LOG_DEBUG, LOG_INFO, "stopped", NULL);
     free(srv);

@@ -72,6 +72,7 @@ typedef struct Server {
     uint64_t next_session_seq;
 
     struct TlsContext *tls_grpc, *tls_http; /* NULL: cleartext */
+    struct CzCatalogs *catalogs; /* external catalogs (catalogs/catalogs.h), shared by every session */
     AuthTokens *tokens;         /* NULL: no bearer tokens required */
 
     Metrics metrics;
@@ -106,6 +107,10 @@ int server_submit(Server *srv, Job *j);
 Session *server_session(Server *srv, const char *id, size_t len, const char *principal, bool create, int *status);
 /* The client-facing message for a status server_session refused with. */
 const char *server_session_refusal(int status);
+
+/* A new analyzer session with the server's external catalogs attached: every
+ * session the daemon makes comes from here. */
+CzSession *server_new_cz_session(Server *srv);
 
 void server_next_request_id(Server *srv, char *out, size_t cap);
 

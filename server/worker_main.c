@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "catalogs.h"
 #include "fault.h"
 #include "grpc_codec.h"
 #include "journal.h"
@@ -237,7 +238,7 @@ static Cached *cache_new(WState *w, const char *id, const char *server_id) {
             if (w->cache[i].last_used < slot->last_used) slot = &w->cache[i];
         cache_drop(slot);
     }
-    slot->sess.cz = cz_session_new(false);
+    slot->sess.cz = server_new_cz_session(&w->srv);
     if (!slot->sess.cz) return NULL;
     slot->used = true;
     snprintf(slot->sess.id, sizeof slot->sess.id, "%s", id);
@@ -441,6 +442,8 @@ int worker_process_main(int fd) {
     memcpy(&n, hdr, 4);
     if (hdr[4] != WF_CONFIG || n != sizeof(Config) || !read_all(fd, (uint8_t *)&w->srv.cfg, n)) return 3;
     const Config *cfg = &w->srv.cfg;
+    /* each worker keeps its own external-catalog cache and connections (made after the fork) */
+    w->srv.catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
 #ifndef CZ_ASAN
     if (cfg->worker_memory_limit) {
         struct rlimit rl = {cfg->worker_memory_limit, cfg->worker_memory_limit};

@@ -26,6 +26,7 @@ typedef struct TableDef {
     const char *ns;        /* "default"; in a v2 catalog the namespace's key (catalog_namespace_key) */
     NameParts ns_parts;    /* v2 catalogs: the namespace, part by part */
     bool v2;               /* lives in a v2 catalog (prints as RelationV2) */
+    const char *table_name;/* v2: the table's name() when it is not catalog.ns.t (a JDBC table: ns.t) */
     const char *name;      /* "t" */
     int ncols;
     ColumnDef *cols;

@@ -64,6 +64,8 @@ SessionState *state_clone(const SessionState *o) {
     s->current_ns = arena_strdup(a, o->current_ns);
     s->current_catalog = o->current_catalog ? arena_strdup(a, o->current_catalog) : NULL;
     s->has_v2_ns = o->has_v2_ns;
+    s->catalog_provider = o->catalog_provider;
+    s->external_memo = o->external_memo;
     const char **ns = ARENA_ARRAY(a, const char *, o->current_v2_ns.n + 1);
     for (uint32_t i = 0; i < o->current_v2_ns.n; i++) ns[i] = arena_strdup(a, o->current_v2_ns.v[i]);
     s->current_v2_ns = (NameParts){o->current_v2_ns.n, ns};

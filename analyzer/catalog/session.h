@@ -42,12 +42,16 @@ typedef struct SessionState {
     TempView *views;
     int nvars;
     Variable *vars;
+    const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
+    struct ExternalTableMemo *external_memo;   /* the session's converted external tables (shared by its states) */
 } SessionState;
 
 struct CzSession {
     Catalog *catalog;        /* the published version */
     SessionState *state;
     Arena *udf_arena;        /* registered function signatures (outlive catalog versions) */
+    const CzCatalogProvider *catalog_provider; /* given to every state the session publishes */
+    struct ExternalTableMemo *external_memo;
 };
 
 void conf_init_defaults(Conf *c);

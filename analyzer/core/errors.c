@@ -89,6 +89,11 @@ static const ErrorClassDef CLASSES[] = {
     {"SCHEMA_NOT_EMPTY", "2BP01", "Cannot drop a schema <schemaName> because it contains objects."},
     {"STAR_GROUP_BY_POS", "0A000", "Star (*) is not allowed in a select list when GROUP BY an ordinal position is used."},
     {"TABLE_OR_VIEW_ALREADY_EXISTS", "42P07", "Cannot create table or view <relationName> because it already exists."},
+    /* external catalogs (catalog/external_catalog.c; catalogs/ reports them as Spark's JDBCTableCatalog does) */
+    {"FAILED_JDBC.TABLE_EXISTS", "HV000", "Failed JDBC <url> on the operation: Check that the table <tableName> exists."},
+    {"FAILED_JDBC.LOAD_TABLE", "HV000", "Failed JDBC <url> on the operation: Load the table <tableName>."},
+    {"FAILED_JDBC.NAMESPACE_EXISTS", "HV000", "Failed JDBC <url> on the operation: Check that the namespace <namespace> exists."},
+    {"FAILED_JDBC.UNCLASSIFIED", "HV000", "Failed JDBC <url> on the operation: <message>"},
     {"TABLE_OR_VIEW_NOT_FOUND", "42P01", "The table or view <relationName> cannot be found."},
     {"TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "428EK", "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view names, but got: <actualName>."},
     {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},

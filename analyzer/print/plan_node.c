@@ -573,7 +573,8 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             sb_putc(sb, ' ');
             name_parts_print(sb, n->u.relation.name, true);
             sb_putc(sb, ' ');
-            name_parts_print(sb, n->u.relation.name, true);
+            if (t->table_name) sb_puts(sb, t->table_name);
+            else name_parts_print(sb, n->u.relation.name, true);
             return;
         }
         sb_puts(sb, "Relation ");

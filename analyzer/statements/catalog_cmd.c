@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "catalog/catalog_manager.h"
+#include "catalog/external_catalog.h"
 #include "statements.h"
 #include "core/output.h"
 
@@ -45,6 +46,11 @@ Node *v2_namespace_command(Analysis *an, CzSession *s, Node *stmt, const Qualifi
     Node *resolved = with_resolved_namespace(an, stmt, q);
     const Catalog *cur = pend->catalog ? pend->catalog : s->catalog;
     bool exists = catalog_v2_namespace_exists(cur, q->catalog.name, q->ns);
+    if (!exists && q->ns.n && external_catalog_handles(s->state, q->catalog.plugin)) {
+        ErrorInfo *e = external_namespace_exists(an->arena, s->state, &q->catalog, q->ns, an->deadline_ns, an->cancel,
+                                                 &exists);
+        if (e) return an_fail(an, e);
+    }
     switch (stmt->kind) {
     case NK_UseNamespace:
         if (q->ns.n && !exists)
