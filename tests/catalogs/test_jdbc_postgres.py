@@ -233,7 +233,9 @@ try:
     sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
     from daemon import Daemon, grpc, load_stubs  # noqa: E402
 
-    d = Daemon("--workers", "2", "--default-timeout-ms", "2000")
+    # one worker: each worker process keeps its own table cache, and the time-to-live checks
+    # below need the calls to meet the same one
+    d = Daemon("--workers", "1", "--default-timeout-ms", "2000")
     try:
         out, r = run_cli(["SELECT c_uuid FROM pg.types.all_types", "SELECT * FROM pg.types.nosuch"], pg_confs(),
                          daemon=d.grpc_addr)
