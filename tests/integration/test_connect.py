@@ -428,6 +428,81 @@ def analysis_error():
 t.check("analysis and parse errors: INTERNAL with ErrorInfo (class, SQLSTATE, parameters, classes)", analysis_error)
 
 
+# ---------------------------------------------------------------- DataFrame columns by plan id
+
+def local(plan_id, schema):
+    return R.Relation(common=R.RelationCommon(plan_id=plan_id), local_relation=R.LocalRelation(schema=schema))
+
+
+def col(name, plan_id=None):
+    a = E.Expression.UnresolvedAttribute(unparsed_identifier=name)
+    if plan_id is not None:
+        a.plan_id = plan_id
+    return E.Expression(unresolved_attribute=a)
+
+
+def fn(name, *args):
+    return E.Expression(unresolved_function=E.Expression.UnresolvedFunction(function_name=name, arguments=list(args)))
+
+
+def analysed(rel):
+    r = analyze(analyze_req(explain=B.AnalyzePlanRequest.Explain(
+        plan=plan(rel), explain_mode=B.AnalyzePlanRequest.Explain.EXPLAIN_MODE_EXTENDED)), timeout=30)
+    text = r.explain.explain_string
+    sec = text.split("== Analyzed Logical Plan ==\n", 1)[1].split("\n\n== ", 1)[0]
+    return sec.strip().split("\n")[1:]  # the schema line first
+
+
+def dataframe_columns():
+    # df1.join(df2, df1("id") === df2("id")).select(df1("*"), df2("w")): `id` is on both sides
+    df1, df2 = local(0, "id INT, v INT"), local(1, "id INT, w INT")
+    join = R.Relation(common=R.RelationCommon(plan_id=2), join=R.Join(
+        left=df1, right=df2, join_condition=fn("==", col("id", 0), col("id", 1)),
+        join_type=R.Join.JOIN_TYPE_INNER))
+    star = E.Expression(unresolved_star=E.Expression.UnresolvedStar(plan_id=0))
+    rel = R.Relation(common=R.RelationCommon(plan_id=3), project=R.Project(input=join, expressions=[star, col("w", 1)]))
+    lines = analysed(rel)
+    assert lines == ["Project [id#1, v#2, w#4]", "+- Join Inner, (id#1 = id#3)",
+                     "   :- LocalRelation <empty>, [id#1, v#2]", "   +- LocalRelation <empty>, [id#3, w#4]"], lines
+    # by name the same condition is ambiguous
+    byname = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=local(1, "id INT, w INT"),
+                                    join_condition=fn("==", col("id"), col("id")), join_type=R.Join.JOIN_TYPE_INNER))
+    spark_error(lambda: analysed(byname), grpc.StatusCode.INTERNAL, "AMBIGUOUS_REFERENCE")
+    # df.drop(df2("id")) after the join drops the right side's column only
+    drop = R.Relation(common=R.RelationCommon(plan_id=4), drop=R.Drop(input=join, columns=[col("id", 1)]))
+    assert analysed(drop)[0] == "Project [id#1, v#2, w#4]", analysed(drop)
+    # the nearest node with the id wins: df.join(df.filter(v > 5), df("id") === filtered("id"))
+    filtered = R.Relation(common=R.RelationCommon(plan_id=1), filter=R.Filter(
+        input=local(0, "id INT, v INT"), condition=fn(">", col("v"), E.Expression(literal=E.Expression.Literal(integer=5)))))
+    selfj = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=filtered,
+                                   join_condition=fn("==", col("id", 0), col("id", 1)), join_type=R.Join.JOIN_TYPE_INNER))
+    assert analysed(selfj)[0] == "Join Inner, (id#1 = id#3)", analysed(selfj)
+    # df.join(df, df("id") === df("id")): both sides are df, at the same depth
+    same = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=local(0, "id INT, v INT"),
+                                  join_condition=fn("==", col("id", 0), col("id", 0)), join_type=R.Join.JOIN_TYPE_INNER))
+    info = spark_error(lambda: analysed(same), grpc.StatusCode.INTERNAL, "AMBIGUOUS_COLUMN_REFERENCE")
+    assert info["metadata"]["sqlState"] == "42702" and json.loads(info["metadata"]["messageParameters"]) == {
+        "name": '"id"'}, info
+    # a column of a DataFrame that is not below the operator: df1.union(df2.select(df1("id"), "w"))
+    wrong = R.Relation(set_op=R.SetOperation(
+        left_input=local(0, "id INT, v INT"), set_op_type=R.SetOperation.SET_OP_TYPE_UNION, is_all=True,
+        right_input=R.Relation(common=R.RelationCommon(plan_id=2), project=R.Project(
+            input=local(1, "id INT, w INT"), expressions=[col("id", 0), col("w")]))))
+    info = spark_error(lambda: analysed(wrong), grpc.StatusCode.INTERNAL, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    assert info["metadata"]["sqlState"] == "42704", info
+    # df.select("id").sort(df("v")): the column comes from below the projection (missing reference)
+    srt = R.Relation(sort=R.Sort(input=R.Relation(common=R.RelationCommon(plan_id=1), project=R.Project(
+        input=local(0, "id INT, v INT"), expressions=[col("id")])), is_global=True, order=[E.Expression.SortOrder(
+            child=col("v", 0), direction=E.Expression.SortOrder.SORT_DIRECTION_ASCENDING,
+            null_ordering=E.Expression.SortOrder.SORT_NULLS_FIRST)]))
+    assert analysed(srt) == ["Project [id#1]", "+- Sort [v#2 ASC NULLS FIRST], true", "   +- Project [id#1, v#2]",
+                             "      +- LocalRelation <empty>, [id#1, v#2]"], analysed(srt)
+
+
+t.check("DataFrame columns by plan id (df(\"a\"), df[\"*\"]): resolved against their plan's node, drop, "
+        "self joins, AMBIGUOUS_COLUMN_REFERENCE, CANNOT_RESOLVE_DATAFRAME_COLUMN", dataframe_columns)
+
+
 # ---------------------------------------------------------------- bad plans
 
 def bad_plans():
