@@ -518,8 +518,50 @@ def bad_plans():
         (R.Relation(map_partitions=R.MapPartitions(input=sql_rel("SELECT 1"))), grpc.StatusCode.UNIMPLEMENTED,
          "user code"),
     ]
+    L = R.Relation(common=R.RelationCommon(plan_id=1), local_relation=R.LocalRelation(schema="a INT"))
+    lit1 = E.Expression(literal=E.Expression.Literal(integer=1))
+
+    def project(*es):
+        return R.Relation(project=R.Project(input=L, expressions=list(es)))
+    # a field number no Spark Connect relation or expression has (kept by protobuf as an unknown field)
+    unknown_rel = R.Relation.FromString(b"\xca\x30\x00")  # field 777, empty
+    unknown_expr = E.Expression.FromString(b"\xca\x30\x00")
+    sort = R.Sort(input=L, order=[E.Expression.SortOrder(child=lit1)])
+    sort.order[0].direction = 9
+    cases += [
+        (unknown_rel, grpc.StatusCode.INVALID_ARGUMENT, "Relation field 777 is not a Spark Connect relation type (at relation)"),
+        (R.Relation(filter=R.Filter(input=unknown_rel, condition=lit1)), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.filter.input)"),
+        (project(lit1, unknown_expr), grpc.StatusCode.INVALID_ARGUMENT,
+         "Expression field 777 is not a Spark Connect expression type (at relation.project.expressions[1])"),
+        (R.Relation(unknown=R.Unknown()), grpc.StatusCode.INVALID_ARGUMENT, "Unknown relation not supported."),
+        (project(E.Expression()), grpc.StatusCode.INVALID_ARGUMENT,
+         "Expression.expr_type is not set (at relation.project.expressions[0])"),
+        (project(E.Expression(literal=E.Expression.Literal())), grpc.StatusCode.INVALID_ARGUMENT,
+         "literal_type is not set"),
+        (project(E.Expression(cast=E.Expression.Cast(expr=lit1))), grpc.StatusCode.INVALID_ARGUMENT,
+         "Cast.cast_to_type is not set (at relation.project.expressions[0].cast)"),
+        (project(E.Expression(alias=E.Expression.Alias(name=["x"]))), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.project.expressions[0].alias.expr)"),
+        (R.Relation(join=R.Join(left=L, join_type=R.Join.JOIN_TYPE_INNER)), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.join.right)"),
+        (R.Relation(sort=sort), grpc.StatusCode.INVALID_ARGUMENT, "unknown enum value 9"),
+        (project(E.Expression(unresolved_star=E.Expression.UnresolvedStar(plan_id=42))),
+         grpc.StatusCode.INVALID_ARGUMENT, "plan_id 42 matches no relation in the plan"),
+        (R.Relation(common=R.RelationCommon(plan_id=-3), local_relation=R.LocalRelation(schema="a INT")),
+         grpc.StatusCode.INVALID_ARGUMENT, "plan_id -3 is out of the supported range"),
+        (project(E.Expression(unresolved_attribute=E.Expression.UnresolvedAttribute(unparsed_identifier="`a"))),
+         grpc.StatusCode.INVALID_ARGUMENT, "unclosed backquote"),
+        (R.Relation(local_relation=R.LocalRelation(schema="a INTT")), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.local_relation.schema)"),
+        (project(*[lit1] * 250000), grpc.StatusCode.INVALID_ARGUMENT, "maximum of"),
+    ]
     for rel, code, says in cases:
         spark_error(lambda: analyze(analyze_req(schema=S(plan=plan(rel))), timeout=30), code, contains=says)
+        assert analyze(analyze_req(schema=S(plan=plan(sql_rel("SELECT 1 AS a")))), timeout=30).schema, says
+    # a negative limit is Spark's analysis error
+    spark_error(lambda: analyze(analyze_req(schema=S(plan=plan(R.Relation(limit=R.Limit(input=L, limit=-1))))),
+                                timeout=30), grpc.StatusCode.INTERNAL, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE")
     # an unknown enum number deep in the plan
     j = R.Join(left=sql_rel("SELECT 1"), right=sql_rel("SELECT 2"))
     j.join_type = 77
