@@ -15,6 +15,12 @@ typedef struct ErrorClassDef {
  * raised (never on the success path). */
 static const ErrorClassDef CLASSES[] = {
     {"AMBIGUOUS_COLUMN_OR_FIELD", "42702", "Column or field <name> is ambiguous and has <n> matches."},
+    {"AMBIGUOUS_COLUMN_REFERENCE", "42702", "Column <name> is ambiguous. It's because you joined several DataFrame together, and some of these DataFrames are the same.\nThis column points to one of the DataFrames but Spark is unable to figure out which one.\nPlease alias the DataFrames with different names via `DataFrame.alias` before joining them,\nand specify the column using qualified name, e.g. `df.alias(\"a\").join(df.alias(\"b\"), col(\"a.id\") > col(\"b.id\"))`."},
+    {"CANNOT_RESOLVE_DATAFRAME_COLUMN", "42704", "Cannot resolve dataframe column <name>. It's probably because of illegal references like `df1.select(df2.col(\"a\"))`."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must be integer type, but got <dataType>."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must be equal to or greater than 0, but got <v>."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL", "42K0E", "The limit like expression <expr> is invalid. The evaluated <name> expression must not be null."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must evaluate to a constant value."},
     {"AMBIGUOUS_LATERAL_COLUMN_ALIAS", "42702", "Lateral column alias <name> is ambiguous and has <n> matches."},
     /* seed features (rules/resolve_lateral_column_alias.c, subquery_checks.c) */
     {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED", "0A000", "Unsupported subquery expression: Accessing outer query column is not allowed in this location:\n<treeNode>"},
