@@ -7,6 +7,7 @@
 #include "check.h"
 #include "subquery_checks.h"
 #include "core/func_sig.h"
+#include "eval/consteval.h"
 #include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
@@ -15,7 +16,6 @@
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
 #include "core/walk.h"
-#include "eval/consteval.h"
 
 typedef struct Check {
     Analysis *an;
@@ -103,28 +103,6 @@ static bool is_boolean(const Node *e) { return e->type && (e->type->id == T_BOOL
 
 static bool check_aggregate(Analysis *an, const Node *p);
 
-/* Spark's checkLimitLikeClause: LIMIT, OFFSET and TAIL take a constant,
- * non-null, non-negative INT. */
-static bool check_limit_like(Analysis *an, const char *name, const Node *e) {
-    Arena *a = an->arena;
-    if (!expr_is_constant(e))
-        return fail(an, error_make(a, "INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE", e, "name", name, "expr",
-                                   expr_sql_quoted(a, e), NULL));
-    if (!e->type || e->type->id != T_INT)
-        return fail(an, error_make(a, "INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE", e, "name", name, "expr",
-                                   expr_sql_quoted(a, e), "dataType", sql_type_quoted(a, e->type ? e->type : &TYPE_NULL),
-                                   NULL));
-    Value v;
-    if (!const_eval(an, e, &v)) return !an_failed(an);
-    if (v.is_null)
-        return fail(an, error_make(a, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL", e, "name", name, "expr",
-                                   expr_sql_quoted(a, e), NULL));
-    if (v.u.i < 0)
-        return fail(an, error_make(a, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE", e, "name", name, "expr",
-                                   expr_sql_quoted(a, e), "v", arena_printf(a, "%lld", (long long)v.u.i), NULL));
-    return true;
-}
-
 static bool check_node(Analysis *an, const Node *p, OuterScope *outer);
 
 /* Checks p with `outer` as the enclosing scopes, restoring the caller's. */
@@ -134,6 +112,27 @@ static bool check_plan(Analysis *an, const Node *p, OuterScope *outer) {
     bool ok = check_node(an, p, outer);
     an->outer = saved;
     return ok;
+}
+
+/* checkLimitLikeClause: LIMIT, OFFSET and TAIL take a constant, non-null,
+ * non-negative INT (INVALID_LIMIT_LIKE_EXPRESSION). */
+static bool check_limit_like(Analysis *an, const char *name, const Node *e) {
+    const char *sql = expr_sql_quoted(an->arena, e);
+    if (!expr_is_constant(e))
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE", e, "name", name, "expr",
+                                   sql, NULL));
+    if (!e->type || e->type->id != T_INT)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE", e, "name", name, "expr", sql,
+                                   "dataType", sql_type_quoted(an->arena, e->type ? e->type : &TYPE_NULL), NULL));
+    Value v;
+    if (!const_eval(an, e, &v)) return !an_failed(an);
+    if (v.is_null)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL", e, "name", name, "expr", sql,
+                                   NULL));
+    if (v.u.i < 0)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE", e, "name", name, "expr", sql,
+                                   "v", arena_printf(an->arena, "%lld", (long long)v.u.i), NULL));
+    return true;
 }
 
 static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
@@ -167,13 +166,11 @@ static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
         break;
     case NK_GlobalLimit:
     case NK_LocalLimit:
-        if (p->nexprs && !check_limit_like(an, "limit", p->exprs[0])) return false;
-        break;
     case NK_Offset:
-        if (p->nexprs && !check_limit_like(an, "offset", p->exprs[0])) return false;
-        break;
     case NK_Tail:
-        if (p->nexprs && !check_limit_like(an, "tail", p->exprs[0])) return false;
+        if (p->nexprs && !check_limit_like(an, p->kind == NK_Offset ? "offset" : p->kind == NK_Tail ? "tail" : "limit",
+                                           p->exprs[0]))
+            return false;
         break;
     default: break;
     }

@@ -120,6 +120,16 @@ static Node *days_of(TypeCtx *c, Node *iv, bool negate) {
     return d;
 }
 
+/* MultiplyYMInterval / DivideYMInterval return YearMonthIntervalType()
+ * and their day-time forms DayTimeIntervalType(): the default fields
+ * (YEAR TO MONTH, DAY TO SECOND), whatever the operand's fields were;
+ * a calendar interval stays one. */
+static const DataType *scaled_interval_type(Arena *a, const DataType *it) {
+    if (it->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
+    if (it->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
+    return it;
+}
+
 /* TimeAdd(start, interval) as Spark builds it for `x + interval` when x is
  * not a date: a string start is cast to timestamp (and the result back to
  * the start's type), anything else but a timestamp is a type error. */
@@ -250,14 +260,14 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         if (type_is_string(num->type) || num->type->id == T_NULL) num = fn_mk_cast(an, num, &TYPE_DOUBLE);
         c->args[0] = iv;
         c->args[1] = num;
-        c->result = it;
+        c->result = scaled_interval_type(an->arena, it);
         c->nullable = 1;
         return true;
     }
     case '/':
         if (!type_is_interval(lt)) break;
         if (type_is_string(rt) || R == T_NULL) c->args[1] = fn_mk_cast(an, r, &TYPE_DOUBLE);
-        c->result = lt;
+        c->result = scaled_interval_type(an->arena, lt);
         c->nullable = 1;
         return true;
     default: break;
@@ -489,3 +499,23 @@ bool ty_neq(TypeCtx *c) {
     c->replacement = fn_call_builtin(c->an, "not", &eq, 1, c->orig);
     return c->replacement != NULL;
 }
+
+/* try_add, try_subtract, try_multiply, try_divide, try_mod are
+ * RuntimeReplaceable with InheritAnalysisRules: the operator they stand for
+ * (Add(l, r, TRY), TryEval(...)) is their child and takes the coercion,
+ * while the call prints its parameters as written:
+ *     try_add(2147483647, "1")  →  try_add(2147483647, 1)   (a bigint)
+ * not try_add(cast(2147483647 as bigint), cast(1 as bigint)). So the call
+ * keeps its arguments uncoerced and the operator's type; ReplaceExpressions
+ * (replacements.c) builds the coerced operator again. */
+static bool try_typed(TypeCtx *c, TyperFn op) {
+    Node *orig[2] = {c->args[0], c->args[1]};
+    if (!op(c)) return false;
+    if (c->replacement) return true;
+    c->args[0] = orig[0];
+    c->args[1] = orig[1];
+    return true;
+}
+bool ty_try_arith(TypeCtx *c) { return try_typed(c, ty_arith); }
+bool ty_try_div(TypeCtx *c) { return try_typed(c, ty_div); }
+bool ty_try_rem(TypeCtx *c) { return try_typed(c, ty_rem); }

@@ -216,7 +216,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
             else pa(sb, call->kids[i], ctx);
         }
     } else {
-        print_args(sb, call->kids, 0, n, pa, ctx);
+        print_args(sb, call->kids, sql && d && (d->flags & FD_SQL_SKIP_FIRST) ? 1 : 0, n, pa, ctx);
     }
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
