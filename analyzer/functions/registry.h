@@ -28,6 +28,7 @@ typedef struct TypeCtx {
     const DataType *result;
     int nullable;        /* -1: derive from the arguments */
     Node *replacement;   /* a helper may build a different node (date + 1 → date_add) */
+    const void *extra;   /* the resolved call's u.call.extra (per-function data) */
 } TypeCtx;
 
 typedef bool (*TyperFn)(TypeCtx *c);
@@ -123,11 +124,20 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
     X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
-    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char)
+    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask)
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)
 #undef DECL_TYPER
+
+/* within_group.c: WITHIN GROUP (ORDER BY ...) (SupportsOrderingWithinGroup).
+ * prepare: the checks of DISTINCT and the ordering, then the ordering appended
+ * to args[0..n) as the function takes it (may change *def: string_agg with an
+ * ordering is listagg); the new count, or -1 after an error. nargs is the
+ * number of arguments the user wrote. check_distinct: listagg(DISTINCT a)
+ * ordered by anything but a. */
+int fn_within_group_prepare(Analysis *an, const Node *u, const FuncDef **def, Node **args, int n, int nargs);
+bool fn_within_group_check_distinct(Analysis *an, const Node *u, const Node *call);
 
 /* resolve_call.c: a type error around a generator argument is deferred
  * (the call stays unresolved) so ExtractGenerator's errors come first. */

@@ -317,6 +317,7 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
     def = c.def;
     const DataType *t = c.result ? c.result : &TYPE_NULL;
     Node *call = fn_mk_call(an, def, def->name, c.args, c.nargs, t, u);
+    if (c.extra) call->u.call.extra = c.extra;
     if (c.nullable >= 0) {
         call->flags = (call->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
     }
@@ -647,20 +648,6 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     if (bad)
         return an_fail(an, error_make(a, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", u, "prettyName",
                                       sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
-    /* inverse distribution functions need exactly one WITHIN GROUP ordering */
-    if (!strcasecmp(def->name, "percentile_cont") || !strcasecmp(def->name, "percentile_disc")) {
-        const char *fn = sql_ident(a, def->name);
-        if (u->flags & NF_DISTINCT)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", u, "funcName", fn,
-                                          NULL));
-        if (u->u.un.norder == 0)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", u, "funcName",
-                                          fn, NULL));
-        if (u->u.un.norder > 1)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS", u, "funcName", fn,
-                                          "expectedNum", "1", "actualNum", arena_printf(a, "%u", u->u.un.norder),
-                                          NULL));
-    }
     int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
     Node **args = ARENA_ARRAY(a, Node *, cap);
     for (int i = 0; i < nargs; i++) args[i] = named_args ? named_args[i] : u->kids[i];
@@ -704,11 +691,9 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
                                                                       : NULL;
         if (copy) def = copy;
     }
-    /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */
-    if (u->u.un.norder) {
-        uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
-        for (uint32_t i = 0; i < u->u.un.norder && first + i < u->nkids; i++) args[n++] = u->kids[first + i];
-    }
+    /* WITHIN GROUP (ORDER BY x): the orderings are the last kids (within_group.c) */
+    n = fn_within_group_prepare(an, u, &def, args, n, nargs);
+    if (n < 0) return NULL;
     for (int i = 0; i < n; i++)
         if (args[i]->kind == NK_LambdaFunction && !(def->flags & FD_LAMBDA)) {
             /* a lambda handed to an ordinary function */
@@ -769,5 +754,8 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
                 if (!args[i] || !node_resolved(args[i])) return NULL;
             }
         }
-    return resolve_with(an, u, def, args, n, called);
+    Node *r = resolve_with(an, u, def, args, n, called);
+    if (r && r->kind == NK_AggregateExpression && r->nkids && !fn_within_group_check_distinct(an, u, r->kids[0]))
+        return NULL;
+    return r;
 }

@@ -50,7 +50,7 @@ const FuncDef FUNCS_STRING[] = {
     {SCALAR("lpad", 2, 3, "???", pad, NULL), .defaults = "s "},
     {SCALAR("rpad", 2, 3, "???", pad, NULL), .defaults = "s "},
     {SCALAR("luhn_check", 1, 1, "s", fixed, "boolean")},
-    {SCALAR("mask", 1, 5, "ssss?", fixed, "string"), .defaults = "sX|sx|sn|n",
+    {SCALAR("mask", 1, 5, "eeeee", mask, NULL), .defaults = "sX|sx|sn|n",
      .params = "input|upperChar|lowerChar|digitChar|otherChar"},
     {SCALAR("md5", 1, 1, "B", fixed, "string")},
     {SCALAR("sha", 1, 1, "B", fixed, "string")},

@@ -824,6 +824,14 @@ bool ty_collect(TypeCtx *c) {
     return true;
 }
 
+/* Percentile's result: the interval type of an interval input (the
+ * default fields: YearMonthIntervalType(), DayTimeIntervalType()), else double. */
+static const DataType *percentile_result(Arena *a, const DataType *in) {
+    if (in && in->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
+    if (in && in->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
+    return &TYPE_DOUBLE;
+}
+
 /* percentile_approx(col, p[, acc]) / percentile(col, p[, freq]): element or array */
 bool ty_percentile_approx(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
@@ -842,13 +850,15 @@ bool ty_percentile_approx(TypeCtx *c) {
 }
 
 bool ty_percentile(TypeCtx *c) {
+    const DataType *in = c->args[0]->type;
     bool arr = c->args[1]->type->id == T_ARRAY;
     const DataType *p = c->args[1]->type;
     if (arr && p->elem->id != T_DOUBLE)
         c->args[1] = fn_mk_cast(c->an, c->args[1], type_array(c->an->arena, &TYPE_DOUBLE, p->contains_null));
     else if (!arr && (type_is_numeric(p) || p->id == T_NULL || type_is_string(p)))
         c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
-    c->result = arr ? type_array(c->an->arena, &TYPE_DOUBLE, false) : &TYPE_DOUBLE;
+    const DataType *r = percentile_result(c->an->arena, in);
+    c->result = arr ? type_array(c->an->arena, r, false) : r;
     c->nullable = 1;
     return true;
 }
@@ -1026,6 +1036,8 @@ bool ty_first_last(TypeCtx *c) {
     return true;
 }
 
+static bool ty_inverse_distribution(TypeCtx *c);
+
 /* mode(x), percentile_cont/disc WITHIN GROUP */
 bool ty_within_group(TypeCtx *c) {
     if (c->nargs == 0) {
@@ -1035,7 +1047,7 @@ bool ty_within_group(TypeCtx *c) {
                                   "https://spark.apache.org/docs/latest", NULL));
         return false;
     }
-    if (c->def->out) return ty_fixed(c);
+    if (c->def->out) return ty_inverse_distribution(c);
     /* mode(col, deterministic): the flag is not an argument; true orders the
        values descending, as mode() WITHIN GROUP (ORDER BY col DESC) */
     if (!strcmp(c->def->name, "mode") && c->nargs == 2 && c->args[1]->kind == NK_Literal &&
@@ -1052,6 +1064,91 @@ bool ty_within_group(TypeCtx *c) {
     const Node *last = c->args[c->nargs - 1];
     c->result = last->kind == NK_SortOrder && last->nkids ? last->kids[0]->type : c->args[0]->type;
     c->nullable = 1;
+    return true;
+}
+
+/* percentile_cont/disc(percentage) WITHIN GROUP (ORDER BY x): the
+ * percentage must be a constant (PercentileCont/Disc.checkInputDataTypes) */
+static bool ty_inverse_distribution(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const Node *last = c->args[c->nargs - 1];
+    if (last->kind != NK_SortOrder || !last->nkids) return ty_fixed(c);
+    const DataType *in = last->kids[0]->type;
+    if (in && !type_is_numeric(in) && in->id != T_YM_INTERVAL && in->id != T_DT_INTERVAL && in->id != T_NULL) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql",
+                                  expr_sql_quoted(a, last->kids[0]), "inputType", sql_type_quoted(a, in),
+                                  "requiredType", fn_spec_required_type(a, 'N'), NULL));
+        return false;
+    }
+    if (!func_expr_foldable(c->args[0])) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, "percentage"), "inputType",
+                                  sql_type_quoted(a, c->args[0]->type), "inputExpr", expr_sql_quoted(a, c->args[0]),
+                                  NULL));
+        return false;
+    }
+    if (!strcmp(c->def->name, "percentile_disc") && conf_true(c->an, "spark.sql.legacy.percentileDiscCalculation"))
+        c->extra = "legacy";
+    c->result = percentile_result(a, in);
+    c->nullable = 1;
+    return true;
+}
+
+/* median(x): PercentileCont(x, 0.5) */
+bool ty_median(TypeCtx *c) {
+    c->result = percentile_result(c->an->arena, c->args[0]->type);
+    c->nullable = 1;
+    return true;
+}
+
+/* listagg(expr[, delimiter]) [WITHIN GROUP (ORDER BY ...)]: ListAgg.checkInputDataTypes */
+bool ty_listagg(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const Node *d = c->args[1];
+    if (!func_expr_foldable(d)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, "delimiter"), "inputType", sql_type_quoted(a, d->type),
+                                  "inputExpr", expr_sql_quoted(a, d), NULL));
+        return false;
+    }
+    const DataType *t = c->args[0]->type;
+    if (d->type->id != T_NULL && !type_same(t, d->type)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "functionName", sql_ident(a, c->def->name), "dataType",
+                                  arena_printf(a, "(%s or %s)", sql_type_quoted(a, t), sql_type_quoted(a, d->type)),
+                                  NULL));
+        return false;
+    }
+    c->result = t;
+    c->nullable = 1;
+    return true;
+}
+
+/* mask(input, upperChar, lowerChar, digitChar, otherChar): each
+ * replacement a constant of one character or NULL (Mask.checkInputDataTypes) */
+bool ty_mask(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    static const char *const NAMES[] = {"upperChar", "lowerChar", "digitChar", "otherChar"};
+    for (int i = 1; i < c->nargs && i < 5; i++) {
+        const Node *e = c->args[i];
+        if (!func_expr_foldable(e)) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "inputName", sql_ident(a, NAMES[i - 1]), "inputType",
+                                      sql_type_quoted(a, e->type), "inputExpr", expr_sql_quoted(a, e), NULL));
+            return false;
+        }
+        const char *v = fn_lit_string(e);
+        if (!v) continue;
+        size_t chars = 0;
+        for (const char *p = v; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+        if (chars != 1) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "exprName", NAMES[i - 1], NULL));
+            return false;
+        }
+    }
+    c->result = &TYPE_STRING;
     return true;
 }
 
