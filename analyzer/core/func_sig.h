@@ -50,6 +50,10 @@ enum {
     FD_WINDOW_ONLY = 1u << 9,  /* rank-like: needs an OVER clause */
     FD_TYPED_IMP = 1u << 10,   /* TypedImperativeAggregate: toString adds the buffer offsets `, 0, 0` */
     FD_SCALE_LOWER = 1u << 11, /* ceil/floor: with a scale argument they are RoundCeil/RoundFloor, printed by their lower-case name */
+    FD_EXPECTS_INPUT = 1u << 12, /* ExpectsInputTypes: no implicit casts; a NULL becomes a typed null literal
+                                    (TypeCoercion's ImplicitTypeCasts for ExpectsInputTypes) */
+    FD_INHERIT_ANALYSIS = 1u << 13, /* RuntimeReplaceable with InheritAnalysisRules: the call keeps its
+                                       parameters as written (the coercion is its replacement's) */
 };
 
 #define FUNC_SIG_FIELDS                                                                                    \

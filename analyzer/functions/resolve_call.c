@@ -67,6 +67,7 @@ const char *fn_const_string(Arena *a, const Node *n) {
 bool fn_is_foldable(const Node *n) {
     switch (n->kind) {
     case NK_Literal: return true;
+    case NK_VariableReference: return true; /* a session variable is a constant of the statement (VariableReference.foldable) */
     case NK_Cast: case NK_Call: case NK_CaseWhen:
         if (n->kind == NK_Call && n->u.call.def && ((n->u.call.def->flags & FD_NONDET) || n->u.call.def->kind != FK_SCALAR))
             return false;
@@ -236,6 +237,8 @@ static int fill_defaults(Analysis *an, const FuncDef *d, Node **args, int nargs,
     return nargs;
 }
 
+bool fn_conf_true(const Analysis *an, const char *key) { return conf_get_bool(an->conf, key, false); }
+
 /* ---- the generic path ---- */
 
 static bool apply_arg_specs(TypeCtx *c) {
@@ -245,6 +248,21 @@ static bool apply_arg_specs(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
         if (code == '?' || code == 'C' || code == 'L' || c->args[i]->kind == NK_SortOrder) continue;
+        if (c->def->flags & FD_EXPECTS_INPUT) {
+            /* ExpectsInputTypes: the type as it is, or a NULL typed as expected */
+            const DataType *t = c->args[i]->type;
+            if (fn_spec_accepts(code, t)) continue;
+            const DataType *nt = t->id == T_NULL ? fn_spec_concrete(c->an->arena, code) : NULL;
+            if (!nt) {
+                fn_typer_error(c, i, code);
+                return false;
+            }
+            Node *lit = fn_mk_literal(c->an->arena, nt, true);
+            lit->start = c->args[i]->start;
+            lit->stop = c->args[i]->stop;
+            c->args[i] = node_finish(lit);
+            continue;
+        }
         const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t && !c->an->conf->ansi) t = fn_legacy_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t) {
@@ -310,14 +328,24 @@ static bool check_filter(Analysis *an, Node *f) {
 static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args, int nargs, const char *called) {
     Arena *a = an->arena;
     TypeCtx c = {.an = an, .def = def, .orig = u, .args = args, .nargs = nargs, .nullable = -1};
+    Node **written = NULL;
+    if (def->flags & FD_INHERIT_ANALYSIS) {
+        written = ARENA_ARRAY(a, Node *, nargs + 1);
+        for (int i = 0; i < nargs; i++) written[i] = args[i];
+    }
     if (!apply_arg_specs(&c)) return NULL;
     if (def->typer && !def->typer(&c)) return NULL;
     if (an_failed(an) && !c.replacement && !c.result) return NULL;
     if (c.replacement) return c.replacement;
+    /* InheritAnalysisRules: the parameters print as written; the coercion
+       is the replacement's (ReplaceExpressions), not the call's */
+    if (written && c.def == def)
+        for (int i = 0; i < nargs && i < c.nargs; i++) c.args[i] = written[i];
     def = c.def;
     const DataType *t = c.result ? c.result : &TYPE_NULL;
     Node *call = fn_mk_call(an, def, def->name, c.args, c.nargs, t, u);
     if (c.extra) call->u.call.extra = c.extra;
+    if (def->conf_flag && fn_conf_true(an, def->conf_flag)) call->u.call.extra = "true";
     if (c.nullable >= 0) {
         call->flags = (call->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
     }

@@ -54,7 +54,8 @@ const FuncDef FUNCS_AGGREGATE[] = {
     {AGG("percentile_approx", 2, 3, "??i", percentile_approx, NULL), .defaults = "i10000", .flags = FD_TYPED_IMP},
     {AGG("percentile", 2, 3, "??I", percentile, NULL), .defaults = "l1", .flags = FD_TYPED_IMP},
     {AGG("percentile_cont", 1, 1, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
-    {AGG("percentile_disc", 1, 1, "d?", within_group, "double"), .print = CS_WITHIN_GROUP},
+    {AGG("percentile_disc", 1, 1, "d?", within_group, "double"), .print = CS_WITHIN_GROUP,
+     .conf_flag = "spark.sql.legacy.percentileDiscCalculation"},
     {AGG("mode", 0, 2, "??", within_group, NULL), .print = CS_WITHIN_GROUP, .flags = FD_TYPED_IMP,
      .tostring_tail = ", None"},
     {AGG("count_min_sketch", 4, 4, "?ddi", fixed, "binary"), .params = "column|epsilon|confidence|seed", .flags = FD_TYPED_IMP},
@@ -93,5 +94,8 @@ const FuncDef FUNCS_GENERATOR[] = {
     {GEN("inline_outer", 1, 1, "?", inline, NULL)},
     {GEN("stack", 1, -1, "?", stack, NULL)},
     {GEN("json_tuple", 2, -1, "s", json_tuple, NULL)},
+    {GEN("variant_explode", 1, 1, "v", variant_explode, NULL), .params = "input"},
+    {GEN("sql_keywords", 0, 0, "", sql_keywords, NULL)},
+    {GEN("variant_explode_outer", 1, 1, "v", variant_explode, NULL), .params = "input"},
     END_OF_TABLE,
 };

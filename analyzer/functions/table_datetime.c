@@ -36,7 +36,7 @@ const FuncDef FUNCS_DATETIME[] = {
     {SCALAR("timestampdiff", 3, 3, "sTT", fixed, "bigint")},
     {SCALAR("datediff", 3, 3, "sTT", fixed, "bigint"), .pname = "timestampdiff"},
     {SCALAR("date_diff", 3, 3, "sTT", fixed, "bigint"), .pname = "timestampdiff"},
-    {SCALAR("date_format", 2, 2, "Ts", fixed, "string"), .tostring_tail = ", $Z"},
+    {SCALAR("date_format", 2, 2, "Zs", fixed, "string"), .tostring_tail = ", $Z"},
     {SCALAR("date_from_unix_date", 1, 1, "i", fixed, "date")},
     {SCALAR("date_part", 2, 2, "s?", extract, NULL)},
     {SCALAR("datepart", 2, 2, "s?", extract, NULL), .print = CS_EXTRACT},

@@ -358,6 +358,19 @@ bool ty_div(TypeCtx *c) {
 }
 
 bool ty_intdiv(TypeCtx *c) {
+    const DataType *l0 = c->args[0]->type, *r0 = c->args[1]->type;
+    if ((l0->id == T_YM_INTERVAL && r0->id == T_YM_INTERVAL) || (l0->id == T_DT_INTERVAL && r0->id == T_DT_INTERVAL)) {
+        /* IntegralDivide over ANSI intervals: both cast to the one type that
+           covers their fields (AnsiTypeCoercion's findWiderTypeForTwo) */
+        int s = l0->start_field < r0->start_field ? l0->start_field : r0->start_field;
+        int e = l0->end_field > r0->end_field ? l0->end_field : r0->end_field;
+        const DataType *w = l0->id == T_YM_INTERVAL ? type_ym_interval(c->an->arena, s, e)
+                                                    : type_dt_interval(c->an->arena, s, e);
+        for (int i = 0; i < 2; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], w);
+        c->result = &TYPE_LONG;
+        c->nullable = 1;
+        return true;
+    }
     binop_promote(c, true);
     for (int i = 0; i < 2; i++) {
         const DataType *t = c->args[i]->type;

@@ -50,6 +50,7 @@ static uint32_t nargs_of(const Node *call) {
  * the arguments; a row's tostring_tail spells them out, with
  *   $Z   Some(<time zone>): a TimeZoneAwareExpression's timeZoneId
  *   $A   the ANSI mode the call was built under (failOnError), $a its negation
+ *   $F   the boolean configuration the row's conf_flag names, as it was when the call was built
  *   $T   the result type as DataType.toString prints it (TimestampType)
  *   $?N  argument N as an Option: Some(arg), or None when it is absent
  * and a leading `$<N` meaning toString prints only the first N arguments
@@ -73,6 +74,7 @@ static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t 
         switch (*++p) {
         case 'Z': sb_printf(sb, "Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC"); break;
         case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
+        case 'F': sb_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
         case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
         case 'T': type_print_scala(sb, call->type ? call->type : &TYPE_NULL); break;
         case '?': {
@@ -128,6 +130,18 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     const FuncSig *d = call_sig(call);
     bool from = !strcmp(d->name, "from_json") || !strcmp(d->name, "from_csv") || !strcmp(d->name, "from_xml");
     bool to = !strcmp(d->name, "to_json") || !strcmp(d->name, "to_csv") || !strcmp(d->name, "to_xml");
+    if (!strncmp(d->name, "schema_of_", 10) && call->nkids) {
+        /* SchemaOfJson/Csv/Xml(child, options) */
+        StrBuf b;
+        sb_init(&b, sb->arena, 64);
+        sb_printf(&b, "%s(", name);
+        pa(&b, call->kids[0], ctx);
+        bool first = false;
+        if (!options_pairs(&b, call->nkids > 1 ? call->kids[1] : NULL, &first)) return false;
+        sb_putc(&b, ')');
+        sb_puts(sb, b.data);
+        return true;
+    }
     if ((!from && !to) || !call->nkids) return false;
     StrBuf b;
     sb_init(&b, sb->arena, 64);
