@@ -334,6 +334,7 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'H': return t->id == T_DECIMAL && t->precision == 16 && t->scale == 6;
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
+    case 'Q': return t->id != T_NULL;
     case 'g': return type_is_string(t) || t->id == T_BINARY || t->id == T_NULL;
     case 'A': return t->id == T_ARRAY;
     case 'R': return t->id == T_ARRAY && type_is_string(t->elem);
@@ -379,6 +380,7 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     if (code == 'o') return from->id == T_NULL ? &TYPE_BOOLEAN : NULL;
     if (code == 'q') return NULL; /* bit_count: integral or boolean, no implicit cast */
     if (code == 'g') return fn_implicit_cast_type(a, from, 'x');
+    if (code == 'Q') return &TYPE_STRING; /* only a NULL gets here */
     if (code == 'M' && type_is_numeric(from)) return type_decimal_for(a, from);
     if (type_is_string(from) && (code == 's' || code == 'x' || code == 'F')) return NULL;
     if ((from->id == T_FLOAT || from->id == T_DOUBLE || from->id == T_DECIMAL) && code == 'I') return NULL;

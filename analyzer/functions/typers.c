@@ -528,8 +528,9 @@ bool ty_map_concat(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'm') != NULL;
     const DataType *t = &TYPE_NULL;
-    for (int i = 0; i < c->nargs && t; i++) t = coerce_wider_type(c->an->arena, t, c->args[i]->type);
-    if (!t) return fail_diff_class(c, "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES", 0, c->nargs, 1, true);
+    /* MapConcatCoercion: the wider type of the maps, no string promotion */
+    for (int i = 0; i < c->nargs && t; i++) t = fn_wider_no_string(c->an->arena, t, c->args[i]->type);
+    if (!t) return fail_data_diff(c, 0, c->nargs);
     for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     c->result = t;
     return true;
@@ -868,11 +869,14 @@ bool ty_sum(TypeCtx *c) {
     return true;
 }
 
+static const DataType *percentile_result(Arena *a, const DataType *in);
+
 bool ty_avg(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_DECIMAL) c->result = fn_decimal_bounded(c->an->arena, t->precision + 4, t->scale + 4);
     else if (type_is_numeric(t)) c->result = &TYPE_DOUBLE;
-    else if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL) c->result = t;
+    else if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL)
+        c->result = percentile_result(c->an->arena, t); /* Average: YearMonthIntervalType() / DayTimeIntervalType() */
     else return fn_typer_error(c, 0, 'N') != NULL;
     c->nullable = 1;
     return true;
@@ -1186,6 +1190,43 @@ bool ty_regexp_replace(TypeCtx *c) {
         return false;
     }
     c->result = &TYPE_STRING;
+    return true;
+}
+
+/* format_string(strfmt, ...): argument indexes start at 1 (FormatString.checkInputDataTypes) */
+bool ty_format_string(TypeCtx *c) {
+    const char *f = fn_lit_string(c->args[0]);
+    if (f && strstr(f, "%0$")) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "INVALID_PARAMETER_VALUE.ZERO_INDEX", c->orig, "parameter", sql_ident(a, "strfmt"),
+                                  "functionName", sql_ident(a, c->def->name), NULL));
+        return false;
+    }
+    c->result = &TYPE_STRING;
+    return true;
+}
+
+/* convert_timezone([sourceTz, ]targetTz, sourceTs): ConvertTimezone's builder
+ * puts current_timezone() first when the source zone is not given */
+bool ty_convert_timezone(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    if (c->nargs == 2) {
+        Node *cur = fn_call_builtin(c->an, "current_timezone", NULL, 0, c->orig);
+        if (!cur) return false;
+        Node **v = ARENA_ARRAY(a, Node *, 3);
+        v[0] = cur;
+        v[1] = c->args[0];
+        v[2] = c->args[1];
+        c->args = v;
+        c->nargs = 3;
+    }
+    static const char codes[] = "ssX";
+    for (int i = 0; i < 3; i++) {
+        const DataType *t = fn_implicit_cast_type(a, c->args[i]->type, codes[i]);
+        if (!t) return fn_typer_error(c, i, codes[i]) != NULL;
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    }
+    c->result = &TYPE_TIMESTAMP_NTZ;
     return true;
 }
 

@@ -104,6 +104,13 @@ static bool replace_with(TypeCtx *c, const char *name, Node *x, Node *y, const D
 }
 
 static bool is_ts(const DataType *t) { return t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ; }
+/* An ANSI interval type with all its fields (YearMonthIntervalType(), DayTimeIntervalType()) */
+static const DataType *full_interval(Arena *a, const DataType *t) {
+    if (t->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
+    if (t->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
+    return t;
+}
+
 static bool is_ansi_interval(const DataType *t) { return t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL; }
 
 /* BinaryArithmeticWithDatetimeResolver: + - * / over dates, timestamps and
@@ -245,19 +252,21 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         return promote_string_datetime(c, handled);
     case '*': {
         const DataType *it = type_is_interval(lt) ? lt : type_is_interval(rt) ? rt : NULL;
+        /* MultiplyYMInterval / MultiplyDTInterval: YearMonthIntervalType() / DayTimeIntervalType() */
+        const DataType *res = it ? full_interval(an->arena, it) : NULL;
         if (!it) break;
         Node *iv = it == lt ? l : r, *num = it == lt ? r : l;
         if (type_is_string(num->type) || num->type->id == T_NULL) num = fn_mk_cast(an, num, &TYPE_DOUBLE);
         c->args[0] = iv;
         c->args[1] = num;
-        c->result = it;
+        c->result = res;
         c->nullable = 1;
         return true;
     }
     case '/':
         if (!type_is_interval(lt)) break;
         if (type_is_string(rt) || R == T_NULL) c->args[1] = fn_mk_cast(an, r, &TYPE_DOUBLE);
-        c->result = lt;
+        c->result = full_interval(an->arena, lt); /* DivideYMInterval / DivideDTInterval */
         c->nullable = 1;
         return true;
     default: break;
