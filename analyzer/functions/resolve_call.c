@@ -643,7 +643,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         if (nargs < 0) return NULL;
     }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
-    if (!strcasecmp(def->name, "btrim") && nargs == 2 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
+    if (!strcasecmp(def->name, "btrim") && nargs >= 1 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
     /* lag/lead(input, offset, default, ignoreNulls): the flag is IGNORE NULLS, not an argument */
     if (nargs == 4 && (!strcasecmp(def->name, "lag") || !strcasecmp(def->name, "lead"))) {
         const Node *flag = named_args ? named_args[3] : u->kids[3];

@@ -30,7 +30,7 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("factorial", 1, 1, "i", fixed, "bigint"), .flags = FD_NULLABLE},
     {SCALAR("greatest", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
     {SCALAR("least", 0, -1, "C", least_greatest, NULL), .flags = FD_ORDERABLE},
-    {SCALAR("hex", 1, 1, "?", fixed, "string")},
+    {SCALAR("hex", 1, 1, "?", hex, NULL)},
     {SCALAR("unhex", 1, 1, "s", fixed, "binary"), .flags = FD_NULLABLE, .tostring_tail = ", false"},
     {SCALAR("negative", 1, 1, "?", unary_num, NULL), .print = CS_UNARY_NAMED},
     {SCALAR("positive", 1, 1, "?", unary_num, NULL), .print = CS_PREFIX, .op = "+"},

@@ -395,8 +395,9 @@ bool ty_concat_ws(TypeCtx *c) {
     Arena *a = c->an->arena;
     for (int i = 0; i < c->nargs; i++) {
         const DataType *t = c->args[i]->type;
-        if (i > 0 && t->id == T_ARRAY) {
-            if (!type_is_string(t->elem)) c->args[i] = fn_mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
+        if (i > 0 && (t->id == T_ARRAY || t->id == T_NULL)) {
+            if (t->id == T_NULL || !type_is_string(t->elem))
+                c->args[i] = fn_mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
             continue;
         }
         const DataType *s = fn_implicit_cast_type(a, t, 's');
@@ -1227,6 +1228,15 @@ bool ty_convert_timezone(TypeCtx *c) {
         c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     }
     c->result = &TYPE_TIMESTAMP_NTZ;
+    return true;
+}
+
+/* hex(x): Hex's inputTypes TypeCollection(LongType, BinaryType, StringType) */
+bool ty_hex(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (type_is_integral(t) && t->id != T_LONG) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    else if (t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    c->result = &TYPE_STRING;
     return true;
 }
 
