@@ -1342,10 +1342,31 @@ static EvStatus f_shift(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o)
     return EV_OK;
 }
 
-/* try_add and friends: the operation, NULL instead of its error */
+/* try_add and friends: the operator they stand for, NULL instead of its
+ * error. The call holds its arguments as written (InheritAnalysisRules), so
+ * the operator is built again over the values (its coercion, its datetime
+ * forms) and evaluated with ANSI errors, as EvalMode.TRY does. */
 static EvStatus try_arith(Eval *ev, const Node *c, Value *a, char op, Value *o) {
+    (void)op;
     ErrorInfo *saved = ev->an->error;
-    EvStatus st = arith(ev, c, &a[0], &a[1], op, o);
+    Node *copy = node_new(A(ev), NK_Call, c->start, c->stop);
+    *copy = *c;
+    Node *lits[2];
+    for (int i = 0; i < 2; i++) {
+        lits[i] = node_new(A(ev), NK_Literal, c->kids[i]->start, c->kids[i]->stop);
+        lits[i]->u.lit.v = a[i];
+        lits[i]->type = a[i].type;
+        if (a[i].is_null) lits[i]->flags |= NF_NULLABLE;
+        lits[i] = node_finish(lits[i]);
+    }
+    node_set_kids(A(ev), copy, lits, 2);
+    ReplaceCtx rc = {.an = ev->an};
+    Node *e = fn_runtime_replacement(&rc, node_finish(copy));
+    EvStatus st = EV_ERROR;
+    if (e) {
+        if (e->kind == NK_Call) e->u.call.ansi = true;
+        st = ev_expr(ev, e, o);
+    }
     if (st == EV_ERROR) {
         ev->an->error = saved;
         *o = v_null(c->type);

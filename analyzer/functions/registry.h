@@ -122,14 +122,14 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(fixed) X(arg0) X(arg_last) X(common) X(least_greatest) X(nullif) X(nvl2) X(if) X(between) \
     X(array) X(map) X(named_struct) X(struct) X(elem) X(array_elem_op) X(array_insert) \
     X(array_setop) X(concat) X(concat_ws) X(elt) X(reverse) X(size) X(flatten) X(map_keys) \
-    X(map_values) X(map_entries) X(map_key_op) X(map_from_arrays) X(map_from_entries) X(map_concat) \
+    X(map_values) X(map_entries) X(map_key_op) X(map_from_arrays) X(map_from_entries) X(map_concat) X(update_fields) X(field_op) \
     X(str_to_map) X(arrays_zip) X(sequence) X(array_repeat) X(sort_array) X(split) X(explode) \
     X(posexplode) X(inline) X(stack) X(json_tuple) X(round) X(ceil_floor) X(abs) X(nanvl) \
     X(to_number) X(sum) X(avg) X(minmax) X(collect) X(percentile_approx) X(percentile) X(histogram) \
     X(count) X(from_schema) X(variant_get) X(timestamp_conf) X(extract) X(date_add) X(assert_true) \
     X(raise_error) X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) \
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
-    X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(cmp) X(eq) X(logic) \
+    X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(try_arith) X(try_div) X(try_rem) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
     X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask) X(randstr) X(schema_of) X(to_format) X(to_binary) X(signum) X(width_bucket) X(variant_explode) X(avro) X(sql_keywords) X(regexp_replace) X(format_string) X(convert_timezone) X(hex)
 

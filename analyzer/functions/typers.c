@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "functions.h"
+#include "core/func_sig.h"
 #include "registry.h"
 #include "catalog/conf.h"
 #include "print/printer.h"
@@ -532,8 +533,60 @@ bool ty_map_concat(TypeCtx *c) {
     /* MapConcatCoercion: the wider type of the maps, no string promotion */
     for (int i = 0; i < c->nargs && t; i++) t = fn_wider_no_string(c->an->arena, t, c->args[i]->type);
     if (!t) return fail_data_diff(c, 0, c->nargs);
-    for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    /* castIfNotSameType: maps that differ only in nullability are not cast */
+    for (int i = 0; i < c->nargs; i++)
+        if (!type_same(c->args[i]->type, t)) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     c->result = t;
+    return true;
+}
+
+/* A field operation of UpdateFields: WithField(name, value) has the value's
+ * type, DropField(name) none (they are not values of their own). */
+bool ty_field_op(TypeCtx *c) {
+    c->result = c->nargs == 2 ? c->args[1]->type : &TYPE_NULL;
+    return true;
+}
+
+static const char *field_op_name(const Node *op) {
+    const Node *n = op->nkids ? op->kids[0] : NULL;
+    while (n && n->kind == NK_Cast && n->nkids) n = n->kids[0];
+    return n && n->kind == NK_Literal && !n->u.lit.v.is_null ? n->u.lit.v.u.s.p : NULL;
+}
+
+/* UpdateFields(struct, ops).dataType: the struct's fields after each
+ * operation in turn — WithField replaces every field of its name (taking
+ * the name as written) or appends one, DropField removes them. */
+bool ty_update_fields(TypeCtx *c) {
+    const DataType *st = c->args[0]->type;
+    if (st->id != T_STRUCT) return fn_typer_error(c, 0, 'S') != NULL;
+    StructField *fs = ARENA_ARRAY(c->an->arena, StructField, st->nfields + c->nargs + 1);
+    int n = st->nfields;
+    for (int i = 0; i < n; i++) fs[i] = st->fields[i];
+    bool cs = c->an->conf && c->an->conf->case_sensitive;
+    for (int i = 1; i < c->nargs; i++) {
+        const Node *op = c->args[i];
+        const FuncSig *sig = op->kind == NK_Call ? call_sig(op) : NULL;
+        const char *name = field_op_name(op);
+        bool with = sig && strcmp(sig->name, "@withfield") == 0;
+        if (!sig || !name || (!with && strcmp(sig->name, "@dropfield") != 0)) return fn_typer_error(c, i, 'S') != NULL;
+        int m = 0;
+        bool found = false;
+        for (int k = 0; k < n; k++) {
+            bool same = cs ? strcmp(fs[k].name, name) == 0 : strcasecmp(fs[k].name, name) == 0;
+            if (!same) {
+                fs[m++] = fs[k];
+            } else if (with) {
+                fs[m++] = (StructField){.name = name, .type = op->kids[1]->type,
+                                        .nullable = fn_expr_nullable(op->kids[1])};
+                found = true;
+            }
+        }
+        n = m;
+        if (with && !found)
+            fs[n++] = (StructField){.name = name, .type = op->kids[1]->type, .nullable = fn_expr_nullable(op->kids[1])};
+    }
+    c->result = type_struct(c->an->arena, n, fs);
+    c->nullable = fn_expr_nullable(c->args[0]);
     return true;
 }
 
@@ -1623,12 +1676,16 @@ bool ty_decode(TypeCtx *c) {
    DecimalType.forType); dates, timestamps and binaries as they are */
 bool ty_to_char(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
-    if (type_is_datetime(t) && t->id != T_NULL) {
-        /* ToCharacterBuilder: a date or timestamp is formatted by DateFormatClass */
-        Node *r = fn_call_builtin(c->an, "date_format", c->args, 2, c->orig);
-        if (!r) return false;
-        c->replacement = r;
-        return true;
+    /* ToCharacterBuilder: a datetime (DatetimeType) is DateFormatClass */
+    if (t->id == T_DATE || t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ) {
+        const FuncDef *df = func_lookup_arity("date_format", 2);
+        if (df) {
+            if (t->id != T_TIMESTAMP) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_TIMESTAMP);
+            if (!type_is_string(c->args[1]->type)) c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_STRING);
+            c->def = df;
+            c->result = &TYPE_STRING;
+            return true;
+        }
     }
     if (type_is_numeric(t) && t->id != T_DECIMAL) {
         const DataType *d = fn_implicit_cast_type(c->an->arena, t, 'M');

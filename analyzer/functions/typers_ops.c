@@ -104,13 +104,6 @@ static bool replace_with(TypeCtx *c, const char *name, Node *x, Node *y, const D
 }
 
 static bool is_ts(const DataType *t) { return t->id == T_TIMESTAMP || t->id == T_TIMESTAMP_NTZ; }
-/* An ANSI interval type with all its fields (YearMonthIntervalType(), DayTimeIntervalType()) */
-static const DataType *full_interval(Arena *a, const DataType *t) {
-    if (t->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
-    if (t->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
-    return t;
-}
-
 static bool is_ansi_interval(const DataType *t) { return t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL; }
 
 /* BinaryArithmeticWithDatetimeResolver: + - * / over dates, timestamps and
@@ -125,6 +118,16 @@ static Node *days_of(TypeCtx *c, Node *iv, bool negate) {
     Node *d = fn_call_builtin(c->an, "extractansiintervaldays", &iv, 1, c->orig);
     if (d && negate) d = fn_call_builtin(c->an, "-", &d, 1, c->orig);
     return d;
+}
+
+/* MultiplyYMInterval / DivideYMInterval return YearMonthIntervalType()
+ * and their day-time forms DayTimeIntervalType(): the default fields
+ * (YEAR TO MONTH, DAY TO SECOND), whatever the operand's fields were;
+ * a calendar interval stays one. */
+static const DataType *scaled_interval_type(Arena *a, const DataType *it) {
+    if (it->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
+    if (it->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
+    return it;
 }
 
 /* TimeAdd(start, interval) as Spark builds it for `x + interval` when x is
@@ -252,21 +255,19 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         return promote_string_datetime(c, handled);
     case '*': {
         const DataType *it = type_is_interval(lt) ? lt : type_is_interval(rt) ? rt : NULL;
-        /* MultiplyYMInterval / MultiplyDTInterval: YearMonthIntervalType() / DayTimeIntervalType() */
-        const DataType *res = it ? full_interval(an->arena, it) : NULL;
         if (!it) break;
         Node *iv = it == lt ? l : r, *num = it == lt ? r : l;
         if (type_is_string(num->type) || num->type->id == T_NULL) num = fn_mk_cast(an, num, &TYPE_DOUBLE);
         c->args[0] = iv;
         c->args[1] = num;
-        c->result = res;
+        c->result = scaled_interval_type(an->arena, it);
         c->nullable = 1;
         return true;
     }
     case '/':
         if (!type_is_interval(lt)) break;
         if (type_is_string(rt) || R == T_NULL) c->args[1] = fn_mk_cast(an, r, &TYPE_DOUBLE);
-        c->result = full_interval(an->arena, lt); /* DivideYMInterval / DivideDTInterval */
+        c->result = scaled_interval_type(an->arena, lt);
         c->nullable = 1;
         return true;
     default: break;
@@ -513,3 +514,23 @@ bool ty_neq(TypeCtx *c) {
     c->replacement = fn_call_builtin(c->an, "not", &eq, 1, c->orig);
     return c->replacement != NULL;
 }
+
+/* try_add, try_subtract, try_multiply, try_divide, try_mod are
+ * RuntimeReplaceable with InheritAnalysisRules: the operator they stand for
+ * (Add(l, r, TRY), TryEval(...)) is their child and takes the coercion,
+ * while the call prints its parameters as written:
+ *     try_add(2147483647, "1")  →  try_add(2147483647, 1)   (a bigint)
+ * not try_add(cast(2147483647 as bigint), cast(1 as bigint)). So the call
+ * keeps its arguments uncoerced and the operator's type; ReplaceExpressions
+ * (replacements.c) builds the coerced operator again. */
+static bool try_typed(TypeCtx *c, TyperFn op) {
+    Node *orig[2] = {c->args[0], c->args[1]};
+    if (!op(c)) return false;
+    if (c->replacement) return true;
+    c->args[0] = orig[0];
+    c->args[1] = orig[1];
+    return true;
+}
+bool ty_try_arith(TypeCtx *c) { return try_typed(c, ty_arith); }
+bool ty_try_div(TypeCtx *c) { return try_typed(c, ty_div); }
+bool ty_try_rem(TypeCtx *c) { return try_typed(c, ty_rem); }
