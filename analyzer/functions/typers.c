@@ -365,6 +365,8 @@ bool ty_str_pred(TypeCtx *c) {
 }
 
 /* concat: strings, binaries or arrays (ConcatCoercion casts the rest to string) */
+static bool conf_true(const Analysis *an, const char *key);
+
 bool ty_concat(TypeCtx *c) {
     bool all_bin = c->nargs > 0, all_arr = c->nargs > 0;
     for (int i = 0; i < c->nargs; i++) {
@@ -378,7 +380,8 @@ bool ty_concat(TypeCtx *c) {
         c->result = widen_args(c, 0, c->nargs, 1);
         return c->result != NULL;
     }
-    if (all_bin) {
+    /* binaries concatenate as binary unless spark.sql.function.concatBinaryAsString */
+    if (all_bin && !conf_true(c->an, "spark.sql.function.concatBinaryAsString")) {
         c->result = &TYPE_BINARY;
         return true;
     }
