@@ -35,4 +35,7 @@ typedef struct Conf {
     const char **values;
 } Conf;
 
+/* A boolean key as set in the session (any key, as text; dflt when unset or not a boolean). */
+bool conf_get_bool(const Conf *c, const char *key, bool dflt);
+
 #endif

@@ -51,6 +51,15 @@ static const BoolKey BOOL_KEYS[] = {
     {"catalyzer.explain.finishAnalysis", offsetof(Conf, finish_analysis)},
 };
 
+bool conf_get_bool(const Conf *c, const char *key, bool dflt) {
+    for (int i = c ? c->nentries - 1 : -1; i >= 0; i--)
+        if (c->keys[i] && !strcasecmp(c->keys[i], key)) {
+            bool b;
+            return c->values[i] && parse_bool(c->values[i], &b) ? b : dflt;
+        }
+    return dflt;
+}
+
 /* Applies key=value to the typed fields; false if the value is invalid for a known key. */
 bool conf_apply(Conf *c, const char *key, const char *value) {
     for (size_t i = 0; i < sizeof BOOL_KEYS / sizeof BOOL_KEYS[0]; i++) {

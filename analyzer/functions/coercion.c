@@ -306,6 +306,12 @@ bool can_cast(const DataType *from, const DataType *to, bool ansi) {
 
 /* ---- implicit casts for expected input types (AnsiTypeCoercion.implicitCast) ---- */
 
+static bool spec_accepts(char code, const DataType *t);
+static const DataType *spec_concrete(Arena *a, char code);
+
+bool fn_spec_accepts(char code, const DataType *t) { return spec_accepts(code, t); }
+const DataType *fn_spec_concrete(Arena *a, char code) { return spec_concrete(a, code); }
+
 static bool spec_accepts(char code, const DataType *t) {
     switch (code) {
     case '?': case 'C': case 'L': return true;
@@ -330,6 +336,8 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'H': return t->id == T_DECIMAL && t->precision == 16 && t->scale == 6;
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
+    case 'Q': return t->id != T_NULL;
+    case 'g': return type_is_string(t) || t->id == T_BINARY || t->id == T_NULL;
     case 'A': return t->id == T_ARRAY;
     case 'R': return t->id == T_ARRAY && type_is_string(t->elem);
     case 'm': return t->id == T_MAP;
@@ -373,6 +381,8 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     /* 'o': a boolean the function checks without implicit casts (ExpectsInputTypes) */
     if (code == 'o') return from->id == T_NULL ? &TYPE_BOOLEAN : NULL;
     if (code == 'q') return NULL; /* bit_count: integral or boolean, no implicit cast */
+    if (code == 'g') return fn_implicit_cast_type(a, from, 'x');
+    if (code == 'Q') return &TYPE_STRING; /* only a NULL gets here */
     if (code == 'M' && type_is_numeric(from)) return type_decimal_for(a, from);
     if (type_is_string(from) && (code == 's' || code == 'x' || code == 'F')) return NULL;
     if ((from->id == T_FLOAT || from->id == T_DOUBLE || from->id == T_DECIMAL) && code == 'I') return NULL;
@@ -429,6 +439,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'f': return "\"FLOAT\"";
     case 'y': return "\"TINYINT\"";
     case 's': case 'F': return "\"STRING\"";
+    case 'g': return "(\"STRING\" or \"BINARY\" or \"VOID\")";
     case 'b': case 'o': return "\"BOOLEAN\"";
     case 'q': return "(\"INTEGRAL\" or \"BOOLEAN\")";
     case 'B': return "\"BINARY\"";

@@ -152,10 +152,26 @@ bool ty_transform_values(TypeCtx *c) {
     return true;
 }
 
+/* The key type map_zip_with's maps are cast to (MapZipWithCoercion: the
+ * wider type without string promotion), NULL if none. */
+static const DataType *zip_key_type(Arena *a, const DataType *l, const DataType *r) {
+    return type_same(l, r) ? l : fn_wider_no_string(a, l, r);
+}
+
 bool ty_map_zip_with(TypeCtx *c) {
     if (!need(c, 0, T_MAP) || !need(c, 1, T_MAP)) return false;
-    const DataType *k = coerce_wider_type(c->an->arena, c->args[0]->type->elem, c->args[1]->type->elem);
-    c->result = type_map(c->an->arena, k ? k : c->args[0]->type->elem, body_type(c, 2), true);
+    Arena *a = c->an->arena;
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
+    const DataType *k = zip_key_type(a, l->elem, r->elem);
+    if (!k) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.MAP_ZIP_WITH_DIFF_TYPES", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "functionName", sql_ident(a, "map_zip_with"), "leftType",
+                                  sql_type_quoted(a, l->elem), "rightType", sql_type_quoted(a, r->elem), NULL));
+        return false;
+    }
+    if (!type_same(l->elem, k)) c->args[0] = fn_mk_cast(c->an, c->args[0], type_map(a, k, l->value, l->contains_null));
+    if (!type_same(r->elem, k)) c->args[1] = fn_mk_cast(c->an, c->args[1], type_map(a, k, r->value, r->contains_null));
+    c->result = type_map(a, k, body_type(c, 2), true);
     return true;
 }
 
@@ -194,6 +210,10 @@ int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, i
         return set_types(types, max, k, v, NULL, 2);
     if (!strcasecmp(n, "map_zip_with")) {
         const DataType *v2 = nargs > 1 && args[1]->type && args[1]->type->id == T_MAP ? args[1]->type->value : &TYPE_NULL;
+        if (nargs > 1 && args[1]->type && args[1]->type->id == T_MAP && k) {
+            const DataType *w = zip_key_type(an->arena, k, args[1]->type->elem);
+            if (w) k = w;
+        }
         return i == 2 ? set_types(types, max, k, v, v2, 3) : -1;
     }
     return -1;

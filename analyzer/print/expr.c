@@ -708,7 +708,8 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     case NK_LambdaFunction:
         sb_puts(sb, "lambdafunction(");
         args_print(sb, e->kids, e->nkids, st, ", ");
-        if (!s) sb_puts(sb, e->nkids ? ", false" : "false");
+        /* LambdaFunction(function, arguments, hidden): hidden for a plain expression in a function slot */
+        if (!s) sb_puts(sb, (e->flags & NF_IMPLICIT) ? (e->nkids ? ", true" : "true") : (e->nkids ? ", false" : "false"));
         sb_putc(sb, ')');
         return;
     case NK_NamedLambdaVariable:

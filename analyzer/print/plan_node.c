@@ -644,6 +644,11 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Filter:
         sb_puts(sb, "Filter ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
+        /* a condition that is a bare attribute prints as its simpleString (name#id: type) */
+        if (n->nexprs && n->exprs[0]->kind == NK_AttributeReference && n->exprs[0]->type) {
+            sb_puts(sb, ": ");
+            type_print_catalog(sb, n->exprs[0]->type);
+        }
         return;
     case NK_Aggregate: {
         uint32_t ng = n->u.aggregate.ngroup;

@@ -35,6 +35,14 @@ static bool const_long(Analysis *an, const Node *e, int64_t *out) {
         *out = v.u.i;
         return true;
     }
+    /* a constant decimal: its integral part (Range takes Number.longValue) */
+    if (e->type && e->type->id == T_DECIMAL && expr_is_constant(e) && const_eval(an, e, &v) && !v.is_null) {
+        __int128 d = v.u.dec;
+        for (int s = 0; s < e->type->scale; s++) d /= 10;
+        if (d > INT64_MAX || d < INT64_MIN) return false;
+        *out = (int64_t)d;
+        return true;
+    }
     return false;
 }
 
@@ -73,6 +81,8 @@ static Node *rewrite(Node *p, void *ctx) {
                                           expr_sql_quoted(an->arena, p->exprs[i]), NULL));
         }
     }
+    if (p->nexprs >= 3 && v[2] == 0) /* Range's require(step != 0) */
+        return an_fail(an, error_make(an->arena, "FAILED_FUNCTION_CALL", p, "funcName", "`range`", NULL));
     Node *r = node_new(an->arena, NK_Range, p->start, p->stop);
     if (p->nexprs == 1) {
         r->u.range.start = 0;
