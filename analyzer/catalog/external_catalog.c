@@ -116,7 +116,7 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
         a = memo->arena; /* the copy outlives this analysis */
     }
     TableDef *d = ARENA_NEW(a, TableDef);
-    d->catalog = cat->name;
+    d->catalog = arena_strdup(a, cat->name); /* the memo's copy outlives the request and the state */
     d->ns = catalog_namespace_key(a, ns);
     const char **parts = ARENA_ARRAY(a, const char *, ns.n + 1);
     for (uint32_t i = 0; i < ns.n; i++) parts[i] = arena_strdup(a, ns.v[i]);
@@ -124,7 +124,7 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
     d->v2 = true;
     d->name = arena_strdup(a, name);
     d->table_name = t.name ? arena_strdup(a, t.name) : NULL;
-    d->provider = cat->plugin;
+    d->provider = arena_strdup(a, cat->plugin);
     d->ncols = t.ncols;
     d->cols = ARENA_ARRAY(a, ColumnDef, t.ncols + 1);
     ErrorInfo *e = NULL;

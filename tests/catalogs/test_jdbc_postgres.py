@@ -321,6 +321,8 @@ try:
                   "the same session goes on with its other catalog", resp)
         silent.close()
         check(d.alive(), "the daemon is alive at the end")
+    except Exception as e:  # say what the daemon said, then fail
+        check(False, "the daemon part ran to its end: %r" % e, d.log()[-6000:])
     finally:
         d.stop()
         if any(x in d.log() for x in SANITIZER):
