@@ -13,6 +13,7 @@ PACKAGES=(
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libcriterion-dev                          # unit tests
+  tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   nghttp2-client curl                       # h2load bursts, curl tests
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)

@@ -35,4 +35,7 @@ typedef struct Conf {
     const char **values;
 } Conf;
 
+/* Whether spark.sql.session.timeZone may be set to v (Spark's isValidTimezone). */
+bool conf_valid_time_zone(const char *v);
+
 #endif

@@ -305,7 +305,7 @@ struct Node {
             const char *catalog;     /* the catalog the target resolved to (NULL as parsed) */
             const char *catalog_plugin; /* its plugin class (v2 catalogs) */
             const char *text;        /* CreateView: the query text; SetConfig: key */
-            const char *value;       /* SetConfig: value (NULL: show) */
+            const char *value;       /* SetConfig: value (NULL: show); NF_IMPLICIT: SET TIME ZONE LOCAL */
             /* CreateView: kids[0] = query; user column list in col_names (col_types NULL)
                CreateTable AS SELECT: kids[0] = query
                DeclareVariable: col_types[0] = declared type or NULL; exprs[0] = DEFAULT or none

@@ -11,6 +11,14 @@
 #include "catalog/conf.h"
 #include "print/printer.h"
 
+/* A boolean conf key set to true (the last setting wins). */
+static bool conf_true(const Analysis *an, const char *key) {
+    const Conf *cf = an->conf;
+    for (int i = cf ? cf->nentries - 1 : -1; i >= 0; i--)
+        if (cf->keys[i] && strcasecmp(cf->keys[i], key) == 0) return cf->values[i] && strcasecmp(cf->values[i], "true") == 0;
+    return false;
+}
+
 static const DataType *parse_type(Arena *a, const char *s) {
     const char *err = NULL;
     return s ? type_parse(a, s, strlen(s), NULL, &err) : NULL;
@@ -20,6 +28,30 @@ bool ty_fixed(TypeCtx *c) {
     c->result = parse_type(c->an->arena, c->def->out);
     if (!c->result) c->result = &TYPE_NULL;
     return true;
+}
+
+/* signum and width_bucket take TypeCollection(DoubleType,
+ * YearMonthIntervalType, DayTimeIntervalType): an ANSI interval stays as it
+ * is (width_bucket's value and bounds all of one interval family, their
+ * fields may differ), anything else is cast to double; the result is the
+ * row's type.
+ *     signum(INTERVAL '-10' YEAR)         → SIGNUM(INTERVAL '-10' YEAR)
+ *     width_bucket(5.3, 0.2, 10.6, 5)     → width_bucket(cast(5.3 as double), ...) */
+bool ty_double_or_interval(TypeCtx *c) {
+    int n = c->nargs < 3 ? c->nargs : 3;
+    TypeId fam = c->args[0]->type->id;
+    bool interval = fam == T_YM_INTERVAL || fam == T_DT_INTERVAL;
+    for (int i = 1; i < n && interval; i++) interval = c->args[i]->type->id == fam;
+    for (int i = 0; i < n && !interval; i++) {
+        const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, 'd');
+        if (!t && !c->an->conf->ansi) t = fn_legacy_implicit_cast_type(c->an->arena, c->args[i]->type, 'd');
+        if (!t) {
+            fn_typer_error(c, i, 'd');
+            return false;
+        }
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    }
+    return ty_fixed(c);
 }
 
 bool ty_arg0(TypeCtx *c) {
@@ -377,7 +409,9 @@ bool ty_concat(TypeCtx *c) {
         c->result = widen_args(c, 0, c->nargs, 1);
         return c->result != NULL;
     }
-    if (all_bin) {
+    /* ConcatCoercion: binaries stay binary unless
+       spark.sql.function.concatBinaryAsString casts them to string */
+    if (all_bin && !conf_true(c->an, "spark.sql.function.concatBinaryAsString")) {
         c->result = &TYPE_BINARY;
         return true;
     }
@@ -520,6 +554,23 @@ bool ty_map_from_entries(TypeCtx *c) {
     return true;
 }
 
+/* Whether casting `from` to `to` keeps every string a string and makes no
+ * other type one (NULL parts excepted). */
+static bool same_string_places(const DataType *from, const DataType *to) {
+    if (from->id == T_NULL) return true;
+    if (type_is_string(from) || type_is_string(to)) return type_is_string(from) && type_is_string(to);
+    if (from->id != to->id) return true;
+    switch (from->id) {
+    case T_ARRAY: return same_string_places(from->elem, to->elem);
+    case T_MAP: return same_string_places(from->elem, to->elem) && same_string_places(from->value, to->value);
+    case T_STRUCT:
+        for (int i = 0; i < from->nfields && i < to->nfields; i++)
+            if (!same_string_places(from->fields[i].type, to->fields[i].type)) return false;
+        return true;
+    default: return true;
+    }
+}
+
 bool ty_map_concat(TypeCtx *c) {
     if (c->nargs == 0) {
         c->result = type_map(c->an->arena, &TYPE_STRING, &TYPE_STRING, false);
@@ -529,7 +580,11 @@ bool ty_map_concat(TypeCtx *c) {
         if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'm') != NULL;
     const DataType *t = &TYPE_NULL;
     for (int i = 0; i < c->nargs && t; i++) t = coerce_wider_type(c->an->arena, t, c->args[i]->type);
-    if (!t) return fail_diff_class(c, "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES", 0, c->nargs, 1, true);
+    /* the maps widen without string promotion: map<string,string> beside
+       map<date,date> keeps its types and fails MapConcat's same-type check */
+    for (int i = 0; i < c->nargs && t; i++)
+        if (!same_string_places(c->args[i]->type, t)) t = NULL;
+    if (!t) return fail_data_diff(c, 0, c->nargs);
     for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     c->result = t;
     return true;
@@ -723,6 +778,15 @@ bool ty_round(TypeCtx *c) {
 /* ceil/floor(x): bigint for integral and floating, decimal(p-s+1, 0) */
 bool ty_ceil_floor(TypeCtx *c) {
     if (c->nargs > 1) {
+        /* CeilExpressionBuilder / FloorExpressionBuilder: the scale must be a
+           foldable INT (a NULL or a string is no INT) */
+        const Node *scale = c->args[1];
+        if (!fn_is_foldable(scale) || scale->type->id != T_INT) {
+            Arena *a = c->an->arena;
+            an_fail(c->an, error_make(a, "NON_FOLDABLE_ARGUMENT", c->orig, "funcName", sql_ident(a, c->def->name),
+                                      "paramName", sql_ident(a, "scale"), "paramType", "\"INT\"", NULL));
+            return false;
+        }
         /* RoundCeil / RoundFloor: the input as a decimal, then RoundBase's type */
         const DataType *t0 = c->args[0]->type;
         if (t0->id != T_DECIMAL) {
@@ -862,12 +926,6 @@ bool ty_histogram(TypeCtx *c) {
     return true;
 }
 
-static bool conf_true(const Analysis *an, const char *key) {
-    const Conf *cf = an->conf;
-    for (int i = 0; cf && i < cf->nentries; i++)
-        if (cf->keys[i] && strcasecmp(cf->keys[i], key) == 0) return cf->values[i] && strcasecmp(cf->values[i], "true") == 0;
-    return false;
-}
 
 bool ty_count(TypeCtx *c) {
     if (c->nargs == 0 && !strcasecmp(c->def->name, "count") &&

@@ -152,10 +152,39 @@ bool ty_transform_values(TypeCtx *c) {
     return true;
 }
 
+/* MapZipWithCoercion: two maps whose key types differ are cast to maps
+ * keyed by the wider type, unless the cast could make a key null
+ * (Cast.forceNullable: a string key beside a number, date, timestamp):
+ *     map_zip_with(map<tinyint,..> a, map<smallint,..> b, f)
+ *       → map_zip_with(cast(a as map<smallint,..>), b, f)
+ * Runs before the lambda is bound, so `k` has the wider type. */
+void fn_map_zip_with_coerce(Analysis *an, Node **args, int nargs) {
+    if (nargs < 2 || !args[0]->type || !args[1]->type || args[0]->type->id != T_MAP || args[1]->type->id != T_MAP)
+        return;
+    const DataType *l = args[0]->type, *r = args[1]->type;
+    if (type_same(l->elem, r->elem)) return;
+    if (type_is_string(l->elem) != type_is_string(r->elem)) return;
+    const DataType *k = coerce_wider_type(an->arena, l->elem, r->elem);
+    if (!k) return;
+    for (int i = 0; i < 2; i++) {
+        const DataType *t = args[i]->type;
+        if (!type_same(t->elem, k))
+            args[i] = fn_mk_cast(an, args[i], type_map(an->arena, k, t->value, t->contains_null));
+    }
+}
+
 bool ty_map_zip_with(TypeCtx *c) {
     if (!need(c, 0, T_MAP) || !need(c, 1, T_MAP)) return false;
-    const DataType *k = coerce_wider_type(c->an->arena, c->args[0]->type->elem, c->args[1]->type->elem);
-    c->result = type_map(c->an->arena, k ? k : c->args[0]->type->elem, body_type(c, 2), true);
+    fn_map_zip_with_coerce(c->an, c->args, c->nargs);
+    const DataType *lk = c->args[0]->type->elem, *rk = c->args[1]->type->elem;
+    if (!type_same(lk, rk)) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.MAP_ZIP_WITH_DIFF_TYPES", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "functionName", sql_ident(a, "map_zip_with"), "leftType",
+                                  sql_type_quoted(a, lk), "rightType", sql_type_quoted(a, rk), NULL));
+        return false;
+    }
+    c->result = type_map(c->an->arena, lk, body_type(c, 2), true);
     return true;
 }
 
