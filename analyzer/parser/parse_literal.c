@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <time.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,7 +192,18 @@ Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
     }
     if (t->kind == TK_EXP || (t->kind == TK_TYPEDNUM && (suf == 'D' || suf == 'F'))) {
         double d = strtod(raw, NULL);
-        Node *l = lit(p, suf == 'F' ? &TYPE_FLOAT : &TYPE_DOUBLE, start);
+        /* beyond the type's range: INVALID_NUMERIC_LITERAL_RANGE, as Spark's
+           parser checks a float or double literal */
+        bool fl = suf == 'F';
+        if (isinf(d) || (fl && fabs(d) > 3.4028234663852886e38)) {
+            size_t rl = strlen(raw);
+            if (t->kind == TK_TYPEDNUM && rl && isalpha((unsigned char)raw[rl - 1])) rl--;
+            ps_defer_error(p, range_error(p, arena_strndup(p->a, raw, rl), fl ? "float" : "double",
+                                          fl ? "-3.4028234663852886E+38" : "-1.7976931348623157E+308",
+                                          fl ? "3.4028234663852886E+38" : "1.7976931348623157E+308", start));
+            d = 0;
+        }
+        Node *l = lit(p, fl ? &TYPE_FLOAT : &TYPE_DOUBLE, start);
         l->u.lit.v.u.d = d;
         return node_finish(l);
     }
