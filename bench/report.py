@@ -324,6 +324,18 @@ import security_report  # noqa: E402
 lines.extend(security_report.render(OUT))
 if lines[-1] != "":
     w("")
+import catalogs_report  # noqa: E402
+
+lines.extend(catalogs_report.render(OUT))
+if lines[-1] != "":
+    w("")
+
+# ------------------------------------------------------------- isolation ----
+import isolation_report  # noqa: E402
+
+lines.extend(isolation_report.render(OUT))
+if lines[-1] != "":
+    w("")
 
 # ------------------------------------------------------------- per query ----
 w("## Per query")

@@ -9,6 +9,8 @@
 #   3. growth: plans that double in one dimension at a time
 #   4. through the daemon: catalyzer-load at concurrency 1, 2 and saturating
 #   5. the cost of TLS and token checks through the daemon (bench/security.sh)
+#   6. the cost of isolated analysis workers through the daemon (bench/isolation.sh)
+#   7. external catalogs: TPC-DS through the JDBC catalog, warm and cold (bench/catalogs.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
@@ -215,6 +217,16 @@ kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
 log "security: TLS and token checks (bench/security.sh)"
 BENCH_SECURITY_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
     bash "$ROOT/bench/security.sh" || log "security: bench/security.sh exited $?"
+
+# --------------------------------------------------------------- isolation ----
+log "isolation: worker processes against worker threads (bench/isolation.sh)"
+BENCH_ISOLATION_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/isolation.sh" || log "isolation: bench/isolation.sh exited $?"
+
+# --------------------------------------------------------------- catalogs ----
+log "external catalogs: JDBC over PostgreSQL, warm and cold (bench/catalogs.sh)"
+BENCH_OUT="$OUT" CATALYZER="$BUILD/client/catalyzer" ITER_CZ="$ITER_CZ" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/catalogs.sh" || log "catalogs: bench/catalogs.sh exited $?"
 
 # --------------------------------------------------------------- report ----
 cat /proc/loadavg >"$OUT/loadavg_end.txt"

@@ -12,6 +12,7 @@
 #include "catalyzer.h"
 #include "cli_opts.h"
 #include "commands.h"
+#include "external_catalogs.h"
 #include "input.h"
 #include "remote.h"
 
@@ -31,7 +32,7 @@ int cmd_bench(int argc, char **argv) {
     bool json = o.json;
     const char *const *files = o.files;
     int nfiles = o.nfiles;
-    CzSession *s = cz_session_new(false);
+    CzSession *s = cli_session_new(false);
     for (int i = 0; i < o.nconfs; i++) {
         char key[512];
         const char *kv = o.confs[i], *eq = strchr(kv, '=');

@@ -13,6 +13,7 @@
 #include "catalyzer.h"
 #include "cli_opts.h"
 #include "commands.h"
+#include "external_catalogs.h"
 #include "input.h"
 #include "plan_input.h"
 #include "remote.h"
@@ -56,7 +57,7 @@ int cli_parse_common(int argc, char **argv, const char *usage, CzSession **sessi
         return -1;
     }
     const char *path = o.files[0];
-    CzSession *s = cz_session_new(!bare);
+    CzSession *s = cli_session_new(!bare);
     for (int i = 0; i < nconfs; i++) {
         char key[512];
         const char *eq = strchr(confs[i], '=');

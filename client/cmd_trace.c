@@ -15,11 +15,12 @@
 #include <string.h>
 
 #include "catalyzer.h"
-#include "input.h"
-#include "remote.h"
 #include "core/arena.h"
+#include "external_catalogs.h"
+#include "input.h"
 #include "parser/parser.h"
 #include "print/printer.h"
+#include "remote.h"
 
 typedef struct Ev {
     char *batch, *rule, *kinds, *plan, *before, *scope;
@@ -376,7 +377,7 @@ static void print_outcome(bool ok, const char *schema, const char *cls, const ch
 }
 
 static int trace_local(const RemoteOpts *o, const StatementList *l) {
-    CzSession *s = cz_session_new(!o->bare);
+    CzSession *s = cli_session_new(!o->bare);
     for (int i = 0; i < o->nconfs; i++) {
         char key[512];
         const char *eq = strchr(o->confs[i], '=');

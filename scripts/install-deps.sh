@@ -12,6 +12,7 @@ PACKAGES=(
   libnghttp2-dev                            # HTTP/2 for gRPC
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
+  libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster
   libcriterion-dev                          # unit tests
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests

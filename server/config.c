@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING, OPT_ORIGINS } OptKind;
+typedef enum OptKind { OPT_HOSTPORT_GRPC, OPT_HOSTPORT_HTTP, OPT_U32, OPT_SIZE, OPT_LOGLEVEL, OPT_STRING, OPT_ORIGINS, OPT_BOOL } OptKind;
 
 typedef struct Opt {
     const char *flag; /* without the leading -- */
@@ -25,22 +25,22 @@ typedef struct Opt {
 static const Opt OPTS[] = {
     {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:15002", "gRPC (HTTP/2 cleartext) listen address (15002: Spark Connect's port); port 0 = any free port"},
     {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "HTTP/1.1 JSON endpoint listen address; 'off' disables it"},
-    {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis worker threads; 0 = number of cores"},
+    {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis workers (processes, or threads with --worker-isolation thread); 0 = number of cores"},
     {"queue", "CATALYZERD_QUEUE", OPT_U32, OFF(queue), "256", "bounded job queue; a full queue answers RESOURCE_EXHAUSTED"},
-    {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker thread"},
+    {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker's analysis thread"},
     {"max-message-bytes", "CATALYZERD_MAX_MESSAGE_BYTES", OPT_U32, OFF(max_message_bytes), "4194304", "largest request message (gRPC or JSON body)"},
     {"max-plan-depth", "CATALYZERD_MAX_PLAN_DEPTH", OPT_U32, OFF(max_plan_depth), "1000", "deepest plan/expression nesting, checked before unpacking"},
     {"max-plan-nodes", "CATALYZERD_MAX_PLAN_NODES", OPT_U32, OFF(max_plan_nodes), "200000", "most plan/expression nodes in a request"},
     {"max-memory-bytes", "CATALYZERD_MAX_MEMORY_BYTES", OPT_SIZE, OFF(max_memory_bytes), "268435456", "per-request analysis memory budget"},
     {"max-concurrent-streams", "CATALYZERD_MAX_CONCURRENT_STREAMS", OPT_U32, OFF(max_concurrent_streams), "100", "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS"},
     {"max-header-list-bytes", "CATALYZERD_MAX_HEADER_LIST_BYTES", OPT_U32, OFF(max_header_list_bytes), "16384", "HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE (enforced)"},
-    {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports"},
+    {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports together"},
     {"session-idle-seconds", "CATALYZERD_SESSION_IDLE_SECONDS", OPT_U32, OFF(session_idle_seconds), "600", "idle sessions expire after this"},
     {"max-sessions", "CATALYZERD_MAX_SESSIONS", OPT_U32, OFF(max_sessions), "10000", "most live sessions; more answers RESOURCE_EXHAUSTED"},
     {"default-timeout-ms", "CATALYZERD_DEFAULT_TIMEOUT_MS", OPT_U32, OFF(default_timeout_ms), "0", "deadline of calls without grpc-timeout; 0 = none"},
     {"drain-timeout-ms", "CATALYZERD_DRAIN_TIMEOUT_MS", OPT_U32, OFF(drain_timeout_ms), "10000", "on SIGTERM, how long in-flight calls may take"},
     {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
-    {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections idle (no call, no bytes) this long; 0 = never"},
+    {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections without a call started or ended this long (bytes alone do not count); 0 = never"},
     {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},
     {"tls-cert", "CATALYZERD_TLS_CERT", OPT_STRING, OFF(tls_cert), "", "PEM certificate chain: both ports speak TLS (gRPC with ALPN h2)"},
     {"tls-key", "CATALYZERD_TLS_KEY", OPT_STRING, OFF(tls_key), "", "PEM private key of --tls-cert"},
@@ -49,6 +49,15 @@ static const Opt OPTS[] = {
     {"http-allowed-hosts", "CATALYZERD_HTTP_ALLOWED_HOSTS", OPT_STRING, OFF(http_allowed_hosts), "localhost,127.0.0.1,::1", "Host header names the JSON endpoint answers (plus the --http address); '*' any"},
     {"http-allowed-origins", "CATALYZERD_HTTP_ALLOWED_ORIGINS", OPT_STRING, OFF(http_allowed_origins), "", "browser origins (scheme://host[:port], comma-separated) besides its own allowed to call the JSON endpoint"},
     {"http-cors", "CATALYZERD_HTTP_CORS", OPT_ORIGINS, OFF(http_cors), "", "browser origins (scheme://host:port, comma-separated) allowed to call the JSON endpoint cross-origin (CORS); empty = none"},
+    {"worker-isolation", "CATALYZERD_WORKER_ISOLATION", OPT_STRING, OFF(worker_isolation), "process", "process: each analysis worker is a process, a crash costs one request; thread: workers are threads of the daemon"},
+    {"worker-memory-limit", "CATALYZERD_WORKER_MEMORY_LIMIT", OPT_SIZE, OFF(worker_memory_limit), "0", "bytes of memory per worker process (RLIMIT_AS, resident memory); over it the request gets RESOURCE_EXHAUSTED; 0 = none"},
+    {"enable-fault-injection", "CATALYZERD_ENABLE_FAULT_INJECTION", OPT_BOOL, OFF(enable_fault_injection), "false", "accept the request conf catalyzer.debug.fault=segv|abort|hang|oom|slow (tests of the failure paths)"},
+    {"max-session-state-bytes", "CATALYZERD_MAX_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_session_state_bytes), "67108864", "one session's state (its recorded changes, and its memory in a worker); over it the change is refused (RESOURCE_EXHAUSTED); 0 = unlimited"},
+    {"max-timeout-ms", "CATALYZERD_MAX_TIMEOUT_MS", OPT_U32, OFF(max_timeout_ms), "300000", "longest deadline of any call: a client's longer grpc-timeout (or none) is cut to it; 0 = no cap"},
+    {"max-grpc-connections", "CATALYZERD_MAX_GRPC_CONNECTIONS", OPT_U32, OFF(max_grpc_connections), "1024", "open client connections on the gRPC port (within --max-connections)"},
+    {"max-http-connections", "CATALYZERD_MAX_HTTP_CONNECTIONS", OPT_U32, OFF(max_http_connections), "256", "open client connections on the JSON port (within --max-connections), so it cannot crowd out gRPC"},
+    {"max-pinned-calls", "CATALYZERD_MAX_PINNED_CALLS", OPT_U32, OFF(max_pinned_calls), "1", "per HTTP/2 connection: calls whose output waits for the client to open its flow-control window; more calls on it get RESOURCE_EXHAUSTED"},
+    {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' state together (the same two measures); 0 = unlimited"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -127,6 +136,11 @@ static bool set_opt(Config *cfg, const Opt *o, const char *v) {
         if (strlen(v) >= CONFIG_STR_MAX) return false;
         snprintf((char *)cfg + o->offset, CONFIG_STR_MAX, "%s", v);
         return true;
+    case OPT_BOOL:
+        if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0) *(bool *)((char *)cfg + o->offset) = true;
+        else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0) *(bool *)((char *)cfg + o->offset) = false;
+        else return false;
+        return true;
     case OPT_ORIGINS: {
         char err[256];
         if (strlen(v) >= sizeof cfg->http_cors || !cors_list_valid(v, err, sizeof err)) return false;
@@ -161,21 +175,15 @@ static void usage(FILE *f) {
     fprintf(f, "  --%-24s %-36s %s\n", "version, -V", "", "print the version");
 }
 
-int config_load(Config *cfg, int argc, char **argv) {
-    memset(cfg, 0, sizeof *cfg);
-    for (size_t i = 0; i < NOPTS; i++)
-        if (!set_opt(cfg, &OPTS[i], OPTS[i].def)) abort(); /* defaults are valid by construction */
-    for (size_t i = 0; i < NOPTS; i++) {
-        const char *v = getenv(OPTS[i].env);
-        if (v && !set_opt(cfg, &OPTS[i], v)) {
-            fprintf(stderr, "catalyzerd: bad value for %s: '%s'\n", OPTS[i].env, v);
-            return -1;
-        }
-    }
+/* getopt_long over the table (argv as config_load rewrote it); 0 to go on,
+ * 1 after --help/--version, -1 on a bad flag. */
+static int parse_flags(Config *cfg, int argc, char **argv) {
     /* getopt_long over the table: --flag VALUE or --flag=VALUE (unambiguous
      * abbreviations too), -h/--help, -V/--version. */
     struct option longopts[NOPTS + 3];
-    for (size_t i = 0; i < NOPTS; i++) longopts[i] = (struct option){OPTS[i].flag, required_argument, NULL, 256 + (int)i};
+    for (size_t i = 0; i < NOPTS; i++)
+        longopts[i] = (struct option){OPTS[i].flag, OPTS[i].kind == OPT_BOOL ? optional_argument : required_argument,
+                                      NULL, 256 + (int)i};
     longopts[NOPTS] = (struct option){"help", no_argument, NULL, 'h'};
     longopts[NOPTS + 1] = (struct option){"version", no_argument, NULL, 'V'};
     longopts[NOPTS + 2] = (struct option){NULL, 0, NULL, 0};
@@ -200,8 +208,10 @@ int config_load(Config *cfg, int argc, char **argv) {
             return -1;
         }
         const Opt *o = &OPTS[c - 256];
-        if (!set_opt(cfg, o, optarg)) {
-            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, optarg);
+        /* A switch takes no value unless given with '='. */
+        const char *v = o->kind == OPT_BOOL && !optarg ? "true" : optarg;
+        if (!set_opt(cfg, o, v)) {
+            fprintf(stderr, "catalyzerd: bad value for --%s: '%s'\n", o->flag, v);
             return -1;
         }
     }
@@ -209,6 +219,55 @@ int config_load(Config *cfg, int argc, char **argv) {
         fprintf(stderr, "catalyzerd: unexpected argument '%s' (see --help)\n", argv[optind]);
         return -1;
     }
+    return 0;
+}
+
+int config_load(Config *cfg, int argc, char **argv) {
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!set_opt(cfg, &OPTS[i], OPTS[i].def)) abort(); /* defaults are valid by construction */
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(OPTS[i].env);
+        if (v && !set_opt(cfg, &OPTS[i], v)) {
+            fprintf(stderr, "catalyzerd: bad value for %s: '%s'\n", OPTS[i].env, v);
+            return -1;
+        }
+    }
+    /* Abbreviations keep naming what they named as flags are added: one
+     * that fits several flags names the first of them in the table (where
+     * getopt_long would call it ambiguous); new flags go last. */
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    char **owned = calloc((size_t)argc + 1, sizeof *owned);
+    if (!args || !owned) abort();
+    for (int a = 0; a < argc; a++) args[a] = argv[a];
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--") == 0) break;
+        if (strncmp(arg, "--", 2) != 0) continue;
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t nl = eq ? (size_t)(eq - name) : strlen(name);
+        const Opt *exact = NULL, *first = NULL;
+        int fits = 0;
+        for (size_t i = 0; i < NOPTS; i++) {
+            if (strncmp(OPTS[i].flag, name, nl) != 0) continue;
+            if (strlen(OPTS[i].flag) == nl) exact = &OPTS[i];
+            if (!first) first = &OPTS[i];
+            fits++;
+        }
+        const Opt *o = exact ? exact : first;
+        if (!exact && fits > 1 && strncmp("help", name, nl) != 0 && strncmp("version", name, nl) != 0) {
+            size_t n = strlen(first->flag) + strlen(eq ? eq : "") + 3;
+            if (!(owned[a] = malloc(n))) abort();
+            snprintf(owned[a], n, "--%s%s", first->flag, eq ? eq : "");
+            args[a] = owned[a];
+        }
+        if (o && !eq && o->kind != OPT_BOOL) a++; /* its value */
+    }
+    int rc = parse_flags(cfg, argc, args);
+    for (int k = 0; k < argc; k++) free(owned[k]);
+    free(owned);
+    free(args);
+    if (rc) return rc;
     if (cfg->workers == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg->workers = n > 0 ? (uint32_t)n : 1;
@@ -219,5 +278,26 @@ int config_load(Config *cfg, int argc, char **argv) {
     if (cfg->worker_stack_bytes < 256 * 1024) cfg->worker_stack_bytes = 256 * 1024;
     if (cfg->max_concurrent_streams == 0) cfg->max_concurrent_streams = 1;
     if (cfg->stream_buffer_bytes < 16384) cfg->stream_buffer_bytes = 16384;
+    if (strcmp(cfg->worker_isolation, "process") == 0) {
+        cfg->worker_processes = true;
+    } else if (strcmp(cfg->worker_isolation, "thread") == 0) {
+        cfg->worker_processes = false;
+    } else {
+        fprintf(stderr, "catalyzerd: --worker-isolation is 'process' or 'thread', not '%s'\n", cfg->worker_isolation);
+        return -1;
+    }
+    if (!cfg->worker_processes && cfg->enable_fault_injection) {
+        fprintf(stderr, "catalyzerd: --enable-fault-injection needs --worker-isolation process (a fault would take the "
+                        "daemon down)\n");
+        return -1;
+    }
+    if (!cfg->worker_processes && cfg->worker_memory_limit) {
+        fprintf(stderr, "catalyzerd: --worker-memory-limit needs --worker-isolation process\n");
+        return -1;
+    }
+    if (cfg->worker_memory_limit && cfg->worker_memory_limit < (64u << 20)) {
+        fprintf(stderr, "catalyzerd: --worker-memory-limit below 64 MiB leaves a worker no room to start\n");
+        return -1;
+    }
     return check_security(cfg);
 }

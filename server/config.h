@@ -40,6 +40,18 @@ typedef struct Config {
     char http_allowed_hosts[CONFIG_STR_MAX];   /* Host header names the JSON endpoint answers */
     char http_allowed_origins[CONFIG_STR_MAX]; /* cross-origin pages allowed to call it */
     char http_cors[2048];       /* origins allowed cross-origin on the JSON endpoint, comma-separated; empty: none */
+    /* Isolation (workers.h). */
+    char worker_isolation[CONFIG_STR_MAX]; /* "process" (default) or "thread" */
+    bool worker_processes;      /* worker_isolation is "process" */
+    size_t worker_memory_limit; /* per worker process, bytes; 0: none */
+    bool enable_fault_injection; /* the catalyzer.debug.fault request conf is accepted (fault.h) */
+    size_t max_session_state_bytes;       /* one session's journal; 0: unlimited */
+    size_t max_total_session_state_bytes; /* all sessions' journals; 0: unlimited */
+    /* Server limits (issue 13, item 4). */
+    uint32_t max_timeout_ms;    /* longest deadline a call gets (client grpc-timeout capped); 0: none */
+    uint32_t max_grpc_connections; /* open connections on the gRPC port */
+    uint32_t max_http_connections; /* open connections on the JSON port */
+    uint32_t max_pinned_calls;  /* per HTTP/2 connection: calls waiting on the client's flow-control window */
 } Config;
 
 /* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when

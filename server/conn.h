@@ -34,7 +34,8 @@ struct ConnHead {
     uv_tcp_t tcp;
     bool closing;
     bool force_close;   /* drain timeout: close without waiting for writes */
-    uint64_t last_active_ns; /* last byte received (idle timeout) */
+    uint64_t last_active_ns; /* last call started or ended (idle timeout; bytes alone do not count) */
+    bool http_port;          /* on the JSON port (else gRPC): each port has its own connection limit */
     TlsLink *tls;            /* NULL: cleartext */
     char cert_principal[AUTH_PRINCIPAL_MAX + 1]; /* mutual TLS: the client certificate's name */
 };
@@ -60,6 +61,8 @@ bool conn_is_tls(const ConnHead *c);
 const char *conn_principal(const ConnHead *c, const char *authorization, size_t len);
 
 void conn_link(Server *srv, ConnHead *c);
+/* Over --max-connections, or over its port's own limit. */
+bool server_conn_over_limit(Server *srv, const ConnHead *c);
 void conn_unlink(Server *srv, ConnHead *c);
 
 /* Accept callbacks for the two listeners. */

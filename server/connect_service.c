@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "connect_conf.h"
+#include "journal.h"
 #include "connect_error.h"
 #include "connect_schema.h"
 #include "grpc_codec.h"
@@ -435,7 +436,11 @@ static bool config(Ctx *c, const Spark__Connect__ConfigRequest *rq) {
     Spark__Connect__ConfigResponse resp = SPARK__CONNECT__CONFIG_RESPONSE__INIT;
     resp.session_id = (char *)c->session_id;
     resp.server_side_session_id = (char *)c->server_id;
-    if (!connect_config(c->s, rq->operation, c->a, &resp, &c->fail)) return false;
+    /* With worker processes what the operation changed goes to the session's journal. */
+    ConfSnap *before = c->j->journal ? journal_conf_snapshot(c->s) : NULL;
+    bool ok = connect_config(c->s, rq->operation, c->a, &resp, &c->fail);
+    journal_conf_diff(c->j->journal, before, c->s);
+    if (!ok) return false;
     return emit(c, &resp.base);
 }
 
@@ -559,6 +564,8 @@ static bool sql_command(Exec *x, const Spark__Connect__SqlCommand *cmd) {
     o.pos_params_sql = pp;
     CzResult *r = cz_run_sql(c->s, sql->query, strlen(sql->query), &o);
     bool ok;
+    if (cz_result_status(r) == CZ_OK && cz_result_is_command(r))
+        journal_sql(c->j->journal, sql->query, strlen(sql->query), &o);
     if (cz_result_status(r) != CZ_OK) {
         ok = fail_cz(c, cz_result_error(r));
         cz_result_free(r);

@@ -244,6 +244,7 @@ static void call_free(H2Call *call) {
         job_unref(j);
     }
     H2Conn *c = call->conn;
+    c->head.last_active_ns = mono_ns();
     if (call->cprev)
         call->cprev->cnext = call->cnext;
     else
@@ -355,6 +356,18 @@ static bool wire_session_id(const uint8_t *p, size_t len, const char **out, size
     return true;
 }
 
+/* Calls whose response waits on the client's flow-control window: output
+ * queued and no window to send it in (their workers wait too). */
+static uint32_t pinned_calls(H2Conn *c) {
+    uint32_t n = 0;
+    bool conn_closed = nghttp2_session_get_remote_window_size(c->ng) <= 0;
+    for (H2Call *k = c->calls; k; k = k->cnext) {
+        if (!k->job || k->job->loop_owned || k->finished || !job_has_output(k->job)) continue;
+        if (conn_closed || nghttp2_session_get_stream_remote_window_size(c->ng, k->stream_id) <= 0) n++;
+    }
+    return n;
+}
+
 static void dispatch(H2Call *call) {
     H2Conn *c = call->conn;
     Server *srv = c->head.srv;
@@ -434,6 +447,21 @@ static void dispatch(H2Call *call) {
         server_notify(srv, j);
         return;
     }
+    /* A client that does not read its responses (an unopened flow-control
+     * window) keeps their workers waiting: only so many such calls per connection. */
+    uint32_t pinned = pinned_calls(call->conn);
+    if (srv->cfg.max_pinned_calls && pinned >= srv->cfg.max_pinned_calls) {
+        metrics_bad_input(&srv->metrics);
+        char why[200];
+        snprintf(why, sizeof why,
+                 "%u call(s) on this connection wait for the client to read their responses (HTTP/2 flow control); "
+                 "read them first (--max-pinned-calls %u)",
+                 pinned, srv->cfg.max_pinned_calls);
+        return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, why);
+    }
+    /* No call outlives --max-timeout-ms, whatever grpc-timeout the client sent. */
+    int64_t cap = (int64_t)srv->cfg.max_timeout_ms * 1000000;
+    if (cap && (call->timeout_ns <= 0 || call->timeout_ns > cap)) call->timeout_ns = cap;
     Job *j = job_new(srv, call->method, JOB_GRPC);
     if (!j) return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "out of memory");
     snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
@@ -507,6 +535,7 @@ static int on_begin_headers(nghttp2_session *ng, const nghttp2_frame *f, void *u
     call->conn = c;
     call->stream_id = f->hd.stream_id;
     call->start_ns = mono_ns();
+    c->head.last_active_ns = call->start_ns; /* a call, not a byte, is activity */
     call->watch_sent = -1;
     Server *srv = c->head.srv;
     if (srv->cfg.default_timeout_ms) call->timeout_ns = (int64_t)srv->cfg.default_timeout_ms * 1000000;
@@ -722,7 +751,6 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         return;
     }
     if (n == 0) return;
-    c->head.last_active_ns = mono_ns();
     ssize_t rc = nghttp2_session_mem_recv(c->ng, (const uint8_t *)buf->base, (size_t)n);
     if (rc < 0) {
         /* Protocol abuse (bad preface, flood, ...): nghttp2 queued a GOAWAY; send it and close. */
@@ -789,7 +817,7 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     uv_tcp_init(srv->loop, &c->head.tcp);
     c->head.tcp.data = c;
     conn_link(srv, &c->head);
-    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || srv->nconnections > srv->cfg.max_connections ||
+    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || server_conn_over_limit(srv, &c->head) ||
         srv->draining) {
         really_close(c);
         return;

@@ -133,6 +133,7 @@ static void on_written(uv_write_t *req, int status) {
     Http1Conn *c = req->data;
     free(req);
     c->busy = false;
+    c->head.last_active_ns = mono_ns();
     if (c->head.closing) return; /* cancelled by uv_close: on_closed follows */
     if (!c->keep_alive || c->drain || c->head.srv->draining) {
         h1_close(&c->head);
@@ -402,10 +403,9 @@ static void handle(Http1Conn *c) {
         Arena *a = arena_new(0);
         StrBuf sb;
         sb_init(&sb, a, 8192);
-        pthread_mutex_lock(&srv->pool.mu);
-        uint32_t q = srv->pool.len, r = srv->pool.running;
-        pthread_mutex_unlock(&srv->pool.mu);
-        metrics_render(&srv->metrics, &sb, q + srv->session_waiting, r, srv->pool.nthreads, srv->nsessions,
+        uint32_t q, r, nw;
+        server_counts(srv, &q, &r, &nw);
+        metrics_render(&srv->metrics, &sb, q + srv->session_waiting, r, nw, srv->nsessions,
                        srv->nconnections);
         respond(c, 200, "text/plain; version=0.0.4", sb.data, sb.len);
         arena_free(a);
@@ -493,6 +493,9 @@ static void handle(Http1Conn *c) {
         j->deadline_ns = c->start_ns + (uint64_t)c->timeout_ns;
     else if (srv->cfg.default_timeout_ms)
         j->deadline_ns = c->start_ns + (uint64_t)srv->cfg.default_timeout_ms * 1000000;
+    /* No call outlives --max-timeout-ms, whatever grpc-timeout the client sent. */
+    uint64_t cap = (uint64_t)srv->cfg.max_timeout_ms * 1000000;
+    if (cap && (!j->deadline_ns || j->deadline_ns > c->start_ns + cap)) j->deadline_ns = c->start_ns + cap;
     const ProtobufCFieldDescriptor *sf = protobuf_c_message_descriptor_get_field_by_name(desc, "session_id");
     const char *sid = sf ? *(char **)((char *)msg + sf->offset) : NULL;
     if (sid && *sid) {
@@ -676,6 +679,7 @@ static int on_message_complete(http_parser *p) {
     Http1Conn *c = p->data;
     c->keep_alive = http_should_keep_alive(p);
     c->complete = true;
+    c->head.last_active_ns = mono_ns(); /* a whole request, not a byte, is activity */
     http_parser_pause(p, 1); /* one request at a time */
     return 0;
 }
@@ -739,7 +743,6 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         return;
     }
     if (n == 0) return;
-    c->head.last_active_ns = mono_ns();
     if (!c->busy) {
         feed(c, buf->base, (size_t)n);
         return;
@@ -826,10 +829,11 @@ void http1_on_connection(uv_stream_t *listener, int status) {
     c->url[0] = '\0';
     uv_tcp_init(srv->loop, &c->head.tcp);
     c->head.tcp.data = c;
+    c->head.http_port = true;
     conn_link(srv, &c->head);
     http_parser_init(&c->parser, HTTP_REQUEST);
     c->parser.data = c;
-    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || srv->nconnections > srv->cfg.max_connections ||
+    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || server_conn_over_limit(srv, &c->head) ||
         srv->draining) {
         h1_close(&c->head);
         return;

@@ -57,8 +57,7 @@ void job_unref(Job *j) {
     free(j);
 }
 
-bool job_emit(Job *j, const void *data, size_t len) {
-    if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return false;
+static bool append(Job *j, const void *data, size_t len) {
     OutChunk *c = malloc(sizeof *c + len);
     if (!c) return false;
     c->next = NULL;
@@ -73,6 +72,15 @@ bool job_emit(Job *j, const void *data, size_t len) {
     j->out_tail = c;
     j->out_bytes += len;
     pthread_mutex_unlock(&j->mu);
+    return true;
+}
+
+void job_append(Job *j, const void *data, size_t len) { append(j, data, len); }
+
+bool job_emit(Job *j, const void *data, size_t len) {
+    if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return false;
+    if (j->sink) return j->sink->emit(j, data, len);
+    if (!append(j, data, len)) return false;
     if (j->srv) server_notify(j->srv, j);
     /* Backpressure: wait for the loop to send (flow control) before producing more. */
     if (j->loop_owned || j->fmt == JOB_JSON) return true; /* JSON: one body, sent whole when done */
@@ -100,12 +108,20 @@ bool job_emit_grpc(Job *j, const ProtobufCMessage *msg) {
     return ok;
 }
 
-void job_finish(Job *j, int status, const char *msg) {
+void job_set_done(Job *j, int status, const char *msg) {
     pthread_mutex_lock(&j->mu);
     j->status = status;
     snprintf(j->status_msg, sizeof j->status_msg, "%s", msg ? msg : "");
     j->done = true;
     pthread_mutex_unlock(&j->mu);
+}
+
+void job_finish(Job *j, int status, const char *msg) {
+    job_set_done(j, status, msg);
+    if (j->sink) {
+        j->sink->finish(j);
+        return;
+    }
     /* The last touch of j by its worker: once the loop takes this
      * notification it may free the job. */
     if (j->srv) server_notify_finish(j->srv, j);
@@ -139,6 +155,7 @@ size_t job_take(Job *j, uint8_t *buf, size_t cap, bool *eof) {
     *eof = j->done && !j->out_head;
     if (n) pthread_cond_signal(&j->cv);
     pthread_mutex_unlock(&j->mu);
+    if (n && j->on_drained) j->on_drained(j);
     return n;
 }
 
@@ -147,6 +164,7 @@ void job_cancel(Job *j) {
     pthread_mutex_lock(&j->mu);
     pthread_cond_broadcast(&j->cv);
     pthread_mutex_unlock(&j->mu);
+    if (j->on_cancel) j->on_cancel(j);
 }
 
 bool job_is_done(Job *j) {

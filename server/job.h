@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "catalyzer.h"
+#include "fault.h"
 
 typedef enum RpcMethod {
     RPC_ANALYZE,
@@ -50,6 +51,15 @@ typedef struct OutChunk {
 
 struct Server;
 struct Session;
+struct Buf;
+struct Job;
+
+/* Where a job's output goes when it runs in a worker process (worker_main.c):
+ * emit sends response bytes to the loop, finish the outcome. */
+typedef struct JobSink {
+    bool (*emit)(struct Job *j, const void *data, size_t len);
+    void (*finish)(struct Job *j);
+} JobSink;
 
 typedef struct Job {
     /* Set by the loop before submission; read-only afterwards. */
@@ -91,6 +101,14 @@ typedef struct Job {
     bool dispatched;
     bool completed;             /* completion bookkeeping done */
     bool loop_owned;            /* produced on the loop (health): job_emit never waits */
+
+    /* Worker processes (workers.c, worker_main.c). */
+    const JobSink *sink;        /* worker side: output goes to the loop; NULL: in-process */
+    struct Buf *journal;        /* worker side: the session's changes are recorded here; NULL: none */
+    Fault fault;                /* worker side: the request's injected fault (fault.h) */
+    void *worker;               /* loop side: the worker process running it */
+    void (*on_cancel)(struct Job *);  /* loop side: job_cancel tells the worker */
+    void (*on_drained)(struct Job *); /* loop side: job_take made room (backpressure) */
 } Job;
 
 Job *job_new(struct Server *srv, RpcMethod m, JobFormat fmt);
@@ -104,6 +122,10 @@ bool job_emit(Job *j, const void *data, size_t len);
 bool job_emit_grpc(Job *j, const ProtobufCMessage *msg);
 /* Marks the job finished with a gRPC status and wakes the loop. */
 void job_finish(Job *j, int status, const char *msg);
+/* The same without waking anyone (the loop, for a job of a worker process). */
+void job_set_done(Job *j, int status, const char *msg);
+/* Loop side: appends output a worker process sent (never waits). */
+void job_append(Job *j, const void *data, size_t len);
 /* Worker side, before job_finish: the status's google.rpc.Status details
  * (taken over; freed with the job). */
 void job_set_status_details(Job *j, uint8_t *details, size_t len);

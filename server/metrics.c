@@ -1,6 +1,7 @@
 /* Prometheus metrics (see metrics.h). */
 #include "metrics.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,18 @@ void metrics_bad_input(Metrics *m) {
     pthread_mutex_unlock(&m->mu);
 }
 
+void metrics_worker_restart(Metrics *m, const char *reason) {
+    pthread_mutex_lock(&m->mu);
+    uint32_t i = 0;
+    while (i < m->nrestarts && strcmp(m->restarts[i].reason, reason) != 0) i++;
+    if (i == m->nrestarts && i < sizeof m->restarts / sizeof m->restarts[0]) {
+        snprintf(m->restarts[i].reason, sizeof m->restarts[i].reason, "%s", reason);
+        m->nrestarts++;
+    }
+    if (i < m->nrestarts) m->restarts[i].count++;
+    pthread_mutex_unlock(&m->mu);
+}
+
 void metrics_queue_full(Metrics *m) {
     pthread_mutex_lock(&m->mu);
     m->rejected_queue_full++;
@@ -138,7 +151,7 @@ void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t runni
               "# TYPE catalyzer_queue_depth gauge\ncatalyzer_queue_depth %u\n"
               "# HELP catalyzer_jobs_running Jobs being analysed now.\n"
               "# TYPE catalyzer_jobs_running gauge\ncatalyzer_jobs_running %u\n"
-              "# HELP catalyzer_workers Worker threads.\n# TYPE catalyzer_workers gauge\ncatalyzer_workers %u\n"
+              "# HELP catalyzer_workers Analysis workers ready (processes or threads).\n# TYPE catalyzer_workers gauge\ncatalyzer_workers %u\n"
               "# HELP catalyzer_sessions Live sessions.\n# TYPE catalyzer_sessions gauge\ncatalyzer_sessions %u\n"
               "# HELP catalyzer_connections Open client connections.\n"
               "# TYPE catalyzer_connections gauge\ncatalyzer_connections %u\n"
@@ -148,6 +161,11 @@ void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t runni
               "# TYPE catalyzer_bad_input_total counter\ncatalyzer_bad_input_total %llu\n",
               queue_depth, running, workers, sessions, connections, (unsigned long long)m->rejected_queue_full,
               (unsigned long long)m->bad_input);
+    sb_puts(sb, "# HELP catalyzer_worker_restarts_total Analysis worker processes replaced, by why the old one went.\n"
+                "# TYPE catalyzer_worker_restarts_total counter\n");
+    for (uint32_t i = 0; i < m->nrestarts; i++)
+        sb_printf(sb, "catalyzer_worker_restarts_total{reason=\"%s\"} %llu\n", m->restarts[i].reason,
+                  (unsigned long long)m->restarts[i].count);
     sb_puts(sb, "# HELP catalyzer_rule_runs_total Rule applications, by batch and rule.\n"
                 "# TYPE catalyzer_rule_runs_total counter\n");
     for (uint32_t i = 0; i < m->nrules; i++) {

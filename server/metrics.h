@@ -35,6 +35,11 @@ typedef struct Metrics {
     uint32_t nrules;
     uint64_t rejected_queue_full;
     uint64_t bad_input;
+    struct {
+        char reason[24];
+        uint64_t count;
+    } restarts[16];             /* worker processes replaced, by why the old one went */
+    uint32_t nrestarts;
 } Metrics;
 
 void metrics_init(Metrics *m);
@@ -44,6 +49,8 @@ void metrics_request(Metrics *m, int method, int status, const char *error_class
 void metrics_rules(Metrics *m, const CzRuleTotal *t, int n);
 void metrics_bad_input(Metrics *m);
 void metrics_queue_full(Metrics *m);
+/* A worker process died and was replaced: reason "SIGSEGV", "deadline", "memory", ... */
+void metrics_worker_restart(Metrics *m, const char *reason);
 /* Renders everything; gauges given by the caller. */
 void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t running, uint32_t workers, uint32_t sessions,
                     uint32_t connections);

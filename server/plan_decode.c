@@ -680,6 +680,62 @@ static Node *cast(Dec *d, const Spark__Connect__Expression__Cast *c, int32_t sta
     return n;
 }
 
+static Node *internal_call(Dec *d, const char *name, Node **args, uint32_t n, int32_t start, int32_t stop) {
+    Node *c = node_new(d->a, NK_UnresolvedFunction, start, stop);
+    c->u.un.name = name_parts1(d->a, name);
+    c->u.un.nargs = n;
+    node_set_kids(d->a, c, args, n);
+    return node_finish(c);
+}
+
+static Node *str_lit_node(Dec *d, const char *s) {
+    Value v = {.type = &TYPE_STRING, .u.s = {arena_strdup(d->a, s), (uint32_t)strlen(s)}};
+    return lit_node(d, &v);
+}
+
+/* UpdateFields.updateFieldsHelper: the operation on field name[from] of
+ * strct; a dotted name nests it as WithField(part, UpdateFields(strct.part,
+ * ...)). An operation on an UpdateFields joins its list of operations
+ * (dropFields("a", "c") is update_fields(d, dropfield(a), dropfield(c))). */
+static Node *field_update(Dec *d, Node *strct, NameParts name, uint32_t from, Node *value, int32_t start,
+                          int32_t stop) {
+    Node *fname = str_lit_node(d, name.v[from]);
+    if (!fname) return NULL;
+    Node *op;
+    if (from + 1 == name.n) {
+        Node *args[2] = {fname, value};
+        op = value ? internal_call(d, "@withfield", args, 2, start, stop) : internal_call(d, "@dropfield", args, 1, start, stop);
+    } else {
+        Node *k[2] = {strct, str_lit_node(d, name.v[from])};
+        Node *inner = node_new(d->a, NK_UnresolvedExtractValue, start, stop);
+        node_set_kids(d->a, inner, k, 2);
+        Node *nested = field_update(d, node_finish(inner), name, from + 1, value, start, stop);
+        if (!nested) return NULL;
+        Node *args[2] = {fname, nested};
+        op = internal_call(d, "@withfield", args, 2, start, stop);
+    }
+    if (strct->kind == NK_UnresolvedFunction && strct->u.un.name.n == 1 &&
+        strcmp(strct->u.un.name.v[0], "@update_fields") == 0) {
+        Node **args = ARENA_ARRAY(d->a, Node *, strct->nkids + 1);
+        memcpy(args, strct->kids, sizeof(Node *) * strct->nkids);
+        args[strct->nkids] = op;
+        return internal_call(d, "@update_fields", args, strct->nkids + 1, strct->start, strct->stop);
+    }
+    Node *args[2] = {strct, op};
+    return internal_call(d, "@update_fields", args, 2, start, stop);
+}
+
+static Node *update_fields(Dec *d, const Spark__Connect__Expression__UpdateFields *u, int32_t start, int32_t stop,
+                           uint32_t depth) {
+    NameParts name;
+    if (!attribute_name(d, u->field_name, &name, "field_name")) return NULL;
+    Node *strct = sub_expr(d, u->struct_expression, ".struct_expression", depth + 1);
+    if (!strct) return NULL;
+    Node *value = NULL;
+    if (u->value_expression && !(value = sub_expr(d, u->value_expression, ".value_expression", depth + 1))) return NULL;
+    return field_update(d, strct, name, 0, value, start, stop);
+}
+
 static const Rel *find_reference(Dec *d, int64_t id) {
     for (const RefScope *s = d->scope; s; s = s->outer)
         for (size_t i = 0; i < s->n; i++)
@@ -929,8 +985,12 @@ static Node *expr(Dec *d, const Expr *e, uint32_t depth) {
         n->u.subq.plan = plan;
         break;
     }
-    case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UPDATE_FIELDS:
-        return unsupported(d, "update_fields (withField / dropFields) is not supported yet");
+    case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_UPDATE_FIELDS: {
+        size_t mark = push(d, ".update_fields");
+        n = update_fields(d, e->update_fields, start, stop, depth);
+        pop(d, mark);
+        return n;
+    }
     case SPARK__CONNECT__EXPRESSION__EXPR_TYPE_COMMON_INLINE_USER_DEFINED_FUNCTION:
         return unsupported(d, "inline user-defined functions (%s) cannot be analysed without their code",
                            e->common_inline_user_defined_function->function_name);
@@ -942,8 +1002,7 @@ static Node *expr(Dec *d, const Expr *e, uint32_t depth) {
         return unsupported(d, "expression extensions (%s) are not supported", e->extension->type_url);
     default:
         if (e->base.n_unknown_fields)
-            return unsupported(d, "Expression field %u is not an expression type Catalyzer knows",
-                               e->base.unknown_fields[0].tag);
+            return invalid(d, "Expression field %u is not a Spark Connect expression type", e->base.unknown_fields[0].tag);
         return invalid(d, "Expression.expr_type is not set");
     }
     return node_finish(n);
@@ -1775,12 +1834,14 @@ static Node *rel_body(Dec *d, const Rel *r, uint32_t depth) {
     case SPARK__CONNECT__RELATION__REL_TYPE_CATALOG: return unsupported(d, "Catalog API relations are not supported yet");
     case SPARK__CONNECT__RELATION__REL_TYPE_EXTENSION:
         return unsupported(d, "relation extensions (%s) are not supported", r->extension->type_url);
-    case SPARK__CONNECT__RELATION__REL_TYPE_UNKNOWN: return unsupported(d, "Unknown relation not supported.");
+    case SPARK__CONNECT__RELATION__REL_TYPE_UNKNOWN: return invalid(d, "Unknown relation not supported.");
     default:
         if (r->base.n_unknown_fields) {
+            /* Spark 4.0's ml_relation is a relation Catalyzer does not take;
+               any other field number is no relation type at all */
             unsigned tag = r->base.unknown_fields[0].tag;
-            return unsupported(d, "Relation field %u%s is not a relation type Catalyzer decodes", tag,
-                               tag == 300 ? " (ml_relation)" : "");
+            if (tag == 300) return unsupported(d, "Relation field 300 (ml_relation) is not a relation type Catalyzer decodes");
+            return invalid(d, "Relation field %u is not a Spark Connect relation type", tag);
         }
         return invalid(d, "Relation.rel_type is not set");
     }

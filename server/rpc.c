@@ -13,6 +13,7 @@
 #include "connect_service.h"
 #include "functions/functions.h"
 #include "grpc_codec.h"
+#include "journal.h"
 #include "pb_check.h"
 #include "pb_json.h"
 #include "plan_decode.h"
@@ -77,38 +78,15 @@ static int decode_request(Rpc *c, ProtobufCMessage **out, char *err, size_t errl
 
 /* ---------------------------------------------------------------- catalog, conf */
 
-static bool apply_catalog(CzSession *s, const Catalyzer__V1__Catalog *cat, int counts[3], char *err, size_t errlen) {
+/* Registers an inline catalog; with worker processes each table, function
+ * and view is recorded in the session's journal (jr) as it succeeds. */
+static bool apply_catalog(CzSession *s, Buf *jr, const Catalyzer__V1__Catalog *cat, int counts[3], char *err,
+                          size_t errlen) {
     if (!cat) return true;
-    for (size_t i = 0; i < cat->n_tables; i++) {
-        const Catalyzer__V1__Table *t = cat->tables[i];
-        size_t n = t->n_columns;
-        const char **names = calloc(n + 1, sizeof *names), **types = calloc(n + 1, sizeof *types);
-        bool *nullable = calloc(n + 1, sizeof *nullable);
-        bool ok = names && types && nullable;
-        for (size_t k = 0; ok && k < n; k++) {
-            names[k] = t->columns[k]->name;
-            types[k] = t->columns[k]->type;
-            nullable[k] = !t->columns[k]->not_null;
-        }
-        char e[256] = "";
-        ok = ok && cz_session_create_table(s, t->name, (int)n, names, types, nullable, e, sizeof e);
-        free(names);
-        free(types);
-        free(nullable);
-        if (!ok) {
-            snprintf(err, errlen, "catalog table \"%s\": %s", t->name, *e ? e : "rejected");
-            return false;
-        }
-    }
-    for (size_t i = 0; i < cat->n_functions; i++) {
-        const Catalyzer__V1__Function *f = cat->functions[i];
-        char e[256] = "";
-        if (!cz_session_register_function(s, f->name, (int)f->n_argument_types, (const char *const *)f->argument_types,
-                                          f->result_type, !f->nondeterministic, e, sizeof e)) {
-            snprintf(err, errlen, "catalog function \"%s\": %s", f->name, *e ? e : "rejected");
-            return false;
-        }
-    }
+    for (size_t i = 0; i < cat->n_tables; i++)
+        if (!journal_create_table(jr, s, cat->tables[i], err, errlen)) return false;
+    for (size_t i = 0; i < cat->n_functions; i++)
+        if (!journal_register_function(jr, s, cat->functions[i], err, errlen)) return false;
     for (size_t i = 0; i < cat->n_views; i++) {
         const Catalyzer__V1__View *v = cat->views[i];
         size_t cap = strlen(v->name) * 2 + strlen(v->query) + 64;
@@ -123,8 +101,9 @@ static bool apply_catalog(CzSession *s, const Catalyzer__V1__Catalog *cat, int c
         snprintf(sql + o, cap - o, "` AS %s", v->query);
         CzRunOptions opts = {0};
         CzResult *r = cz_run_sql(s, sql, strlen(sql), &opts);
-        free(sql);
         bool ok = cz_result_status(r) == CZ_OK;
+        if (ok) journal_sql(jr, sql, strlen(sql), NULL);
+        free(sql);
         if (!ok) {
             const CzError *ce = cz_result_error(r);
             snprintf(err, errlen, "catalog view \"%s\": %s", v->name, ce ? S(ce->message) : "rejected");
@@ -147,12 +126,32 @@ typedef struct ConfEntry {
 /* Sets the request's configuration on the session. On a named session it
  * persists (as SET would): a per-call override could not be undone for keys
  * the session never set, since the library has no "unset". */
-static bool apply_conf(CzSession *s, const ConfEntry *kv, size_t n, char *err, size_t errlen) {
-    for (size_t i = 0; i < n; i++)
+static bool apply_conf(CzSession *s, Buf *jr, const ConfEntry *kv, size_t n, char *err, size_t errlen) {
+    for (size_t i = 0; i < n; i++) {
         if (!cz_session_set_conf(s, kv[i].key, kv[i].value)) {
             snprintf(err, errlen, "configuration %s does not accept \"%s\"", kv[i].key, kv[i].value);
             return false;
         }
+        journal_conf_set(jr, kv[i].key, kv[i].value);
+    }
+    return true;
+}
+
+/* Takes the fault-injection keys (fault.h) out of a request's conf: they
+ * apply to this request only and never reach the session. */
+static bool take_faults(Job *j, ConfEntry *kv, size_t *n, char *err, size_t errlen) {
+    size_t o = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (!fault_key(kv[i].key)) {
+            kv[o++] = kv[i];
+            continue;
+        }
+        const Config *cfg = &j->srv->cfg;
+        if (!fault_set(&j->fault, kv[i].key, kv[i].value, cfg->enable_fault_injection && j->sink != NULL,
+                       cfg->worker_memory_limit, err, errlen))
+            return false;
+    }
+    *n = o;
     return true;
 }
 
@@ -290,7 +289,7 @@ static CzSession *session_for(Job *j, bool *temp) {
         return j->session->cz;
     }
     *temp = true;
-    return cz_session_new(false);
+    return server_new_cz_session(j->srv);
 }
 
 static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size_t errlen) {
@@ -304,12 +303,19 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     int status = GRPC_OK;
     ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
     CzResult *r = NULL;
+    Buf *jr = temp ? NULL : j->journal;
+    size_t nconf = rq->n_conf;
     for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
-    if (!apply_catalog(s, rq->catalog, NULL, err, errlen)) {
+    if (!take_faults(j, kv, &nconf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
     }
-    if (!apply_conf(s, kv, rq->n_conf, err, errlen)) {
+    fault_point(j, FAULT_AT_START);
+    if (!apply_catalog(s, jr, rq->catalog, NULL, err, errlen)) {
+        status = GRPC_INVALID_ARGUMENT;
+        goto out;
+    }
+    if (!apply_conf(s, jr, kv, nconf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
     }
@@ -334,7 +340,12 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         o.param_values_sql = pv;
         o.npos_params = (int)q->n_positional_params;
         o.pos_params_sql = (const char *const *)q->positional_params;
-        r = rq->parse_only ? cz_parse_sql(s, q->query, strlen(q->query), &o) : cz_run_sql(s, q->query, strlen(q->query), &o);
+        if (!fault_point(j, FAULT_AT_ANALYZE)) r = cz_result_prepare();
+        else if (rq->parse_only) r = cz_parse_sql(s, q->query, strlen(q->query), &o);
+        else {
+            r = cz_run_sql(s, q->query, strlen(q->query), &o);
+            if (cz_result_status(r) == CZ_OK && cz_result_is_command(r)) journal_sql(jr, q->query, strlen(q->query), &o);
+        }
         free(pn);
         free(pv);
     } else if (rq->input_case == CATALYZER__V1__ANALYZE_REQUEST__INPUT_PLAN) {
@@ -349,7 +360,7 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
             status = dr.status == DECODE_UNSUPPORTED ? GRPC_UNIMPLEMENTED : GRPC_INVALID_ARGUMENT;
             goto out;
         }
-        cz_run_plan(s, r, plan, NULL, &o);
+        if (fault_point(j, FAULT_AT_ANALYZE)) cz_run_plan(s, r, plan, NULL, &o);
     } else {
         snprintf(err, errlen, "AnalyzeRequest needs sql or plan");
         status = GRPC_INVALID_ARGUMENT;
@@ -362,6 +373,11 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
     resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT;
     resp.result = make_result(c, r, 0, rq->omit_resolved_plan ? PLAN_NONE : rq->plan_details ? PLAN_DETAILED : PLAN_PLAIN);
+    if (!fault_point(j, FAULT_AT_RESPOND)) {
+        status = run_status(j) == GRPC_OK ? GRPC_CANCELLED : run_status(j);
+        snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
+        goto out;
+    }
     resp.session_id = j->session_id;
     resp.server_session_id = (char *)S(c->server_session_id);
     resp.request_id = j->request_id;
@@ -407,8 +423,15 @@ static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size
     Stmts st = {0};
     CzResult **rs = NULL;
     ConfEntry *kv = calloc(rq->n_conf + 1, sizeof *kv);
+    Buf *jr = temp ? NULL : j->journal;
+    size_t nconf = rq->n_conf;
     for (size_t i = 0; i < rq->n_conf; i++) kv[i] = (ConfEntry){rq->conf[i]->key, rq->conf[i]->value};
-    if (!apply_catalog(s, rq->catalog, NULL, err, errlen) || !apply_conf(s, kv, rq->n_conf, err, errlen)) {
+    if (!take_faults(j, kv, &nconf, err, errlen)) {
+        status = GRPC_INVALID_ARGUMENT;
+        goto out;
+    }
+    fault_point(j, FAULT_AT_START);
+    if (!apply_catalog(s, jr, rq->catalog, NULL, err, errlen) || !apply_conf(s, jr, kv, nconf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
     }
@@ -435,13 +458,21 @@ static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size
         o.param_values_sql = pv;
         o.npos_params = (int)rq->n_positional_params;
         o.pos_params_sql = (const char *const *)rq->positional_params;
+        if (!fault_point(j, FAULT_AT_ANALYZE)) break;
         rs[i] = cz_run_sql(s, rq->sql + st.off[i], st.len[i], &o);
+        if (cz_result_status(rs[i]) == CZ_OK && cz_result_is_command(rs[i]))
+            journal_sql(jr, rq->sql + st.off[i], st.len[i], &o);
         resp.results[resp.n_results++] = make_result(c, rs[i], (int)i, PLAN_NONE);
         if (cz_result_status(rs[i]) != CZ_OK || run_status(j) != GRPC_OK) break;
     }
     free(pn);
     free(pv);
     if ((status = run_status(j)) != GRPC_OK) {
+        snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
+        goto out;
+    }
+    if (!fault_point(j, FAULT_AT_RESPOND)) {
+        status = run_status(j) == GRPC_OK ? GRPC_CANCELLED : run_status(j);
         snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
         goto out;
     }
@@ -468,7 +499,7 @@ static int do_register(Rpc *c, Catalyzer__V1__RegisterCatalogRequest *rq, char *
         return GRPC_INVALID_ARGUMENT;
     }
     int counts[3] = {0, 0, 0};
-    if (!apply_catalog(j->session->cz, rq->catalog, counts, err, errlen)) return GRPC_INVALID_ARGUMENT;
+    if (!apply_catalog(j->session->cz, j->journal, rq->catalog, counts, err, errlen)) return GRPC_INVALID_ARGUMENT;
     Catalyzer__V1__RegisterCatalogResponse resp = CATALYZER__V1__REGISTER_CATALOG_RESPONSE__INIT;
     resp.session_id = j->session_id;
     resp.server_session_id = (char *)S(c->server_session_id);

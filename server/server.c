@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogs.h"
 #include "conn.h"
 #include "grpc_codec.h"
 #include "log.h"
@@ -75,9 +76,14 @@ static void pool_stop(Server *srv) {
     pthread_cond_destroy(&p->cv);
 }
 
-static void pool_push(Server *srv, Job *j) {
+/* Hands a job to a worker (thread or process); the caller has taken the
+ * worker's reference. */
+static void dispatch(Server *srv, Job *j) {
+    if (srv->workers) {
+        workers_push(srv->workers, j);
+        return;
+    }
     Pool *p = &srv->pool;
-    job_ref(j); /* the worker's reference, dropped by the loop at completion */
     pthread_mutex_lock(&p->mu);
     j->next = NULL;
     if (p->tail)
@@ -90,11 +96,26 @@ static void pool_push(Server *srv, Job *j) {
     pthread_mutex_unlock(&p->mu);
 }
 
-static void pool_counts(Server *srv, uint32_t *queued, uint32_t *running) {
+static void pool_push(Server *srv, Job *j) {
+    job_ref(j); /* the worker's reference, dropped by the loop at completion */
+    dispatch(srv, j);
+}
+
+void server_counts(Server *srv, uint32_t *queued, uint32_t *running, uint32_t *workers) {
+    if (srv->workers) {
+        workers_counts(srv->workers, queued, running, workers);
+        return;
+    }
     pthread_mutex_lock(&srv->pool.mu);
     *queued = srv->pool.len;
     *running = srv->pool.running;
+    *workers = srv->pool.nthreads;
     pthread_mutex_unlock(&srv->pool.mu);
+}
+
+static void pool_counts(Server *srv, uint32_t *queued, uint32_t *running) {
+    uint32_t w;
+    server_counts(srv, queued, running, &w);
 }
 
 /* ---------------------------------------------------------------- sessions */
@@ -103,6 +124,12 @@ static uint32_t hash_str(const char *s) {
     uint32_t h = 2166136261u; /* FNV-1a */
     for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
     return h;
+}
+
+CzSession *server_new_cz_session(Server *srv) {
+    CzSession *s = cz_session_new(false);
+    if (s && srv && srv->catalogs) cz_session_set_catalog_provider(s, cz_catalogs_provider(srv->catalogs));
+    return s;
 }
 
 Session *server_session(Server *srv, const char *id, size_t len, const char *principal, bool create, int *status) {
@@ -126,8 +153,9 @@ Session *server_session(Server *srv, const char *id, size_t len, const char *pri
     if (srv->nsessions >= srv->cfg.max_sessions || strlen(principal) > AUTH_PRINCIPAL_MAX) return NULL;
     Session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->cz = cz_session_new(false);
-    if (!s->cz) {
+    /* With worker processes the state lives in the workers, rebuilt from the journal. */
+    s->cz = srv->workers ? NULL : server_new_cz_session(srv);
+    if (!s->cz && !srv->workers) {
         free(s);
         return NULL;
     }
@@ -136,6 +164,7 @@ Session *server_session(Server *srv, const char *id, size_t len, const char *pri
     snprintf(s->owner, sizeof s->owner, "%s", principal);
     snprintf(s->server_id, sizeof s->server_id, "s-%d-%" PRIu64, (int)getpid(), ++srv->next_session_seq);
     s->last_used_ns = mono_ns();
+    s->provisional = true; /* until a call on it succeeds */
     s->hnext = srv->sessions[b];
     srv->sessions[b] = s;
     srv->nsessions++;
@@ -162,10 +191,14 @@ static void session_unlink(Server *srv, Session *s) {
         }
     s->unlinked = true;
     srv->nsessions--;
+    if (srv->store) store_drop(srv->store, s->id);
+    srv->state_bytes_total -= s->state_bytes;
+    s->state_bytes = 0;
+    if (srv->workers) workers_forget(srv->workers, s);
 }
 
 static void session_free(Session *s) {
-    cz_session_free(s->cz);
+    if (s->cz) cz_session_free(s->cz);
     free(s);
 }
 
@@ -190,13 +223,24 @@ static void session_sweep(uv_timer_t *t) {
 
 /* ---------------------------------------------------------------- submit / complete */
 
+/* A call refused before it ran: the session it would have created goes. */
+static int refuse(Server *srv, Job *j, int status) {
+    Session *s = j->session;
+    if (s && s->provisional && !s->busy && !s->wait_head) {
+        session_unlink(srv, s);
+        session_free(s);
+        j->session = NULL;
+    }
+    return status;
+}
+
 int server_submit(Server *srv, Job *j) {
-    if (srv->draining) return GRPC_UNAVAILABLE;
+    if (srv->draining) return refuse(srv, j, GRPC_UNAVAILABLE);
     uint32_t queued, running;
     pool_counts(srv, &queued, &running);
     if (queued + srv->session_waiting >= srv->cfg.queue) {
         metrics_queue_full(&srv->metrics);
-        return GRPC_RESOURCE_EXHAUSTED;
+        return refuse(srv, j, GRPC_RESOURCE_EXHAUSTED);
     }
     j->dispatched = true;
     Session *s = j->session;
@@ -226,29 +270,33 @@ static void job_complete(Server *srv, Job *j) {
         s->last_used_ns = mono_ns();
         if ((j->method == RPC_DROP_SESSION || j->method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
             session_unlink(srv, s);
+        /* Sessions come into being with a call that succeeds: rejected
+         * requests (undecodable, invalid) leave none behind. */
+        if (s->provisional && j->status == GRPC_OK) s->provisional = false;
+        else if (s->provisional && !s->wait_head) session_unlink(srv, s);
         if (s->wait_head) {
             Job *n = s->wait_head;
             s->wait_head = n->next;
             if (!s->wait_head) s->wait_tail = NULL;
             srv->session_waiting--;
             s->busy = true;
-            /* Its worker reference was taken when it was parked. */
-            Pool *p = &srv->pool;
-            pthread_mutex_lock(&p->mu);
-            n->next = NULL;
-            if (p->tail)
-                p->tail->next = n;
-            else
-                p->head = n;
-            p->tail = n;
-            p->len++;
-            pthread_cond_signal(&p->cv);
-            pthread_mutex_unlock(&p->mu);
+            dispatch(srv, n); /* its worker reference was taken when it was parked */
         } else if (s->unlinked) {
             session_free(s);
         }
     }
     job_unref(j); /* the worker's reference */
+}
+
+void server_job_finished(Server *srv, Job *j) {
+    job_ref(j); /* the transport may drop its reference below */
+    if (j->call && j->on_output) j->on_output(j);
+    if (!j->completed) {
+        j->completed = true;
+        job_complete(srv, j);
+    }
+    job_unref(j);
+    server_drain_check(srv);
 }
 
 static void notify(Server *srv, Job *j, bool finish) {
@@ -347,6 +395,16 @@ void conn_link(Server *srv, ConnHead *c) {
     if (head) head->prev = c;
     srv->conns = c;
     srv->nconnections++;
+    if (c->http_port)
+        srv->nconn_http++;
+    else
+        srv->nconn_grpc++;
+}
+
+bool server_conn_over_limit(Server *srv, const ConnHead *c) {
+    if (srv->nconnections > srv->cfg.max_connections) return true;
+    return c->http_port ? srv->nconn_http > srv->cfg.max_http_connections
+                        : srv->nconn_grpc > srv->cfg.max_grpc_connections;
 }
 
 void conn_unlink(Server *srv, ConnHead *c) {
@@ -357,6 +415,10 @@ void conn_unlink(Server *srv, ConnHead *c) {
         srv->conns = c->next;
     if (c->next) c->next->prev = c->prev;
     srv->nconnections--;
+    if (c->http_port)
+        srv->nconn_http--;
+    else
+        srv->nconn_grpc--;
 }
 
 /* Slow or silent clients (half-sent requests, idle keep-alives) cost a
@@ -403,6 +465,7 @@ void server_drain_check(Server *srv) {
     }
     if (srv->conns) return; /* their close callbacks call back here */
     srv->drained = true; /* the loop's own handles are closing now */
+    workers_close(srv->workers);
     finish_drain(srv);
 }
 
@@ -475,6 +538,7 @@ int server_run(const Config *cfg) {
     pthread_mutex_init(&srv->notify_mu, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (security_setup(srv) != 0) return 1;
+    srv->catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
 
     int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
     if (rc) {
@@ -492,7 +556,9 @@ int server_run(const Config *cfg) {
             return 1;
         }
     }
-    if (pool_start(srv) != 0) {
+    srv->store = session_store_memory(cfg->max_session_state_bytes, cfg->max_total_session_state_bytes);
+    if (!srv->store) return 1;
+    if (cfg->worker_processes ? !(srv->workers = workers_start(srv)) : pool_start(srv) != 0) {
         log_json(cfg->log_level, LOG_ERROR, "cannot start workers", NULL);
         return 1;
     }
@@ -521,17 +587,22 @@ int server_run(const Config *cfg) {
     }
 
     /* The first log line names the ports: tools and tests parse it. */
-    log_json(LOG_DEBUG, LOG_INFO, "listening",
-             json_pack("{s:i,s:i,s:s,s:s,s:i,s:i,s:i,s:i,s:b,s:b}", "grpc_port", srv->grpc_port, "http_port",
-                       srv->http_enabled ? srv->http_port : -1, "grpc_host", cfg->grpc_host, "http_host",
-                       cfg->http_host, "workers", (int)srv->pool.nthreads, "queue", (int)cfg->queue,
-                       "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid(), "tls",
-                       srv->tls_grpc != NULL, "auth", srv->tokens != NULL));
+    json_t *lf = json_pack("{s:i,s:i,s:s,s:s,s:i,s:i,s:i,s:i,s:b,s:b}", "grpc_port", srv->grpc_port, "http_port",
+                           srv->http_enabled ? srv->http_port : -1, "grpc_host", cfg->grpc_host, "http_host",
+                           cfg->http_host, "workers", (int)cfg->workers, "queue", (int)cfg->queue,
+                           "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid(), "tls",
+                           srv->tls_grpc != NULL, "auth", srv->tokens != NULL);
+    json_object_set_new(lf, "isolation", json_string(cfg->worker_isolation));
+    if (cfg->enable_fault_injection) json_object_set_new(lf, "fault_injection", json_true());
+    log_json(LOG_DEBUG, LOG_INFO, "listening", lf);
     security_announce(srv);
 
     uv_run(&loop, UV_RUN_DEFAULT);
 
-    pool_stop(srv);
+    if (srv->workers)
+        workers_free(srv->workers);
+    else
+        pool_stop(srv);
     /* Jobs finished after the loop stopped taking notifications. */
     for (Job *j = srv->notify_head, *n; j; j = n) {
         n = j->notify_next;
@@ -549,7 +620,9 @@ int server_run(const Config *cfg) {
     uv_run(&loop, UV_RUN_DEFAULT);
     uv_loop_close(&loop);
     metrics_free(&srv->metrics);
+    store_free(srv->store);
     security_free(srv);
+    cz_catalogs_free(srv->catalogs);
     pthread_mutex_destroy(&srv->notify_mu);
     log_json(LOG_DEBUG, LOG_INFO, "stopped", NULL);
     free(srv);

@@ -14,6 +14,8 @@
 #include "job.h"
 #include "metrics.h"
 #include "session_id.h"
+#include "session_store.h"
+#include "workers.h"
 
 struct TlsContext;
 
@@ -26,6 +28,9 @@ typedef struct Session {
     bool unlinked;              /* dropped or expired while busy / with waiters */
     Job *wait_head, *wait_tail; /* jobs waiting for this session, FIFO */
     uint64_t last_used_ns;
+    uint64_t version;           /* its journal's version (session_store.h): worker processes replay up to it */
+    size_t state_bytes;         /* its memory in a worker, as last measured (worker processes) */
+    bool provisional;           /* created by a call that has not succeeded yet: a failed one removes it */
     struct Session *hnext;
 } Session;
 
@@ -57,18 +62,23 @@ typedef struct Server {
     pthread_mutex_t notify_mu;
     Job *notify_head;
 
-    Pool pool;
+    Pool pool;                  /* --worker-isolation thread */
+    Workers *workers;           /* --worker-isolation process (default) */
+    SessionStore *store;        /* the sessions' journals (worker processes) */
+    size_t state_bytes_total;   /* sessions' state_bytes, summed */
     uint32_t session_waiting;   /* jobs parked behind a busy session (loop-only) */
     Session *sessions[SESSION_BUCKETS];
     uint32_t nsessions;
     uint64_t next_session_seq;
 
     struct TlsContext *tls_grpc, *tls_http; /* NULL: cleartext */
+    struct CzCatalogs *catalogs; /* external catalogs (catalogs/catalogs.h), shared by every session */
     AuthTokens *tokens;         /* NULL: no bearer tokens required */
 
     Metrics metrics;
     uint64_t next_request_id;
     uint32_t nconnections;
+    uint32_t nconn_grpc, nconn_http; /* per port */
     void *conns;                /* transport connection list (h2 and http1), see conn.h */
     bool draining;
     bool serving;               /* health: SERVING / NOT_SERVING */
@@ -98,7 +108,17 @@ Session *server_session(Server *srv, const char *id, size_t len, const char *pri
 /* The client-facing message for a status server_session refused with. */
 const char *server_session_refusal(int status);
 
+/* A new analyzer session with the server's external catalogs attached: every
+ * session the daemon makes comes from here. */
+CzSession *server_new_cz_session(Server *srv);
+
 void server_next_request_id(Server *srv, char *out, size_t cap);
+
+/* Loop: jobs queued and running, and the workers able to take one. */
+void server_counts(Server *srv, uint32_t *queued, uint32_t *running, uint32_t *workers);
+/* Loop: a worker process' job is done (its status set): send what is left
+ * and complete it (workers.c). */
+void server_job_finished(Server *srv, Job *j);
 
 /* Loop: health status changed → notify Watch streams (transport hook). */
 void h2_health_changed(Server *srv);

@@ -63,6 +63,11 @@ static TableDef *table_copy(Arena *a, const TableDef *t) {
         n->view_cols = ARENA_ARRAY(a, const char *, t->nview_cols);
         for (int i = 0; i < t->nview_cols; i++) n->view_cols[i] = arena_strdup(a, t->view_cols[i]);
     }
+    n->npart_cols = t->npart_cols;
+    if (t->npart_cols) {
+        n->part_cols = ARENA_ARRAY(a, const char *, t->npart_cols);
+        for (int i = 0; i < t->npart_cols; i++) n->part_cols[i] = arena_strdup(a, t->part_cols[i]);
+    }
     return n;
 }
 
@@ -141,6 +146,18 @@ TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int nc
     TableDef *t = table_copy(c->arena, &tmp);
     for (int i = 0; i < c->ntables; i++)
         if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
+            c->tables[i] = t;
+            return t;
+        }
+    return table_append(c, t);
+}
+
+TableDef *catalog_put_table_def(Catalog *c, const TableDef *def) {
+    TableDef *t = table_copy(c->arena, def);
+    t->catalog = "spark_catalog";
+    t->v2 = false;
+    for (int i = 0; i < c->ntables; i++)
+        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, t->ns) && name_eq(c->tables[i]->name, t->name)) {
             c->tables[i] = t;
             return t;
         }

@@ -26,6 +26,7 @@ typedef struct TableDef {
     const char *ns;        /* "default"; in a v2 catalog the namespace's key (catalog_namespace_key) */
     NameParts ns_parts;    /* v2 catalogs: the namespace, part by part */
     bool v2;               /* lives in a v2 catalog (prints as RelationV2) */
+    const char *table_name;/* v2: the table's name() when it is not catalog.ns.t (a JDBC table: ns.t) */
     const char *name;      /* "t" */
     int ncols;
     ColumnDef *cols;
@@ -34,6 +35,8 @@ typedef struct TableDef {
     const char *view_text; /* its SQL text, analysed in its own context when referenced */
     int nview_cols;        /* user-given column names of the view (0: the query's) */
     const char **view_cols;
+    int npart_cols;        /* PARTITIONED BY columns (0: not partitioned) */
+    const char **part_cols;
 } TableDef;
 
 typedef struct UdfDef {
@@ -77,6 +80,9 @@ void catalog_add_namespace(Catalog *c, const char *ns);
 bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade); /* false: not empty */
 TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int ncols, const ColumnDef *cols);
 bool catalog_drop_table(Catalog *c, const char *ns, const char *name);
+/* A copy of def (a session-catalog table or view, e.g. an existing one with
+ * its columns or name changed) put in place of the table of def's ns and name. */
+TableDef *catalog_put_table_def(Catalog *c, const TableDef *def);
 void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def);
 
 /* v2 catalogs, as Spark's InMemoryTableCatalog keeps them: names are

@@ -6,6 +6,8 @@
 
 #include "core/strbuf.h"
 
+#include "external_catalog.h"
+
 #define CATALOG_CONF_PREFIX "spark.sql.catalog."
 #define GLOBAL_TEMP_DATABASE "global_temp" /* spark.sql.globalTempDatabase, a static conf */
 
@@ -47,7 +49,7 @@ ErrorInfo *catalog_lookup(Arena *a, const SessionState *s, const char *name, Cat
         return error_make(a, "CATALOG_NOT_FOUND", NULL, "catalogName", sql_ident(a, name), "config",
                           sql_conf(a, key), NULL);
     }
-    if (!catalog_plugin_known(plugin))
+    if (!catalog_plugin_known(plugin) && !external_catalog_handles(s, plugin))
         return error_make(a, "_LEGACY_ERROR_TEMP_2215", NULL, "name", name, "pluginClassName", plugin, NULL);
     *out = (CatalogRef){name, false, plugin};
     return NULL;

@@ -54,9 +54,18 @@ SessionState *state_clone(const SessionState *o) {
         s->conf.keys[i] = arena_strdup(a, o->conf.keys[i]);
         s->conf.values[i] = arena_strdup(a, o->conf.values[i]);
     }
+    s->nbase = o->nbase;
+    s->base_keys = ARENA_ARRAY(a, const char *, o->nbase + 1);
+    s->base_values = ARENA_ARRAY(a, const char *, o->nbase + 1);
+    for (int i = 0; i < o->nbase; i++) {
+        s->base_keys[i] = arena_strdup(a, o->base_keys[i]);
+        s->base_values[i] = arena_strdup(a, o->base_values[i]);
+    }
     s->current_ns = arena_strdup(a, o->current_ns);
     s->current_catalog = o->current_catalog ? arena_strdup(a, o->current_catalog) : NULL;
     s->has_v2_ns = o->has_v2_ns;
+    s->catalog_provider = o->catalog_provider;
+    s->external_memo = o->external_memo;
     const char **ns = ARENA_ARRAY(a, const char *, o->current_v2_ns.n + 1);
     for (uint32_t i = 0; i < o->current_v2_ns.n; i++) ns[i] = arena_strdup(a, o->current_v2_ns.v[i]);
     s->current_v2_ns = (NameParts){o->current_v2_ns.n, ns};
@@ -137,6 +146,38 @@ bool state_unset_conf(SessionState *s, const char *key) {
         c->nentries++;
     }
     return true;
+}
+
+bool state_set_base_conf(SessionState *s, const char *key, const char *value) {
+    if (!state_set_conf(s, key, value)) return false;
+    for (int i = 0; i < s->nbase; i++)
+        if (strcasecmp(s->base_keys[i], key) == 0) {
+            s->base_values[i] = arena_strdup(s->arena, value);
+            return true;
+        }
+    const char **k = ARENA_ARRAY(s->arena, const char *, s->nbase + 1);
+    const char **v = ARENA_ARRAY(s->arena, const char *, s->nbase + 1);
+    if (s->nbase) {
+        mem_copy(k, s->base_keys, sizeof(char *) * (size_t)s->nbase);
+        mem_copy(v, s->base_values, sizeof(char *) * (size_t)s->nbase);
+    }
+    k[s->nbase] = arena_strdup(s->arena, key);
+    v[s->nbase] = arena_strdup(s->arena, value);
+    s->base_keys = k;
+    s->base_values = v;
+    s->nbase++;
+    return true;
+}
+
+void state_reset_conf(SessionState *s, const char *key) {
+    state_unset_conf(s, key);
+    for (int i = 0; i < s->nbase; i++)
+        if (strcasecmp(s->base_keys[i], key) == 0) state_set_conf(s, s->base_keys[i], s->base_values[i]);
+}
+
+void state_reset_all_conf(SessionState *s) {
+    conf_init_defaults(&s->conf);
+    for (int i = 0; i < s->nbase; i++) state_set_conf(s, s->base_keys[i], s->base_values[i]);
 }
 
 const char *state_get_conf(const SessionState *s, const char *key) {

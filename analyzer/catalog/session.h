@@ -31,6 +31,9 @@ typedef struct Variable {
 typedef struct SessionState {
     Arena *arena;            /* everything of this state lives here */
     Conf conf;
+    int nbase;               /* the launch configuration (set through the API, as Spark's SparkConf), */
+    const char **base_keys;  /* which RESET returns to */
+    const char **base_values;
     const char *current_ns;  /* the session catalog's current database: "default" */
     const char *current_catalog; /* set by USE; NULL: spark.sql.defaultCatalog */
     bool has_v2_ns;          /* a v2 current catalog's namespace was set by USE (else its default, []) */
@@ -39,12 +42,16 @@ typedef struct SessionState {
     TempView *views;
     int nvars;
     Variable *vars;
+    const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
+    struct ExternalTableMemo *external_memo;   /* the session's converted external tables (shared by its states) */
 } SessionState;
 
 struct CzSession {
     Catalog *catalog;        /* the published version */
     SessionState *state;
     Arena *udf_arena;        /* registered function signatures (outlive catalog versions) */
+    const CzCatalogProvider *catalog_provider; /* given to every state the session publishes */
+    struct ExternalTableMemo *external_memo;
 };
 
 void conf_init_defaults(Conf *c);
@@ -54,6 +61,12 @@ bool state_set_conf(SessionState *s, const char *key, const char *value);
 const char *state_get_conf(const SessionState *s, const char *key);
 /* Removes key: its typed field returns to the default. */
 bool state_unset_conf(SessionState *s, const char *key);
+/* Sets key=value and records it as a launch value (RESET keeps it). */
+bool state_set_base_conf(SessionState *s, const char *key, const char *value);
+/* RESET key: the key's launch value, or its default. */
+void state_reset_conf(SessionState *s, const char *key);
+/* RESET: every key back to its launch value or default. */
+void state_reset_all_conf(SessionState *s);
 
 /* spark.sql.session.timeZone, or the default zone (cz_default_time_zone). */
 const char *conf_session_time_zone(Arena *a, const SessionState *s);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "subquery_checks.h"
 #include "core/func_sig.h"
+#include "eval/consteval.h"
 #include "core/output.h"
 #include "functions/functions.h"
 #include "print/printer.h"
@@ -113,6 +114,27 @@ static bool check_plan(Analysis *an, const Node *p, OuterScope *outer) {
     return ok;
 }
 
+/* checkLimitLikeClause: LIMIT, OFFSET and TAIL take a constant, non-null,
+ * non-negative INT (INVALID_LIMIT_LIKE_EXPRESSION). */
+static bool check_limit_like(Analysis *an, const char *name, const Node *e) {
+    const char *sql = expr_sql_quoted(an->arena, e);
+    if (!expr_is_constant(e))
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE", e, "name", name, "expr",
+                                   sql, NULL));
+    if (!e->type || e->type->id != T_INT)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE", e, "name", name, "expr", sql,
+                                   "dataType", sql_type_quoted(an->arena, e->type ? e->type : &TYPE_NULL), NULL));
+    Value v;
+    if (!const_eval(an, e, &v)) return !an_failed(an);
+    if (v.is_null)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL", e, "name", name, "expr", sql,
+                                   NULL));
+    if (v.u.i < 0)
+        return fail(an, error_make(an->arena, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE", e, "name", name, "expr", sql,
+                                   "v", arena_printf(an->arena, "%lld", (long long)v.u.i), NULL));
+    return true;
+}
+
 static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
     for (uint32_t i = 0; i < p->nkids; i++)
         if (!check_plan(an, p->kids[i], outer)) return false;
@@ -141,6 +163,14 @@ static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
         break;
     case NK_Aggregate:
         if (!check_aggregate(an, p)) return false;
+        break;
+    case NK_GlobalLimit:
+    case NK_LocalLimit:
+    case NK_Offset:
+    case NK_Tail:
+        if (p->nexprs && !check_limit_like(an, p->kind == NK_Offset ? "offset" : p->kind == NK_Tail ? "tail" : "limit",
+                                           p->exprs[0]))
+            return false;
         break;
     default: break;
     }

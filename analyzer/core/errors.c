@@ -15,6 +15,12 @@ typedef struct ErrorClassDef {
  * raised (never on the success path). */
 static const ErrorClassDef CLASSES[] = {
     {"AMBIGUOUS_COLUMN_OR_FIELD", "42702", "Column or field <name> is ambiguous and has <n> matches."},
+    {"AMBIGUOUS_COLUMN_REFERENCE", "42702", "Column <name> is ambiguous. It's because you joined several DataFrame together, and some of these DataFrames are the same.\nThis column points to one of the DataFrames but Spark is unable to figure out which one.\nPlease alias the DataFrames with different names via `DataFrame.alias` before joining them,\nand specify the column using qualified name, e.g. `df.alias(\"a\").join(df.alias(\"b\"), col(\"a.id\") > col(\"b.id\"))`."},
+    {"CANNOT_RESOLVE_DATAFRAME_COLUMN", "42704", "Cannot resolve dataframe column <name>. It's probably because of illegal references like `df1.select(df2.col(\"a\"))`."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must be integer type, but got <dataType>."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must be equal to or greater than 0, but got <v>."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL", "42K0E", "The limit like expression <expr> is invalid. The evaluated <name> expression must not be null."},
+    {"INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE", "42K0E", "The limit like expression <expr> is invalid. The <name> expression must evaluate to a constant value."},
     {"AMBIGUOUS_LATERAL_COLUMN_ALIAS", "42702", "Lateral column alias <name> is ambiguous and has <n> matches."},
     /* seed features (rules/resolve_lateral_column_alias.c, subquery_checks.c) */
     {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED", "0A000", "Unsupported subquery expression: Accessing outer query column is not allowed in this location:\n<treeNode>"},
@@ -89,6 +95,11 @@ static const ErrorClassDef CLASSES[] = {
     {"SCHEMA_NOT_EMPTY", "2BP01", "Cannot drop a schema <schemaName> because it contains objects."},
     {"STAR_GROUP_BY_POS", "0A000", "Star (*) is not allowed in a select list when GROUP BY an ordinal position is used."},
     {"TABLE_OR_VIEW_ALREADY_EXISTS", "42P07", "Cannot create table or view <relationName> because it already exists."},
+    /* external catalogs (catalog/external_catalog.c; catalogs/ reports them as Spark's JDBCTableCatalog does) */
+    {"FAILED_JDBC.TABLE_EXISTS", "HV000", "Failed JDBC <url> on the operation: Check that the table <tableName> exists."},
+    {"FAILED_JDBC.LOAD_TABLE", "HV000", "Failed JDBC <url> on the operation: Load the table <tableName>."},
+    {"FAILED_JDBC.NAMESPACE_EXISTS", "HV000", "Failed JDBC <url> on the operation: Check that the namespace <namespace> exists."},
+    {"FAILED_JDBC.UNCLASSIFIED", "HV000", "Failed JDBC <url> on the operation: <message>"},
     {"TABLE_OR_VIEW_NOT_FOUND", "42P01", "The table or view <relationName> cannot be found."},
     {"TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "428EK", "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view names, but got: <actualName>."},
     {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},

@@ -49,6 +49,7 @@ enum {
     FD_NO_WINDOW_FRAME = 1u << 8,
     FD_WINDOW_ONLY = 1u << 9,  /* rank-like: needs an OVER clause */
     FD_TYPED_IMP = 1u << 10,   /* TypedImperativeAggregate: toString adds the buffer offsets `, 0, 0` */
+    FD_SQL_SKIP_FIRST = 1u << 12, /* sql leaves out the first argument (a field operation's name: WithField(value)) */
     FD_SCALE_LOWER = 1u << 11, /* ceil/floor: with a scale argument they are RoundCeil/RoundFloor, printed by their lower-case name */
 };
 

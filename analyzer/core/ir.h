@@ -48,7 +48,38 @@ typedef enum NodeKind {
     NK_COUNT_
 } NodeKind;
 
-_Static_assert(NK_COUNT_ <= 128, "KindMask holds 128 kinds");
+/* What an ALTER (or REPAIR) statement does: u.ddl.action. */
+typedef enum StmtAction {
+    SA_NONE,
+    SA_ADD_COLUMNS,        /* ALTER TABLE t ADD COLUMN(S) (...): col_names/col_types/col_comments */
+    SA_DROP_COLUMNS,       /* ALTER TABLE t DROP COLUMN(S) ...: col_names */
+    SA_RENAME_COLUMN,      /* ALTER TABLE t RENAME COLUMN a TO b: col_names[0..1] */
+    SA_ALTER_COLUMN,       /* ALTER TABLE t ALTER|CHANGE [COLUMN] a [TYPE t] [COMMENT c] ...: col_names[0],
+                              col_types[0] (NULL: unchanged), value = comment */
+    SA_REPLACE_COLUMNS,    /* ALTER TABLE t REPLACE COLUMNS (...) */
+    SA_SET_PROPERTIES,     /* SET TBLPROPERTIES / SET PROPERTIES|DBPROPERTIES (...) */
+    SA_UNSET_PROPERTIES,   /* UNSET TBLPROPERTIES [IF EXISTS] (...) */
+    SA_SET_SERDE,          /* SET SERDE 'class' [WITH SERDEPROPERTIES (...)] | SET SERDEPROPERTIES (...) */
+    SA_ADD_PARTITION,      /* ADD [IF NOT EXISTS] PARTITION (...) [LOCATION l] ... */
+    SA_DROP_PARTITION,     /* DROP [IF EXISTS] PARTITION (...), ... [PURGE] */
+    SA_RENAME_PARTITION,   /* PARTITION (...) RENAME TO PARTITION (...) */
+    SA_SET_LOCATION,       /* [PARTITION (...)] SET LOCATION 'l': value */
+    SA_RECOVER_PARTITIONS, /* RECOVER PARTITIONS */
+    SA_CLUSTER_BY,         /* CLUSTER BY (...) | CLUSTER BY NONE */
+    SA_SCHEMA_BINDING,     /* ALTER VIEW v WITH SCHEMA BINDING|COMPENSATION|[TYPE] EVOLUTION: value */
+    SA_SET_OWNER,          /* ALTER NAMESPACE ns SET OWNER ... */
+    SA_REPAIR_ADD,         /* REPAIR TABLE t [ADD|DROP|SYNC] PARTITIONS */
+    SA_REPAIR_DROP,
+    SA_REPAIR_SYNC,
+} StmtAction;
+
+/* A KindMask has a bit for each of the first 127 kinds; every later kind
+ * (the statements appended last, and anything appended after them) shares
+ * bit 127. A mask is a summary for pruning walks, so a shared bit only makes
+ * a walk visit a subtree it could have skipped, never miss one; no rule looks
+ * for a statement inside a tree. */
+#define KIND_MASK_SHARED_BIT 127u
+static inline unsigned kind_mask_bit(NodeKind k) { return (unsigned)k < KIND_MASK_SHARED_BIT ? (unsigned)k : KIND_MASK_SHARED_BIT; }
 
 typedef struct KindMask {
     uint64_t w[2];
@@ -56,7 +87,8 @@ typedef struct KindMask {
 
 static inline KindMask kind_mask_of(NodeKind k) {
     KindMask m = {{0, 0}};
-    m.w[k >> 6] = (uint64_t)1 << (k & 63);
+    unsigned b = kind_mask_bit(k);
+    m.w[b >> 6] = (uint64_t)1 << (b & 63);
     return m;
 }
 static inline KindMask kind_mask_or(KindMask a, KindMask b) {
@@ -69,7 +101,10 @@ static inline bool kind_mask_has(KindMask a, NodeKind k) { return kind_mask_any(
 /* KIND_MASK(NK_A, NK_B, ...): inline, so a constant list folds to a constant. */
 static inline KindMask kind_mask_list(int n, const NodeKind *kinds) {
     KindMask m = {{0, 0}};
-    for (int i = 0; i < n; i++) m.w[kinds[i] >> 6] |= (uint64_t)1 << (kinds[i] & 63);
+    for (int i = 0; i < n; i++) {
+        unsigned b = kind_mask_bit(kinds[i]);
+        m.w[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
     return m;
 }
 #define KIND_MASK(...) \
@@ -298,6 +333,7 @@ struct Node {
             bool namespace_only;     /* USE SCHEMA|DATABASE|NAMESPACE x: a namespace of the current catalog */
             /* CreateTable: columns */
             uint32_t ncols;
+            uint32_t nusing;         /* ExecuteImmediate: USING arguments */
             const char **col_names;
             const DataType **col_types;
             const char **col_comments;
@@ -314,10 +350,36 @@ struct Node {
                                  remaining exprs = INTO targets
                InsertInto: kids[0] = query; name = table
                Command: text = the statement keyword(s), name = its target */
-            uint32_t nusing;
+            /* the other statements (node_kinds.def says which field each uses) */
+            uint8_t action;          /* AlterTable, AlterView, AlterNamespace, RepairTable: a StmtAction */
+            bool extended, as_json, local, is_table; /* DESC/SHOW EXTENDED, AS JSON, LOAD DATA LOCAL, AS SERDE */
+            const struct StmtSpec *spec; /* what fewer statements say (ddl_spec), NULL: nothing */
         } ddl;
     } u;
 };
+
+/* The parts of a statement only some kinds have (u.ddl.spec). */
+typedef struct StmtSpec {
+    NameParts name2;         /* RenameTable: new name; CreateTableLike: source; DescribeRelation: column;
+                                ShowColumns: FROM namespace; CreateIndex/DropIndex: the index */
+    uint32_t nprops;         /* TBLPROPERTIES / PROPERTIES / OPTIONS / SERDEPROPERTIES */
+    uint32_t npart;          /* PARTITION (k = v, ...): v NULL for `PARTITION (k)`; CreateTable: PARTITIONED BY */
+    const char **prop_keys;
+    const char **prop_values; /* NULL for UNSET TBLPROPERTIES (keys only) */
+    const char **part_keys;
+    const char **part_values;
+    /* once analysed: what the name resolved to (printing) */
+    bool rel_temp;           /* a temporary view */
+    bool rel_view;           /* a persistent view */
+    uint32_t nrel_cols;      /* a table's columns (ResolvedTable's output) */
+    const char **rel_cols;
+} StmtSpec;
+
+/* A statement's spec, or an empty one. */
+static inline const StmtSpec *ddl_spec(const Node *n) {
+    static const StmtSpec none = {{0, NULL}, 0, 0, NULL, NULL, NULL, NULL, false, false, 0, NULL};
+    return n->u.ddl.spec ? n->u.ddl.spec : &none;
+}
 
 /* ---- construction ---- */
 

@@ -138,6 +138,12 @@ static AttrList with_nullable(Analysis *an, AttrList x) {
 
 static AttrList compute_output(Analysis *an, const Node *p) {
     AttrList none = {0, NULL};
+    /* a statement's result columns (DESCRIBE, SHOW, ...) are its exprs, but
+       for the variable statements, whose exprs are values and targets */
+    if (node_kind_is_command(p->kind))
+        return p->kind == NK_DeclareVariable || p->kind == NK_SetVariable || p->kind == NK_ExecuteImmediate
+                   ? none
+                   : (AttrList){p->nexprs, p->exprs};
     switch (p->kind) {
     case NK_Project: return attrs_of_exprs(an, p->exprs, p->nexprs);
     case NK_Aggregate:
@@ -151,7 +157,6 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_CTERelationRef:
     case NK_View: return (AttrList){p->nexprs, p->exprs};
     case NK_Expand: return (AttrList){p->u.expand.noutput, p->exprs};
-    case NK_Command: return (AttrList){p->nexprs, p->exprs}; /* the listings' columns (SHOW TABLES, ...) */
     case NK_OneRowRelation: return none;
     case NK_SubqueryAlias: {
         AttrList c = plan_output(an, p->kids[0]);

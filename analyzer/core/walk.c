@@ -64,7 +64,16 @@ static Node *tx_exprs(const Tx *t, Node *n, TxRec rec) {
 
 static Node *tx_apply(const Tx *t, Node *n) {
     Node *r = t->fn(n, t->ctx);
-    return r ? r : n; /* NULL: the rewrite failed and recorded why */
+    if (!r) return n; /* NULL: the rewrite failed and recorded why */
+    /* Spark's copyTagsFrom: the plan node a rule puts in the place of one
+       with a client plan id takes that id, unless it has one of its own */
+    if (r != n && n->plan_id >= 0 && r->plan_id < 0 && node_kind_is_plan(r->kind)) {
+        Node *c = node_copy(t->a, r);
+        c->flags = r->flags;
+        c->plan_id = n->plan_id;
+        r = c;
+    }
+    return r;
 }
 
 /* TX_SUBQUERIES: the subquery expressions inside one plan node's

@@ -9,6 +9,7 @@
 #include "analyze.h"
 #include "catalyzer.h"
 #include "executor.h"
+#include "catalog/external_catalog.h"
 #include "catalog/session.h"
 #include "core/output.h"
 #include "core/walk.h"
@@ -17,7 +18,7 @@
 #include "print/printer.h"
 #include "rules/lib/variables.h"
 #include "rules/rules.h"
-#include "statements/commands.h"
+#include "statements/statements.h"
 
 /* Nesting limit of the parser and of nested analyses: deep enough for
  * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
@@ -38,6 +39,7 @@ struct CzResult {
     ExprId first_id;              /* expression ids up to this are taken (a decoded plan's attributes) */
     Catalog *retired_catalog;     /* versions a command replaced, freed with the result */
     SessionState *retired_state;
+    Arena *retired_memo;          /* external tables' copies the session let go (external_memo_trim) */
 };
 
 static const char *const TEST_TABLES[] = {
@@ -91,17 +93,23 @@ CzSession *cz_session_new(bool with_test_tables) {
     return s;
 }
 
+size_t cz_session_memory_bytes(const CzSession *s) {
+    return arena_reserved(s->catalog->arena) + arena_reserved(s->state->arena) +
+           (s->udf_arena ? arena_reserved(s->udf_arena) : 0);
+}
+
 void cz_session_free(CzSession *s) {
     if (!s) return;
     catalog_release(s->catalog);
     state_free(s->state);
+    external_memo_free(s->external_memo);
     arena_free(s->udf_arena);
     free(s);
 }
 
 bool cz_session_set_conf(CzSession *s, const char *key, const char *value) {
     SessionState *n = state_clone(s->state);
-    if (!state_set_conf(n, key, value)) {
+    if (!state_set_base_conf(n, key, value)) {
         state_free(n);
         return false;
     }
@@ -165,6 +173,13 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
     return true;
 }
 
+void cz_session_set_catalog_provider(CzSession *s, const CzCatalogProvider *p) {
+    s->catalog_provider = p;
+    s->state->catalog_provider = p;
+    if (p && !s->external_memo) s->external_memo = external_memo_new();
+    s->state->external_memo = s->external_memo;
+}
+
 bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
                                   const char *result_type, bool deterministic, char *err, size_t errlen) {
     if (!s->udf_arena) s->udf_arena = arena_new(4096);
@@ -223,6 +238,7 @@ int cz_result_rule_totals(const CzResult *r, const CzRuleTotal **totals) {
 void cz_result_free(CzResult *r) {
     if (!r) return;
     if (r->retired_catalog) catalog_release(r->retired_catalog);
+    arena_free(r->retired_memo);
     if (r->retired_state) state_free(r->retired_state);
     arena_free(r->arena);
     free(r);
@@ -309,6 +325,9 @@ static AttrList visible_output(Analysis *an, AttrList out) {
 }
 
 static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
+    s->state->catalog_provider = s->catalog_provider; /* whichever state a statement published */
+    s->state->external_memo = s->external_memo;
+    if (!r->retired_memo) r->retired_memo = external_memo_trim(s->external_memo);
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
                    .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
                    .driver = &ANALYSIS_DRIVER, .next_id = r->first_id,

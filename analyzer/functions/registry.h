@@ -117,7 +117,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(fixed) X(arg0) X(arg_last) X(common) X(least_greatest) X(nullif) X(nvl2) X(if) X(between) \
     X(array) X(map) X(named_struct) X(struct) X(elem) X(array_elem_op) X(array_insert) \
     X(array_setop) X(concat) X(concat_ws) X(elt) X(reverse) X(size) X(flatten) X(map_keys) \
-    X(map_values) X(map_entries) X(map_key_op) X(map_from_arrays) X(map_from_entries) X(map_concat) \
+    X(map_values) X(map_entries) X(map_key_op) X(map_from_arrays) X(map_from_entries) X(map_concat) X(update_fields) X(field_op) \
     X(str_to_map) X(arrays_zip) X(sequence) X(array_repeat) X(sort_array) X(split) X(explode) \
     X(posexplode) X(inline) X(stack) X(json_tuple) X(round) X(ceil_floor) X(abs) X(nanvl) \
     X(to_number) X(sum) X(avg) X(minmax) X(collect) X(percentile_approx) X(percentile) X(histogram) \

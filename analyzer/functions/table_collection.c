@@ -38,6 +38,11 @@ const FuncDef FUNCS_COLLECTION[] = {
     {SCALAR("sequence", 2, 3, "???", sequence, NULL), .tostring_tail = "$<2, $?2, $Z"},
     {SCALAR("map", 0, -1, "?", map, NULL)},
     {SCALAR("map_concat", 0, -1, "?", map_concat, NULL)},
+    /* Column.withField / dropFields (Spark Connect's UpdateFields): UpdateFields(struct, ops), the ops
+       WithField(name, value) and DropField(name) */
+    {SCALAR("@update_fields", 2, -1, "??", update_fields, NULL), .pname = "update_fields"},
+    {SCALAR("@withfield", 2, 2, "s?", field_op, NULL), .pname = "WithField", .flags = FD_SQL_SKIP_FIRST},
+    {SCALAR("@dropfield", 1, 1, "s", field_op, NULL), .pname = "dropfield", .flags = FD_SQL_SKIP_FIRST},
     {SCALAR("map_contains_key", 2, 2, "??", map_key_op, NULL)},
     {SCALAR("map_entries", 1, 1, "?", map_entries, NULL)},
     {SCALAR("map_from_arrays", 2, 2, "??", map_from_arrays, NULL)},

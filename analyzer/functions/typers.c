@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "functions.h"
+#include "core/func_sig.h"
 #include "registry.h"
 #include "catalog/conf.h"
 #include "print/printer.h"
@@ -585,8 +586,60 @@ bool ty_map_concat(TypeCtx *c) {
     for (int i = 0; i < c->nargs && t; i++)
         if (!same_string_places(c->args[i]->type, t)) t = NULL;
     if (!t) return fail_data_diff(c, 0, c->nargs);
-    for (int i = 0; i < c->nargs; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    /* castIfNotSameType: maps that differ only in nullability are not cast */
+    for (int i = 0; i < c->nargs; i++)
+        if (!type_same(c->args[i]->type, t)) c->args[i] = fn_mk_cast(c->an, c->args[i], t);
     c->result = t;
+    return true;
+}
+
+/* A field operation of UpdateFields: WithField(name, value) has the value's
+ * type, DropField(name) none (they are not values of their own). */
+bool ty_field_op(TypeCtx *c) {
+    c->result = c->nargs == 2 ? c->args[1]->type : &TYPE_NULL;
+    return true;
+}
+
+static const char *field_op_name(const Node *op) {
+    const Node *n = op->nkids ? op->kids[0] : NULL;
+    while (n && n->kind == NK_Cast && n->nkids) n = n->kids[0];
+    return n && n->kind == NK_Literal && !n->u.lit.v.is_null ? n->u.lit.v.u.s.p : NULL;
+}
+
+/* UpdateFields(struct, ops).dataType: the struct's fields after each
+ * operation in turn — WithField replaces every field of its name (taking
+ * the name as written) or appends one, DropField removes them. */
+bool ty_update_fields(TypeCtx *c) {
+    const DataType *st = c->args[0]->type;
+    if (st->id != T_STRUCT) return fn_typer_error(c, 0, 'S') != NULL;
+    StructField *fs = ARENA_ARRAY(c->an->arena, StructField, st->nfields + c->nargs + 1);
+    int n = st->nfields;
+    for (int i = 0; i < n; i++) fs[i] = st->fields[i];
+    bool cs = c->an->conf && c->an->conf->case_sensitive;
+    for (int i = 1; i < c->nargs; i++) {
+        const Node *op = c->args[i];
+        const FuncSig *sig = op->kind == NK_Call ? call_sig(op) : NULL;
+        const char *name = field_op_name(op);
+        bool with = sig && strcmp(sig->name, "@withfield") == 0;
+        if (!sig || !name || (!with && strcmp(sig->name, "@dropfield") != 0)) return fn_typer_error(c, i, 'S') != NULL;
+        int m = 0;
+        bool found = false;
+        for (int k = 0; k < n; k++) {
+            bool same = cs ? strcmp(fs[k].name, name) == 0 : strcasecmp(fs[k].name, name) == 0;
+            if (!same) {
+                fs[m++] = fs[k];
+            } else if (with) {
+                fs[m++] = (StructField){.name = name, .type = op->kids[1]->type,
+                                        .nullable = fn_expr_nullable(op->kids[1])};
+                found = true;
+            }
+        }
+        n = m;
+        if (with && !found)
+            fs[n++] = (StructField){.name = name, .type = op->kids[1]->type, .nullable = fn_expr_nullable(op->kids[1])};
+    }
+    c->result = type_struct(c->an->arena, n, fs);
+    c->nullable = fn_expr_nullable(c->args[0]);
     return true;
 }
 

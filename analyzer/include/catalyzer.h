@@ -28,7 +28,9 @@ void cz_session_free(CzSession *s);
 
 /* Sets a configuration key (Spark's keys, e.g. spark.sql.caseSensitive, and
  * Catalyzer's catalyzer.*). Returns false (and leaves the session unchanged)
- * for a value the key does not accept. Unknown keys are stored as given. */
+ * for a value the key does not accept. Unknown keys are stored as given.
+ * A value set here is the session's launch configuration (as Spark's
+ * SparkConf): SQL `RESET` returns to it, not to the default. */
 bool cz_session_set_conf(CzSession *s, const char *key, const char *value);
 /* The current value, or NULL if unset and without default. Valid until the next change. */
 const char *cz_session_get_conf(const CzSession *s, const char *key);
@@ -52,6 +54,79 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
  * type-check: argument and result types as Spark type strings. */
 bool cz_session_register_function(CzSession *s, const char *name, int nargs, const char *const *arg_types,
                                   const char *result_type, bool deterministic, char *err, size_t errlen);
+
+/* Bytes the session's state holds (catalog, variables and their values,
+ * views, conf, function signatures): what a daemon bounds per session. */
+size_t cz_session_memory_bytes(const CzSession *s);
+
+/* ---- external catalogs ----
+ *
+ * Spark loads a v2 catalog's table when a query names it (CatalogPlugin.
+ * loadTable). A session registers such a catalog with
+ * spark.sql.catalog.NAME=<plugin class> (and its options as
+ * spark.sql.catalog.NAME.<option>); when the plugin class is one the session's
+ * provider handles, the analyzer asks the provider for each table the query
+ * names instead of looking in the session's own catalog. The analyzer does no
+ * I/O itself: the provider (see catalogs/ for the JDBC and remote ones) may
+ * block, within the request's deadline. */
+typedef struct CzExternalColumn {
+    const char *name;
+    const char *type;      /* a Spark type string: "int", "decimal(7,2)", "array<string>" */
+    bool nullable;
+} CzExternalColumn;
+
+typedef struct CzExternalTable {
+    int ncols;
+    const CzExternalColumn *cols;
+    const char *name;      /* the table's name() as RelationV2 prints it ("tpcds.store_sales") */
+    uint64_t version;      /* identifies this copy of the table's metadata: a provider gives a
+                              changed table a new version (0: unknown, never reused) */
+    void *provider_data;   /* the provider's own (what release_table needs) */
+} CzExternalTable;
+
+typedef enum CzCatalogStatus {
+    CZ_CATALOG_FOUND,
+    CZ_CATALOG_NOT_FOUND,  /* the analysis reports TABLE_OR_VIEW_NOT_FOUND / SCHEMA_NOT_FOUND */
+    CZ_CATALOG_FAILED      /* the provider filled *failure with the Spark error to report */
+} CzCatalogStatus;
+
+typedef struct CzCatalogRequest {
+    const char *catalog;        /* "pg" */
+    const char *plugin_class;   /* the value of spark.sql.catalog.pg */
+    int noptions;               /* spark.sql.catalog.pg.<key> = value, prefix removed */
+    const char *const *option_keys;
+    const char *const *option_values;
+    int nnamespace;             /* the namespace, part by part */
+    const char *const *ns;
+    const char *table;          /* NULL for a namespace lookup */
+    uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
+    const volatile int *cancel;
+} CzCatalogRequest;
+
+/* The error a provider reports: a Spark error class and its parameters. */
+typedef struct CzCatalogFailure {
+    char error_class[96];       /* "FAILED_JDBC.TABLE_EXISTS" */
+    int nparams;
+    char names[4][32];
+    char values[4][512];
+} CzCatalogFailure;
+
+typedef struct CzCatalogProvider {
+    void *ctx;
+    /* Whether plugin_class is one this provider loads. */
+    bool (*handles)(void *ctx, const char *plugin_class);
+    /* Loads req->ns.req->table into *out; out's memory stays valid until
+     * release_table(out). */
+    CzCatalogStatus (*load_table)(void *ctx, const CzCatalogRequest *req, CzExternalTable *out,
+                                  CzCatalogFailure *failure);
+    void (*release_table)(void *ctx, CzExternalTable *t);
+    /* Whether the namespace req->ns exists (req->table is NULL). */
+    CzCatalogStatus (*namespace_exists)(void *ctx, const CzCatalogRequest *req, CzCatalogFailure *failure);
+} CzCatalogProvider;
+
+/* Gives the session a provider (NULL: none). The provider must outlive the
+ * session; one provider may serve many sessions (it must then be thread-safe). */
+void cz_session_set_catalog_provider(CzSession *s, const CzCatalogProvider *p);
 
 /* ---- tracing ---- */
 

@@ -1,38 +1,36 @@
 /* Statements: queries, CREATE/DROP VIEW and TABLE, namespaces, USE,
  * session variables (DECLARE / SET VAR / DROP TEMPORARY VARIABLE), SET and
- * RESET of configuration, EXECUTE IMMEDIATE, INSERT, and the other commands
- * Spark has (DESCRIBE, SHOW, CACHE, ALTER, ...) as a generic Command naming
- * its target. A target written IDENTIFIER(expr) wraps the statement in
- * UnresolvedIdentifierPlan with the statement's name left empty. */
+ * RESET of configuration, SET CATALOG, EXECUTE IMMEDIATE, INSERT; the other
+ * statements Spark has (DESCRIBE, SHOW, CACHE, ALTER, ...) are read by
+ * parse_command.c, each into its own node kind. A target written
+ * IDENTIFIER(expr) wraps the statement in UnresolvedIdentifierPlan with the
+ * statement's name left empty. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
 #include "parser_int.h"
 
-static bool word_is(const Parser *p, int off, const char *w) {
+bool ps_word_is(const Parser *p, int off, const char *w) {
     const Token *t = tk_at(p, off);
     size_t n = strlen(w);
     return t->kind == TK_WORD && (size_t)(t->end - t->start) == n && strncasecmp(p->sql + t->start, w, n) == 0;
 }
 
-static bool accept_word(Parser *p, const char *w) {
-    if (word_is(p, 0, w)) {
+bool ps_accept_word(Parser *p, const char *w) {
+    if (ps_word_is(p, 0, w)) {
         advance(p);
         return true;
     }
     return false;
 }
 
-/* A statement's target: IDENTIFIER(expr) or a multi-part name. */
-typedef struct Target {
-    NameParts name;
-    Node *ident;     /* IDENTIFIER's expression, or NULL */
-    bool folded;     /* ident was a constant string: name holds its parts */
-    int32_t start, stop;
-} Target;
+StmtSpec *ps_spec(Parser *p, Node *s) {
+    if (!s->u.ddl.spec) s->u.ddl.spec = ARENA_NEW(p->a, StmtSpec);
+    return (StmtSpec *)s->u.ddl.spec;
+}
 
-static Target parse_target(Parser *p) {
+Target ps_parse_target(Parser *p) {
     Target t = {{0, NULL}, NULL, false, cur_start(p), 0};
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
         advance(p);
@@ -47,7 +45,7 @@ static Target parse_target(Parser *p) {
     return t;
 }
 
-static Node *stmt_finish(Parser *p, Node *s, const Target *t) {
+Node *ps_stmt_finish(Parser *p, Node *s, const Target *t) {
     if (t && t->ident) {
         s->u.ddl.name = (NameParts){0, NULL};
         s = node_finish(s);
@@ -62,7 +60,7 @@ static Node *stmt_finish(Parser *p, Node *s, const Target *t) {
     return node_finish(s);
 }
 
-static bool parse_if_not_exists(Parser *p) {
+bool ps_parse_if_not_exists(Parser *p) {
     if (is_kw(p, KW_IF) && is_kw_at(p, 1, KW_NOT) && is_kw_at(p, 2, KW_EXISTS)) {
         advance(p), advance(p), advance(p);
         return true;
@@ -70,7 +68,7 @@ static bool parse_if_not_exists(Parser *p) {
     return false;
 }
 
-static bool parse_if_exists(Parser *p) {
+bool ps_parse_if_exists(Parser *p) {
     if (is_kw(p, KW_IF) && is_kw_at(p, 1, KW_EXISTS)) {
         advance(p), advance(p);
         return true;
@@ -78,7 +76,7 @@ static bool parse_if_exists(Parser *p) {
     return false;
 }
 
-static void skip_balanced(Parser *p) {
+void ps_skip_balanced(Parser *p) {
     int depth = 0;
     do {
         if (at_eof(p)) ps_syntax_error(p, "");
@@ -88,8 +86,7 @@ static void skip_balanced(Parser *p) {
     } while (depth > 0);
 }
 
-/* Skips the rest of the statement (up to `;` or the end). */
-static void skip_rest(Parser *p) {
+void ps_skip_rest(Parser *p) {
     int depth = 0;
     while (!at_eof(p) && !(depth == 0 && is_op(p, OP_SEMI))) {
         if (is_op(p, OP_LPAREN)) depth++;
@@ -98,7 +95,7 @@ static void skip_rest(Parser *p) {
     }
 }
 
-static const char *text_between(Parser *p, int32_t start, int32_t stop) {
+const char *ps_text_between(Parser *p, int32_t start, int32_t stop) {
     return arena_strndup(p->a, p->sql + start, (size_t)(stop - start + 1));
 }
 
@@ -106,8 +103,8 @@ static const char *text_between(Parser *p, int32_t start, int32_t stop) {
 
 static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global, bool temp) {
     ps_expect_kw(p, KW_VIEW);
-    bool ine = parse_if_not_exists(p);
-    Target t = parse_target(p);
+    bool ine = ps_parse_if_not_exists(p);
+    Target t = ps_parse_target(p);
     Node *s = node_new(p->a, NK_CreateView, start, 0);
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.global = global;
@@ -117,17 +114,70 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     /* CREATE TEMPORARY VIEW v [(col type, ...)] USING fmt [OPTIONS (...)]: a data source view */
     {
         int save = p->pos;
-        if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         bool using = is_kw(p, KW_USING);
         p->pos = save;
         if (using) {
-            skip_rest(p);
-            Node *c = node_new(p->a, NK_Command, start, prev_stop(p));
+            Node *c = node_new(p->a, NK_CreateTempViewUsing, start, 0);
             c->u.ddl.text = "CREATE TEMPORARY VIEW USING";
             c->u.ddl.temporary = temp;
             c->u.ddl.global = global;
             c->u.ddl.or_replace = or_replace;
-            return stmt_finish(p, c, &t);
+            if (ps_accept_op(p, OP_LPAREN)) {
+                PtrVec names = {0}, types = {0};
+                do {
+                    ps_pv_push(p, &names, ps_parse_identifier(p));
+                    ps_pv_push(p, &types, ps_parse_type(p));
+                    while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) ps_skip_balanced(p);
+                } while (ps_accept_op(p, OP_COMMA));
+                ps_expect_op(p, OP_RPAREN);
+                c->u.ddl.ncols = names.n;
+                c->u.ddl.col_names = (const char **)names.v;
+                c->u.ddl.col_types = (const DataType **)types.v;
+            }
+            ps_expect_kw(p, KW_USING);
+            NameParts prov = ps_parse_multipart(p);
+            StrBuf sb;
+            sb_init(&sb, p->a, 32);
+            for (uint32_t i = 0; i < prov.n; i++) {
+                if (i) sb_putc(&sb, '.');
+                sb_puts(&sb, prov.v[i]);
+            }
+            c->u.ddl.provider = sb.data;
+            if (ps_accept_kw(p, KW_OPTIONS) && is_op(p, OP_LPAREN)) {
+                /* OPTIONS (k [=] v, ...) */
+                advance(p);
+                PtrVec k = {0}, v = {0};
+                if (!is_op(p, OP_RPAREN)) {
+                    do {
+                        if (ps_at_string(p)) ps_pv_push(p, &k, ps_parse_string_lit(p, NULL));
+                        else {
+                            NameParts kn = ps_parse_multipart(p);
+                            StrBuf kb;
+                            sb_init(&kb, p->a, 32);
+                            for (uint32_t i = 0; i < kn.n; i++) {
+                                if (i) sb_putc(&kb, '.');
+                                sb_puts(&kb, kn.v[i]);
+                            }
+                            ps_pv_push(p, &k, kb.data);
+                        }
+                        ps_accept_op(p, OP_EQ);
+                        if (ps_at_string(p)) ps_pv_push(p, &v, ps_parse_string_lit(p, NULL));
+                        else {
+                            int32_t vs = cur_start(p);
+                            advance(p);
+                            ps_pv_push(p, &v, ps_text_between(p, vs, prev_stop(p)));
+                        }
+                    } while (ps_accept_op(p, OP_COMMA));
+                }
+                ps_expect_op(p, OP_RPAREN);
+                ps_spec(p, c)->nprops = k.n;
+                ps_spec(p, c)->prop_keys = (const char **)k.v;
+                ps_spec(p, c)->prop_values = (const char **)v.v;
+            }
+            ps_skip_rest(p);
+            c->stop = prev_stop(p);
+            return ps_stmt_finish(p, c, &t);
         }
     }
     if (is_op(p, OP_LPAREN)) {
@@ -144,42 +194,63 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     }
     /* COMMENT / TBLPROPERTIES / PARTITIONED ON / SCHEMA BINDING ... before AS */
     while (!is_kw(p, KW_AS) && !at_eof(p)) {
-        if (ps_accept_kw(p, KW_COMMENT)) ps_parse_string_lit(p, NULL);
-        else if (ps_accept_kw(p, KW_TBLPROPERTIES)) skip_balanced(p);
-        else if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        if (ps_accept_kw(p, KW_COMMENT)) s->u.ddl.value = ps_parse_string_lit(p, NULL);
+        else if (ps_accept_kw(p, KW_TBLPROPERTIES)) ps_parse_props(p, s, false);
+        else if (is_kw(p, KW_WITH) && ps_word_is(p, 1, "SCHEMA")) {
+            /* WITH SCHEMA BINDING | COMPENSATION | [TYPE] EVOLUTION: the view's schema mode (u.ddl.provider) */
+            advance(p), advance(p);
+            if (ps_accept_word(p, "TYPE")) s->u.ddl.provider = "TYPE EVOLUTION", ps_accept_word(p, "EVOLUTION");
+            else if (ps_accept_word(p, "BINDING")) s->u.ddl.provider = "BINDING";
+            else if (ps_accept_word(p, "COMPENSATION")) s->u.ddl.provider = "COMPENSATION";
+            else if (ps_accept_word(p, "EVOLUTION")) s->u.ddl.provider = "EVOLUTION";
+            else ps_syntax_error(p, "");
+        }
+        else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
     }
     ps_expect_kw(p, KW_AS);
     int32_t qs = cur_start(p);
     Node *q = ps_parse_query(p);
-    s->u.ddl.text = text_between(p, qs, prev_stop(p));
+    s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
     node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
     if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
         ps_defer_error(p, ps_perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", start, prev_stop(p), "actualName",
                                   sql_id_parts(p->a, t.name), NULL));
-    return stmt_finish(p, s, &t);
+    return ps_stmt_finish(p, s, &t);
 }
 
 /* ---- CREATE TABLE ---- */
 
 static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) {
     ps_expect_kw(p, KW_TABLE);
-    bool ine = parse_if_not_exists(p);
-    Target t = parse_target(p);
+    bool ine = ps_parse_if_not_exists(p);
+    Target t = ps_parse_target(p);
     Node *s = node_new(p->a, NK_CreateTable, start, 0);
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.temporary = temp;
     s->u.ddl.if_not_exists = ine;
+    if (ps_word_is(p, 0, "LIKE")) {
+        /* CREATE TABLE t LIKE s [USING fmt] [...] */
+        advance(p);
+        s->kind = NK_CreateTableLike;
+        ps_spec(p, s)->name2 = ps_parse_multipart(p);
+        while (!at_eof(p) && !is_op(p, OP_SEMI)) {
+            if (ps_accept_kw(p, KW_USING)) s->u.ddl.provider = ps_parse_identifier(p);
+            else ps_skip_balanced(p);
+        }
+        s->stop = prev_stop(p);
+        return ps_stmt_finish(p, s, &t);
+    }
     if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
         PtrVec names = {0}, comments = {0}, types = {0};
         do {
             /* table constraints (PRIMARY KEY ..., CONSTRAINT ...) are skipped */
-            if (word_is(p, 0, "CONSTRAINT") || word_is(p, 0, "PRIMARY") || word_is(p, 0, "FOREIGN") ||
-                (word_is(p, 0, "UNIQUE") && is_op_at(p, 1, OP_LPAREN))) {
+            if (ps_word_is(p, 0, "CONSTRAINT") || ps_word_is(p, 0, "PRIMARY") || ps_word_is(p, 0, "FOREIGN") ||
+                (ps_word_is(p, 0, "UNIQUE") && is_op_at(p, 1, OP_LPAREN))) {
                 while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) {
-                    if (is_op(p, OP_LPAREN)) skip_balanced(p);
+                    if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
                     else advance(p);
                 }
                 continue;
@@ -191,9 +262,9 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
                 if (is_kw(p, KW_NOT) && is_kw_at(p, 1, KW_NULL)) advance(p), advance(p);
                 else if (ps_accept_kw(p, KW_COMMENT)) cm = ps_parse_string_lit(p, NULL);
                 else if (ps_accept_kw(p, KW_DEFAULT)) ps_parse_expr(p);
-                else if (word_is(p, 0, "GENERATED")) {
+                else if (ps_word_is(p, 0, "GENERATED")) {
                     while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) {
-                        if (is_op(p, OP_LPAREN)) skip_balanced(p);
+                        if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
                         else advance(p);
                     }
                 } else break;
@@ -211,144 +282,33 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
     Node *q = NULL;
     while (!at_eof(p) && !is_op(p, OP_SEMI)) {
         if (ps_accept_kw(p, KW_USING)) s->u.ddl.provider = ps_parse_identifier(p);
-        else if (word_is(p, 0, "STORED") && is_kw_at(p, 1, KW_AS)) {
+        else if (ps_word_is(p, 0, "STORED") && is_kw_at(p, 1, KW_AS)) {
             advance(p), advance(p);
             ps_parse_identifier(p);
         } else if ((is_kw(p, KW_AS) && ps_at_query_start_at(p, 1)) || ps_at_query_start(p)) {
             ps_accept_kw(p, KW_AS);
             int32_t qs = cur_start(p);
             q = ps_parse_query(p);
-            s->u.ddl.text = text_between(p, qs, prev_stop(p));
+            s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
             break;
+        } else if (is_kw(p, KW_PARTITIONED) && is_kw_at(p, 1, KW_BY) && is_op_at(p, 2, OP_LPAREN)) {
+            /* PARTITIONED BY (c, ...) or (c type, ...): the partition columns */
+            advance(p), advance(p), advance(p);
+            PtrVec pk = {0};
+            do {
+                ps_pv_push(p, &pk, ps_parse_identifier(p));
+                while (!at_eof(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) ps_skip_balanced(p);
+            } while (ps_accept_op(p, OP_COMMA));
+            ps_expect_op(p, OP_RPAREN);
+            ps_spec(p, s)->npart = pk.n;
+            ps_spec(p, s)->part_keys = (const char **)pk.v;
         } else if (ps_accept_kw(p, KW_COMMENT) || ps_accept_kw(p, KW_LOCATION)) ps_parse_string_lit(p, NULL);
-        else if (is_op(p, OP_LPAREN)) skip_balanced(p);
+        else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
     }
     if (q) node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
-    return stmt_finish(p, s, &t);
-}
-
-/* ---- generic commands ---- */
-
-/* Words that may follow a command's first keyword and belong to its name. */
-static bool is_command_word(const Parser *p) {
-    static const char *const words[] = {
-        "TABLE", "TABLES", "VIEW", "VIEWS", "FUNCTION", "FUNCTIONS", "SCHEMA", "SCHEMAS", "DATABASE", "DATABASES",
-        "NAMESPACE", "NAMESPACES", "EXTENDED", "FORMATTED", "QUERY", "TEMPORARY", "TEMP", "LAZY", "CURRENT",
-        "COLUMNS", "TBLPROPERTIES", "PARTITIONS", "CREATE", "ON", "COLUMN", "IN", "FROM", "REPAIR", "CACHE", "USER",
-        "SYSTEM", "INTO", "GLOBAL", "OR", "REPLACE", "CATALOG", "CATALOGS"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (word_is(p, 0, words[i])) return true;
-    return false;
-}
-
-/* SHOW NAMESPACES|SCHEMAS|DATABASES [FROM|IN ns] [[LIKE] 'pattern'],
- * SHOW TABLES [FROM|IN ns] [[LIKE] 'pattern'], SHOW CATALOGS [[LIKE] 'pattern']
- * (the words up to FROM/IN already read into `words`): a Command whose text
- * is the listing ("SHOW NAMESPACES", ...), name the namespace, value the
- * pattern. NULL for other SHOW statements. */
-static Node *show_listing(Parser *p, int32_t start, const char *words) {
-    static const char *const FORMS[][2] = {
-        {"SHOW NAMESPACES", "SHOW NAMESPACES"}, {"SHOW SCHEMAS", "SHOW NAMESPACES"},
-        {"SHOW DATABASES", "SHOW NAMESPACES"},  {"SHOW TABLES", "SHOW TABLES"},
-        {"SHOW CATALOGS", "SHOW CATALOGS"},
-    };
-    const char *listing = NULL;
-    bool in = false;
-    for (size_t i = 0; i < sizeof FORMS / sizeof FORMS[0] && !listing; i++) {
-        size_t n = strlen(FORMS[i][0]);
-        if (strncmp(words, FORMS[i][0], n)) continue;
-        if (!words[n]) listing = FORMS[i][1];
-        else if ((!strcmp(words + n, " IN") || !strcmp(words + n, " FROM")) && strcmp(FORMS[i][1], "SHOW CATALOGS"))
-            listing = FORMS[i][1], in = true;
-    }
-    if (!listing) return NULL;
-    Node *s = node_new(p->a, NK_Command, start, 0);
-    s->u.ddl.text = listing;
-    Target t = {{0, NULL}, NULL, false, -1, -1};
-    if (in) t = parse_target(p);
-    if (word_is(p, 0, "LIKE")) advance(p);
-    if (ps_at_string(p)) s->u.ddl.value = ps_parse_string_lit(p, NULL);
-    skip_rest(p);
-    s->stop = prev_stop(p);
-    return stmt_finish(p, s, in ? &t : NULL);
-}
-
-static Node *generic_command(Parser *p, int32_t start) {
-    StrBuf sb;
-    sb_init(&sb, p->a, 32);
-    const Token *first = tk(p);
-    const char *w = ps_tok_text(p, first);
-    for (char *c = (char *)w; *c; c++) *c = (char)toupper((unsigned char)*c);
-    sb_puts(&sb, w);
-    bool explain = word_is(p, 0, "EXPLAIN");
-    advance(p);
-    if (explain) {
-        while (word_is(p, 0, "EXTENDED") || word_is(p, 0, "CODEGEN") || word_is(p, 0, "COST") ||
-               word_is(p, 0, "FORMATTED") || word_is(p, 0, "LOGICAL"))
-            advance(p);
-        Node *inner = ps_parse_statement_body(p);
-        Node *s = node_new(p->a, NK_Command, start, prev_stop(p));
-        s->u.ddl.text = sb.data;
-        node_set_kids(p->a, s, &inner, 1);
-        return node_finish(s);
-    }
-    while (is_command_word(p) && !(is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN))) {
-        /* a command word followed by nothing, `.`, or `(` is a name, not a word */
-        if (is_op_at(p, 1, OP_DOT)) break;
-        const char *x = ps_tok_text(p, tk(p));
-        for (char *c = (char *)x; *c; c++) *c = (char)toupper((unsigned char)*c);
-        sb_putc(&sb, ' ');
-        sb_puts(&sb, x);
-        advance(p);
-    }
-    if ((!strcmp(sb.data, "DESCRIBE") || !strcmp(sb.data, "DESC") || strstr(sb.data, " QUERY")) && ps_at_query_start(p) &&
-        !(tk_at(p, 1)->kind == TK_EOF || tok_op(tk_at(p, 1), OP_SEMI) || tok_op(tk_at(p, 1), OP_DOT))) {
-        /* DESCRIBE [QUERY] query */
-        Node *q = ps_parse_query(p);
-        Node *d = node_new(p->a, NK_Command, start, prev_stop(p));
-        d->u.ddl.text = strstr(sb.data, " QUERY") ? sb.data : arena_printf(p->a, "%s QUERY", sb.data);
-        node_set_kids(p->a, d, &q, 1);
-        return node_finish(d);
-    }
-    if (!strncmp(sb.data, "SHOW ", 5)) {
-        Node *listing = show_listing(p, start, sb.data);
-        if (listing) return listing;
-    }
-    Node *s = node_new(p->a, NK_Command, start, 0);
-    s->u.ddl.text = sb.data;
-    Target t = {{0, NULL}, NULL, false, -1, -1};
-    bool has_target = false;
-    if (parse_if_exists(p)) s->u.ddl.if_exists = true;
-    else if (parse_if_not_exists(p)) s->u.ddl.if_not_exists = true;
-    if (ps_at_identifier(p) && !is_op(p, OP_SEMI)) {
-        t = parse_target(p);
-        has_target = true;
-    }
-    /* ALTER VIEW v AS query / CACHE TABLE t [AS] query: keep the query */
-    Node *q = NULL;
-    if ((strncmp(sb.data, "ALTER VIEW", 10) == 0 || strncmp(sb.data, "CACHE", 5) == 0)) {
-        if (is_kw(p, KW_OPTIONS)) {
-            advance(p);
-            skip_balanced(p);
-        }
-        ps_accept_kw(p, KW_AS);
-        if (ps_at_query_start(p)) q = ps_parse_query(p);
-    }
-    skip_rest(p);
-    if (q) node_set_kids(p->a, s, &q, 1);
-    s->stop = prev_stop(p);
-    bool temp_fn = strstr(sb.data, "TEMPORARY FUNCTION") != NULL;
-    if (temp_fn && has_target && (t.ident ? t.folded : true) && t.name.n > 1) {
-        if (strncmp(sb.data, "CREATE", 6) == 0)
-            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_DATABASE", start, prev_stop(p),
-                                      "database", sql_ident(p->a, t.name.v[0]), NULL));
-        else if (strncmp(sb.data, "DROP", 4) == 0)
-            ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.MULTI_PART_NAME", start, prev_stop(p), "statement",
-                                      "DROP TEMPORARY FUNCTION", "name", sql_id_parts(p->a, t.name), NULL));
-    }
-    return stmt_finish(p, s, has_target ? &t : NULL);
+    return ps_stmt_finish(p, s, &t);
 }
 
 /* ---- namespaces ---- */
@@ -359,27 +319,27 @@ static bool at_namespace_word(const Parser *p) {
 
 static Node *create_namespace(Parser *p, int32_t start) {
     advance(p);
-    bool ine = parse_if_not_exists(p);
-    Target t = parse_target(p);
-    skip_rest(p);
+    bool ine = ps_parse_if_not_exists(p);
+    Target t = ps_parse_target(p);
+    ps_skip_rest(p);
     Node *s = node_new(p->a, NK_CreateNamespace, start, prev_stop(p));
     s->u.ddl.if_not_exists = ine;
-    return stmt_finish(p, s, &t);
+    return ps_stmt_finish(p, s, &t);
 }
 
 static Node *drop_namespace(Parser *p, int32_t start) {
     advance(p);
-    bool ie = parse_if_exists(p);
-    Target t = parse_target(p);
+    bool ie = ps_parse_if_exists(p);
+    Target t = ps_parse_target(p);
     bool cascade = false;
-    if (word_is(p, 0, "CASCADE")) {
+    if (ps_word_is(p, 0, "CASCADE")) {
         advance(p);
         cascade = true;
-    } else accept_word(p, "RESTRICT");
+    } else ps_accept_word(p, "RESTRICT");
     Node *s = node_new(p->a, NK_DropNamespace, start, prev_stop(p));
     s->u.ddl.if_exists = ie;
     s->u.ddl.cascade = cascade;
-    return stmt_finish(p, s, &t);
+    return ps_stmt_finish(p, s, &t);
 }
 
 /* ---- variables ---- */
@@ -393,7 +353,7 @@ static Node *declare_variable(Parser *p, int32_t start) {
     }
     if ((is_kw(p, KW_VARIABLE) || is_kw(p, KW_VAR)) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT))
         advance(p);
-    Target t = parse_target(p);
+    Target t = ps_parse_target(p);
     const DataType *ty = NULL;
     Node *def = NULL;
     if (!at_eof(p) && !is_op(p, OP_SEMI) && !is_kw(p, KW_DEFAULT) && !is_op(p, OP_EQ)) ty = ps_parse_type(p);
@@ -405,7 +365,7 @@ static Node *declare_variable(Parser *p, int32_t start) {
     s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, 1);
     s->u.ddl.col_types[0] = ty;
     if (def) node_set_exprs(p->a, s, &def, 1);
-    return stmt_finish(p, s, &t);
+    return ps_stmt_finish(p, s, &t);
 }
 
 static Node *one_row(Parser *p) { return node_finish(node_new(p->a, NK_OneRowRelation, -1, -1)); }
@@ -479,7 +439,7 @@ static bool key_char(char c) { return isalnum((unsigned char)c) || c == '_' || c
 
 /* SET, SET key, SET key=value, SET -v: Spark matches the raw text. */
 static Node *set_config(Parser *p, int32_t start, int32_t rest) {
-    skip_rest(p);
+    ps_skip_rest(p);
     int32_t end = at_eof(p) ? (int32_t)p->len : cur_start(p);
     const char *s = p->sql + rest, *e = p->sql + end;
     while (s < e && isspace((unsigned char)*s)) s++;
@@ -564,13 +524,13 @@ static const char *time_zone_offset(Parser *p, const Node *iv, int32_t start, in
 static Node *parse_set(Parser *p, int32_t start) {
     const Token *set_tok = tk(p);
     advance(p);
-    if (word_is(p, 0, "TIME") && word_is(p, 1, "ZONE")) {
+    if (ps_word_is(p, 0, "TIME") && ps_word_is(p, 1, "ZONE")) {
         /* SET TIME ZONE 'zone' | LOCAL | INTERVAL ...: spark.sql.session.timeZone */
         advance(p), advance(p);
         Node *n = node_new(p->a, NK_SetConfig, start, 0);
         n->u.ddl.text = "spark.sql.session.timeZone";
         if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
-        else if (accept_word(p, "LOCAL")) {
+        else if (ps_accept_word(p, "LOCAL")) {
             /* TimeZone.getDefault: the statement puts in the zone a session starts with */
             n->u.ddl.value = "LOCAL";
             n->flags |= NF_IMPLICIT;
@@ -587,6 +547,19 @@ static Node *parse_set(Parser *p, int32_t start) {
             ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0045", start, n->stop, NULL));
             n->u.ddl.value = "";
         }
+        return node_finish(n);
+    }
+    if (ps_word_is(p, 0, "CATALOG") && !is_op_at(p, 1, OP_EQ) && !is_op_at(p, 1, OP_DOT) && tk_at(p, 1)->kind != TK_EOF) {
+        /* SET CATALOG name | 'name' | IDENTIFIER(...) */
+        advance(p);
+        Node *n = node_new(p->a, NK_SetCatalog, start, 0);
+        if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
+        else {
+            Target t = ps_parse_target(p);
+            n->stop = prev_stop(p);
+            return ps_stmt_finish(p, n, &t);
+        }
+        n->stop = prev_stop(p);
         return node_finish(n);
     }
     if (is_kw(p, KW_VAR) || is_kw(p, KW_VARIABLE)) {
@@ -647,10 +620,10 @@ static Node *insert_into(Parser *p, int32_t start) {
     if (ps_accept_kw(p, KW_OVERWRITE)) overwrite = true;
     else ps_expect_kw(p, KW_INTO);
     ps_accept_kw(p, KW_TABLE);
-    Target t = parse_target(p);
+    Target t = ps_parse_target(p);
     if (is_kw(p, KW_PARTITION) && is_op_at(p, 1, OP_LPAREN)) {
         advance(p);
-        skip_balanced(p);
+        ps_skip_balanced(p);
     }
     Node *s = node_new(p->a, NK_InsertInto, start, 0);
     s->u.ddl.or_replace = overwrite;
@@ -669,7 +642,7 @@ static Node *insert_into(Parser *p, int32_t start) {
     Node *q = ps_parse_query(p);
     node_set_kids(p->a, s, &q, 1);
     s->stop = prev_stop(p);
-    return stmt_finish(p, s, &t);
+    return ps_stmt_finish(p, s, &t);
 }
 
 Node *ps_parse_insert(Parser *p, int32_t start) { return insert_into(p, start); }
@@ -681,13 +654,13 @@ static Node *parse_drop(Parser *p, int32_t start) {
         advance(p);
         bool view = is_kw(p, KW_VIEW);
         advance(p);
-        bool ie = parse_if_exists(p);
-        Target t = parse_target(p);
-        accept_word(p, "PURGE");
+        bool ie = ps_parse_if_exists(p);
+        Target t = ps_parse_target(p);
+        ps_accept_word(p, "PURGE");
         Node *s = node_new(p->a, NK_DropTable, start, prev_stop(p));
         s->u.ddl.is_view = view;
         s->u.ddl.if_exists = ie;
-        return stmt_finish(p, s, &t);
+        return ps_stmt_finish(p, s, &t);
     }
     if (tok_kw(tk_at(p, 1), KW_DATABASE) || tok_kw(tk_at(p, 1), KW_SCHEMA) || tok_kw(tk_at(p, 1), KW_NAMESPACE)) {
         advance(p);
@@ -695,15 +668,15 @@ static Node *parse_drop(Parser *p, int32_t start) {
     }
     if ((is_kw_at(p, 1, KW_TEMPORARY) || is_kw_at(p, 1, KW_TEMP)) && (is_kw_at(p, 2, KW_VARIABLE) || is_kw_at(p, 2, KW_VAR))) {
         advance(p), advance(p), advance(p);
-        bool ie = parse_if_exists(p);
-        Target t = parse_target(p);
+        bool ie = ps_parse_if_exists(p);
+        Target t = ps_parse_target(p);
         Node *s = node_new(p->a, NK_DropVariable, start, prev_stop(p));
         s->u.ddl.if_exists = ie;
-        return stmt_finish(p, s, &t);
+        return ps_stmt_finish(p, s, &t);
     }
-    if (is_kw_at(p, 1, KW_FUNCTION) || ((is_kw_at(p, 1, KW_TEMPORARY) || is_kw_at(p, 1, KW_TEMP)) && is_kw_at(p, 2, KW_FUNCTION)) ||
-        word_is(p, 1, "INDEX") || word_is(p, 1, "CATALOG"))
-        return generic_command(p, start);
+    if (is_kw_at(p, 1, KW_FUNCTION) || (is_kw_at(p, 1, KW_TEMPORARY) && is_kw_at(p, 2, KW_FUNCTION)) ||
+        ps_word_is(p, 1, "INDEX"))
+        return ps_parse_command(p, start);
     advance(p);
     ps_syntax_error(p, "");
 }
@@ -719,15 +692,13 @@ static Node *parse_create(Parser *p, int32_t start) {
     }
     if (ps_accept_kw(p, KW_GLOBAL)) global = true;
     if (ps_accept_kw(p, KW_TEMPORARY) || ps_accept_kw(p, KW_TEMP)) temp = true;
-    accept_word(p, "EXTERNAL");
+    ps_accept_word(p, "EXTERNAL");
     if (is_kw(p, KW_VIEW)) return create_view(p, start, or_replace, global, temp);
     if (is_kw(p, KW_TABLE)) return create_table(p, start, or_replace, temp);
     if (at_namespace_word(p) && !or_replace && !temp) return create_namespace(p, start);
-    /* CREATE [TEMPORARY] FUNCTION, CREATE INDEX, ...: generic, restarting at CREATE */
-    int32_t save = p->pos;
+    /* CREATE [OR REPLACE] [TEMPORARY] FUNCTION, CREATE INDEX: restarting at CREATE */
     while (p->pos > 0 && p->t[p->pos - 1].start >= start) p->pos--;
-    (void)save;
-    return generic_command(p, start);
+    return ps_parse_command(p, start);
 }
 
 /* ---- dispatch ---- */
@@ -750,19 +721,19 @@ Node *ps_parse_statement_body(Parser *p) {
             advance(p);
             namespace_only = true;
         }
-        Target tg = parse_target(p);
+        Target tg = ps_parse_target(p);
         Node *s = node_new(p->a, NK_UseNamespace, start, prev_stop(p));
         s->u.ddl.namespace_only = namespace_only;
-        return stmt_finish(p, s, &tg);
+        return ps_stmt_finish(p, s, &tg);
     }
     case KW_DECLARE: return declare_variable(p, start);
     case KW_SET: return parse_set(p, start);
     case KW_RESET: {
         advance(p);
         int32_t ks = cur_start(p);
-        skip_rest(p);
+        ps_skip_rest(p);
         Node *s = node_new(p->a, NK_ResetConfig, start, prev_stop(p));
-        if (prev_stop(p) >= ks) s->u.ddl.text = text_between(p, ks, prev_stop(p));
+        if (prev_stop(p) >= ks) s->u.ddl.text = ps_text_between(p, ks, prev_stop(p));
         return node_finish(s);
     }
     case KW_EXECUTE:
@@ -771,10 +742,11 @@ Node *ps_parse_statement_body(Parser *p) {
     case KW_INSERT: return insert_into(p, start);
     default: break;
     }
-    static const char *const commands[] = {"DESCRIBE", "DESC", "SHOW", "CACHE", "UNCACHE", "ALTER", "ANALYZE",
+    if (ps_word_is(p, 0, "ALTER")) return ps_parse_alter(p, start);
+    static const char *const commands[] = {"DESCRIBE", "DESC", "SHOW", "CACHE", "UNCACHE", "ANALYZE",
                                            "REFRESH", "REPAIR", "MSCK", "TRUNCATE", "COMMENT", "DELETE", "UPDATE",
                                            "MERGE", "REPLACE", "EXPLAIN", "CLEAR", "LOAD", "ADD", "LIST", "CALL"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (word_is(p, 0, commands[i])) return generic_command(p, start);
+        if (ps_word_is(p, 0, commands[i])) return ps_parse_command(p, start);
     ps_syntax_error(p, "");
 }

@@ -142,5 +142,30 @@ Node *ps_parse_relation_primary(Parser *p); /* for DML targets */
 
 /* ---- statements (parse_stmt.c) ---- */
 Node *ps_parse_statement_body(Parser *p);
+bool ps_word_is(const Parser *p, int off, const char *w); /* the token at off is the word w (any case) */
+bool ps_accept_word(Parser *p, const char *w);
+/* A statement's target: IDENTIFIER(expr) or a multi-part name. */
+typedef struct Target {
+    NameParts name;
+    Node *ident;     /* IDENTIFIER's expression, or NULL */
+    bool folded;     /* ident was a constant string: name holds its parts */
+    int32_t start, stop;
+} Target;
+Target ps_parse_target(Parser *p);
+/* The statement's spec (u.ddl.spec), allocated on first use. */
+StmtSpec *ps_spec(Parser *p, Node *s);
+/* Finishes statement s naming t (NULL: none); an IDENTIFIER(expr) target
+ * wraps it in UnresolvedIdentifierPlan. */
+Node *ps_stmt_finish(Parser *p, Node *s, const Target *t);
+bool ps_parse_if_not_exists(Parser *p);
+bool ps_parse_if_exists(Parser *p);
+void ps_skip_balanced(Parser *p);  /* one token, or a balanced ( ... ) */
+void ps_skip_rest(Parser *p);      /* up to `;` or the end */
+const char *ps_text_between(Parser *p, int32_t start, int32_t stop);
+/* ---- the other statements (parse_command.c): DESCRIBE, SHOW, ALTER, CACHE, ... ---- */
+Node *ps_parse_command(Parser *p, int32_t start);
+/* (k [=] v, ...) into the statement's spec; keys_only: (k, ...). */
+void ps_parse_props(Parser *p, Node *s, bool keys_only);
+Node *ps_parse_alter(Parser *p, int32_t start);
 
 #endif

@@ -105,8 +105,8 @@ static void expr_text(StrBuf *sb, const Node *e, const char *sql, size_t len) {
 /* Output column names of a query, as far as they are visible without the analyzer. */
 static void query_column_names(StrBuf *sb, const Node *q) {
     while (q && (q->kind == NK_SubqueryAlias || q->kind == NK_Sort || q->kind == NK_Distinct ||
-                 q->kind == NK_GlobalLimit || q->kind == NK_LocalLimit) && q->nkids)
-        q = q->kids[0];
+                 q->kind == NK_GlobalLimit || q->kind == NK_LocalLimit || q->kind == NK_WithCTE) && q->nkids)
+        q = q->kind == NK_WithCTE ? q->kids[q->nkids - 1] : q->kids[0];
     sb_putc(sb, '[');
     if (q && (q->kind == NK_Project || q->kind == NK_Aggregate || q->kind == NK_LocalRelation)) {
         uint32_t from = q->kind == NK_Aggregate ? q->u.aggregate.ngroup : 0;
@@ -126,7 +126,10 @@ bool plan_kids_are_inner(const Node *n) {
     switch (n->kind) {
     case NK_CreateView: return true;
     case NK_CreateTable: return true;
-    case NK_Command: return n->nkids > 0;
+    case NK_CacheTable:
+    case NK_UncacheTable:
+    case NK_AlterViewAs:
+    case NK_DescribeQuery: return n->nkids > 0;
     default: return false;
     }
 }
@@ -163,9 +166,6 @@ static void catalog_object(StrBuf *sb, const Node *n) {
     else sb_puts(sb, "V2SessionCatalog(spark_catalog), ");
 }
 
-static bool is_listing(const Node *n, const char *what) {
-    return n->kind == NK_Command && n->u.ddl.text && !strcmp(n->u.ddl.text, what);
-}
 
 const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_t len) {
     StrBuf sb;
@@ -184,8 +184,9 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
         catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
-    case NK_Command:
-        if (!n->u.ddl.catalog || !(is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES"))) return NULL;
+    case NK_ShowNamespaces:
+    case NK_ShowTables:
+        if (!n->u.ddl.catalog) return NULL;
         sb_init(&sb, a, 64);
         sb_puts(&sb, "ResolvedNamespace ");
         catalog_object(&sb, n);
@@ -224,7 +225,7 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
         sb_puts(&sb, "ResolvedIdentifier org.apache.spark.sql.catalyst.analysis.FakeSystemCatalog$@xxxxxxxx, session.");
         if (n->u.ddl.name.n) sb_puts(&sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
         return sb_str(&sb);
-    default: return NULL;
+    default: return statement_synthetic_child(a, n);
     }
 }
 
@@ -276,12 +277,21 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
             }
             sb_putc(sb, ']');
         }
+        if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value); /* COMMENT */
+        if (ddl_spec(n)->nprops) {                                 /* TBLPROPERTIES */
+            const StmtSpec *sp = ddl_spec(n);
+            sb_puts(sb, ", [");
+            for (uint32_t i = 0; i < sp->nprops; i++)
+                sb_printf(sb, "%s%s=%s", i ? ", " : "", sp->prop_keys[i], sp->prop_values[i] ? sp->prop_values[i] : "null");
+            sb_putc(sb, ']');
+        }
         if (n->u.ddl.text) sb_printf(sb, ", %s", n->u.ddl.text);
         bool temp = n->u.ddl.temporary;
         /* the last field is isAnalyzed: false as parsed, true once the query is resolved */
         sb_printf(sb, ", %s, %s, %s, %s, %s", bool_str(n->u.ddl.if_not_exists), bool_str(n->u.ddl.or_replace),
                   !temp ? "PersistedView" : n->u.ddl.global ? "GlobalTempView" : "LocalTempView",
-                  temp ? "UNSUPPORTED" : "COMPENSATION", bool_str(node_resolved(n)));
+                  temp ? "UNSUPPORTED" : n->u.ddl.provider ? n->u.ddl.provider : "COMPENSATION",
+                  bool_str(node_resolved(n)));
         return;
     }
     case NK_CreateTable:
@@ -391,25 +401,28 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
-    case NK_Command:
-        if (is_listing(n, "SHOW NAMESPACES") || is_listing(n, "SHOW TABLES") || is_listing(n, "SHOW CATALOGS")) {
-            /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
-            bool catalogs = is_listing(n, "SHOW CATALOGS");
-            sb_puts(sb, catalogs ? "ShowCatalogsCommand" : is_listing(n, "SHOW TABLES") ? "ShowTables" : "ShowNamespaces");
-            if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
-            if (!catalogs && n->nexprs) {
-                sb_puts(sb, n->u.ddl.value ? ", " : " ");
-                list(sb, n->exprs, n->nexprs);
-            }
-            return;
+    case NK_ShowNamespaces:
+    case NK_ShowTables:
+    case NK_ShowCatalogs: {
+        /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
+        bool catalogs = n->kind == NK_ShowCatalogs;
+        sb_puts(sb, catalogs ? "ShowCatalogsCommand" : n->kind == NK_ShowTables ? "ShowTables" : "ShowNamespaces");
+        if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
+        if (!catalogs && n->nexprs) {
+            sb_puts(sb, n->u.ddl.value ? ", " : " ");
+            list(sb, n->exprs, n->nexprs);
         }
-        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : "Command");
+        return;
+    }
+    default:
+        if (statement_print(sb, n, sql, len)) return;
+        /* the statements whose Spark text is not printed yet: their keywords and target */
+        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : node_kind_name(n->kind));
         if (n->u.ddl.name.n) {
             sb_putc(sb, ' ');
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
-    default: sb_puts(sb, node_kind_name(n->kind)); return;
     }
 }
 
@@ -468,7 +481,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         /* a command's query printed as an inner child does not count (Spark's
            resolved looks at children only) */
         if (!node_resolved(n) && !plan_kids_are_inner(n) && n->kind != NK_ExecuteImmediate &&
-            n->kind != NK_InsertInto)
+            n->kind != NK_InsertInto && n->kind != NK_Explain)
             sb_putc(sb, '\'');
         statement_line(sb, n, sql, len);
         return;
@@ -560,7 +573,8 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             sb_putc(sb, ' ');
             name_parts_print(sb, n->u.relation.name, true);
             sb_putc(sb, ' ');
-            name_parts_print(sb, n->u.relation.name, true);
+            if (t->table_name) sb_puts(sb, t->table_name);
+            else name_parts_print(sb, n->u.relation.name, true);
             return;
         }
         sb_puts(sb, "Relation ");

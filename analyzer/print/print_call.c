@@ -188,7 +188,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     }
     const FuncSig *d = call_sig(call);
     if (!sql && d) n = tail_arg_limit(d->tostring_tail, n);
-    print_args(sb, call->kids, 0, n, pa, ctx);
+    print_args(sb, call->kids, sql && d && (d->flags & FD_SQL_SKIP_FIRST) ? 1 : 0, n, pa, ctx);
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
          * HyperLogLogPlusPlus its default relativeSD) */

@@ -38,6 +38,12 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
  * under the node with "   +- ") rather than children. */
 bool plan_kids_are_inner(const Node *n);
 
+/* A statement's line as Spark prints the command (statement_print.c); false
+ * for a kind it does not print. */
+bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len);
+/* The ResolvedTable / ResolvedNamespace child line of such a command, or NULL. */
+const char *statement_synthetic_child(Arena *a, const Node *n);
+
 /* Java's Double.toString / Float.toString. */
 void java_double_print(StrBuf *sb, double d);
 void java_float_print(StrBuf *sb, float f);

@@ -99,6 +99,8 @@ static void print_node(TreeCtx *c, const Node *n, int depth) {
         inner = (const Node **)(nkids > 1 ? kids + 1 : NULL);
         ninner = nkids > 1 ? nkids - 1 : 0;
         nkids = nkids ? 1 : 0;
+    } else if (n->kind == NK_Explain) {
+        nkids = 0; /* ExplainCommand prints its statement in its own line */
     } else if (plan_kids_are_inner(n)) {
         inner = (const Node **)kids;
         ninner = nkids;

@@ -31,6 +31,8 @@
 #include "core/walk.h"
 #include "functions/functions.h"
 #include "rules/lib/builders.h"
+#include "rules/lib/column_refs.h"
+#include "rules/lib/dataframe_columns.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 
@@ -97,12 +99,25 @@ static bool in_names(Analysis *an, const Node *p, const char *name) {
 
 /* Dataset.drop: the input without the columns named or referred to */
 static Node *drop(Analysis *an, Node *p, AttrList in) {
+    /* the columns given as expressions, resolved here against the input as
+       Spark's ResolveDataFrameDropColumns does (df("c") by its plan id first);
+       one that resolves to no attribute drops nothing */
+    Node **cols = ARENA_ARRAY(an->arena, Node *, p->nexprs + 1);
+    for (uint32_t k = 0; k < p->nexprs; k++) {
+        Node *e = p->exprs[k];
+        if (e->kind == NK_UnresolvedAttribute) {
+            e = resolve_dataframe_columns(an, e, p->kids, p->nkids);
+            if (e->kind == NK_UnresolvedAttribute) e = resolve_expr_refs(an, e, plan_input(an, p), NULL, 0);
+            if (an_failed(an)) return p;
+        }
+        cols[k] = e;
+    }
     Node **keep = ARENA_ARRAY(an->arena, Node *, in.n + 1);
     uint32_t n = 0;
     for (uint32_t i = 0; i < in.n; i++) {
         bool gone = in_names(an, p, in.v[i]->u.attr.name);
         for (uint32_t k = 0; k < p->nexprs && !gone; k++)
-            gone = p->exprs[k]->kind == NK_AttributeReference && p->exprs[k]->u.attr.id == in.v[i]->u.attr.id;
+            gone = cols[k]->kind == NK_AttributeReference && cols[k]->u.attr.id == in.v[i]->u.attr.id;
         if (!gone) keep[n++] = in.v[i];
     }
     return n == in.n ? p->kids[0] : make_project(an, p->kids[0], keep, n);

@@ -16,6 +16,7 @@
 #include "core/output.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/column_refs.h"
+#include "rules/lib/dataframe_columns.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/variables.h"
 #include "core/walk.h"
@@ -76,6 +77,9 @@ static Node *rewrite(Node *p, void *ctx) {
     bool resolved = true;
     for (uint32_t i = 0; i < p->nexprs; i++) {
         exprs[i] = p->exprs[i];
+        /* df("c") against the plan below the projection (Spark's
+           resolveExprsAndAddMissingAttrs on the Project's child) */
+        exprs[i] = resolve_dataframe_columns(an, exprs[i], &proj->kids[0], 1);
         if (kind_mask_has(exprs[i]->mask, NK_UnresolvedAttribute))
             exprs[i] = resolve_expr_refs(an, exprs[i], below, NULL, 0);
         if (!node_resolved(exprs[i])) resolved = false;

@@ -19,13 +19,15 @@
 #include "functions/functions.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/column_refs.h"
+#include "rules/lib/dataframe_columns.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/variables.h"
 #include "core/walk.h"
 
 /* Expands the stars of a select list; returns the new list in *out. */
-static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList input, Node ***out, uint32_t *nout) {
+static bool expand_list(Analysis *an, const Node *p, Node *const *in, uint32_t n, AttrList input, Node ***out,
+                        uint32_t *nout) {
     bool any = false;
     for (uint32_t i = 0; i < n; i++)
         if (in[i]->kind == NK_UnresolvedStar) any = true;
@@ -39,7 +41,10 @@ static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList inpu
             continue;
         }
         AttrList exp;
-        if (!expand_star(an, in[i], input, &exp)) {
+        if (in[i]->plan_id >= 0) {
+            /* df["*"]: the output of the node with that plan id */
+            if (!expand_dataframe_star(an, in[i], p->kids, p->nkids, &exp)) return false;
+        } else if (!expand_star(an, in[i], input, &exp)) {
             /* `t.*` naming the enclosing query's relation (a LATERAL subquery):
                expanded to outer references, as Spark does (SPARK-35618) */
             if (!an->outer || !in[i]->u.un.name.n) return false;
@@ -68,11 +73,11 @@ static bool expand_list(Analysis *an, Node *const *in, uint32_t n, AttrList inpu
 }
 
 /* Resolves a select list (Project / Aggregate aggregates). */
-static Node **resolve_select_list(Analysis *an, Node *const *list, uint32_t n, AttrList input, uint32_t *nout,
-                                  bool *changed) {
+static Node **resolve_select_list(Analysis *an, const Node *p, Node *const *list, uint32_t n, AttrList input,
+                                  uint32_t *nout, bool *changed) {
     Node **exp = NULL;
     uint32_t m = n;
-    if (expand_list(an, list, n, input, &exp, &m)) *changed = true;
+    if (expand_list(an, p, list, n, input, &exp, &m)) *changed = true;
     else exp = (Node **)list;
     if (an_failed(an)) return NULL;
     Node **out = ARENA_ARRAY(an->arena, Node *, m + 1);
@@ -114,6 +119,22 @@ static bool sort_by_all_not_local(const Node *p, Node *const *out) {
            r->kids[0]->kind != NK_AttributeReference;
 }
 
+/* p with its DataFrame column references resolved (p itself when it has none). */
+static Node *resolve_dataframe_exprs(Analysis *an, Node *p) {
+    Node **out = NULL;
+    for (uint32_t i = 0; i < p->nexprs; i++) {
+        Node *e = p->exprs[i];
+        Node *r = e->kind == NK_UnresolvedStar ? e : resolve_dataframe_columns(an, e, p->kids, p->nkids);
+        if (an_failed(an)) return p;
+        if (r != e && !out) {
+            out = ARENA_ARRAY(an->arena, Node *, p->nexprs);
+            mem_copy(out, p->exprs, sizeof(Node *) * i);
+        }
+        if (out) out[i] = r;
+    }
+    return out ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
+}
+
 static Node *apply_node(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || node_resolved(p) || !children_resolved(p)) return p;
@@ -123,12 +144,17 @@ static Node *apply_node(Node *p, void *ctx) {
     for (uint32_t i = 0; i < p->nexprs; i++)
         if (kind_mask_any(p->exprs[i]->mask, want)) needs = true;
     if (!needs) return p;
+    /* DataFrame columns (df("a") from a Connect client) first, against the
+       nodes of their plan ids (Spark's tryResolveDataFrameColumns) */
+    Node *df = resolve_dataframe_exprs(an, p);
+    if (an_failed(an)) return p;
+    p = df;
     AttrList input = plan_input(an, p);
     switch (p->kind) {
     case NK_Project: {
         bool changed = false;
         uint32_t n;
-        Node **list = resolve_select_list(an, p->exprs, p->nexprs, input, &n, &changed);
+        Node **list = resolve_select_list(an, p, p->exprs, p->nexprs, input, &n, &changed);
         if (!list || !changed) return p;
         return node_with_exprs(an->arena, p, list, n);
     }
@@ -143,7 +169,7 @@ static Node *apply_node(Node *p, void *ctx) {
                         if (p->exprs[k]->kind == NK_UnresolvedStar)
                             return an_fail(an, error_make(an->arena, "STAR_GROUP_BY_POS", p->exprs[i], NULL));
         uint32_t na;
-        Node **aggs = resolve_select_list(an, p->exprs + ng, p->nexprs - ng, input, &na, &changed);
+        Node **aggs = resolve_select_list(an, p, p->exprs + ng, p->nexprs - ng, input, &na, &changed);
         if (!aggs) return p;
         Node **all = ARENA_ARRAY(an->arena, Node *, ng + na + 1);
         for (uint32_t i = 0; i < ng; i++) {

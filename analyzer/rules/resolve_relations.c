@@ -19,6 +19,7 @@
 #include "rule.h"
 #include "rules.h"
 #include "catalog/catalog_manager.h"
+#include "catalog/external_catalog.h"
 #include "catalog/conf.h"
 #include "catalog/session.h"
 #include "core/output.h"
@@ -183,7 +184,18 @@ static Node *resolve_one(Analysis *an, Node *u) {
             return an_fail(an, e);
         }
         if (!q.catalog.is_session) {
-            const TableDef *t = an->catalog ? catalog_v2_find_table(an->catalog, q.catalog.name, q.ns, q.name) : NULL;
+            const TableDef *t = NULL;
+            if (external_catalog_handles(an->session, q.catalog.plugin)) {
+                /* CatalogPlugin.loadTable: the provider loads it (and caches it) */
+                ErrorInfo *le = external_load_table(an->arena, an->session, &q.catalog, q.ns, q.name, an->deadline_ns,
+                                                    an->cancel, &t);
+                if (le) {
+                    if (le->start < 0) le->start = u->start, le->stop = u->stop;
+                    return an_fail(an, le);
+                }
+            } else if (an->catalog) {
+                t = catalog_v2_find_table(an->catalog, q.catalog.name, q.ns, q.name);
+            }
             if (!t)
                 return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", u, "relationName",
                                               sql_id_parts(an->arena, n), NULL));

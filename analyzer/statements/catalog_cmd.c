@@ -1,6 +1,5 @@
 /* Statements on v2 catalogs (Spark's in-memory catalogs, registered with
- * spark.sql.catalog.NAME=<class>) and the catalog listings (SHOW CATALOGS,
- * SHOW NAMESPACES, SHOW TABLES). The v2 catalogs behave as Spark's
+ * spark.sql.catalog.NAME=<class>). The v2 catalogs behave as Spark's
  * InMemoryCatalog: case-sensitive names, nested namespaces, a table creates
  * its namespace, errors name the catalog and the namespace.
  *
@@ -10,10 +9,10 @@
 #include <string.h>
 
 #include "catalog/catalog_manager.h"
-#include "commands.h"
+#include "catalog/external_catalog.h"
+#include "statements.h"
 #include "core/output.h"
 
-static Node *ok(Node *stmt) { return stmt; }
 
 /* `primary`.`tempdb`: the catalog and a namespace, quoted, as Spark's errors name them. */
 static const char *namespace_sql(Analysis *an, const QualifiedName *q) {
@@ -47,6 +46,11 @@ Node *v2_namespace_command(Analysis *an, CzSession *s, Node *stmt, const Qualifi
     Node *resolved = with_resolved_namespace(an, stmt, q);
     const Catalog *cur = pend->catalog ? pend->catalog : s->catalog;
     bool exists = catalog_v2_namespace_exists(cur, q->catalog.name, q->ns);
+    if (!exists && q->ns.n && external_catalog_handles(s->state, q->catalog.plugin)) {
+        ErrorInfo *e = external_namespace_exists(an->arena, s->state, &q->catalog, q->ns, an->deadline_ns, an->cancel,
+                                                 &exists);
+        if (e) return an_fail(an, e);
+    }
     switch (stmt->kind) {
     case NK_UseNamespace:
         if (q->ns.n && !exists)
@@ -114,52 +118,4 @@ Node *v2_drop_table(Analysis *an, CzSession *s, Node *stmt, const QualifiedName 
     }
     catalog_v2_drop_table(c, q->catalog.name, q->ns, q->name);
     return with_resolved_identifier(an, stmt, q);
-}
-
-static Node *output_attr(Analysis *an, const char *name, const DataType *type) {
-    Node *a = node_new(an->arena, NK_AttributeReference, -1, -1);
-    a->u.attr.name = name;
-    a->u.attr.id = an_new_id(an);
-    a->u.attr.name_hash = attr_name_hash(name);
-    a->type = type;
-    return node_finish(a);
-}
-
-bool is_show_listing(const Node *stmt) {
-    const char *t = stmt->kind == NK_Command ? stmt->u.ddl.text : NULL;
-    return t && (!strcmp(t, "SHOW NAMESPACES") || !strcmp(t, "SHOW TABLES") || !strcmp(t, "SHOW CATALOGS"));
-}
-
-/* SHOW CATALOGS, SHOW NAMESPACES [IN ns], SHOW TABLES [IN ns]: the namespace
- * resolved (no name: the current catalog, and for SHOW TABLES its current
- * namespace) and the listing's output columns. */
-Node *show_listing(Analysis *an, CzSession *s, Node *stmt) {
-    const char *what = stmt->u.ddl.text;
-    Node *c = node_copy(an->arena, stmt);
-    Node *out[3];
-    uint32_t nout = 0;
-    if (!strcmp(what, "SHOW CATALOGS")) {
-        out[nout++] = output_attr(an, "catalog", &TYPE_STRING);
-    } else {
-        QualifiedName q;
-        ErrorInfo *e = stmt->u.ddl.name.n ? catalog_split_namespace(an->arena, s->state, stmt->u.ddl.name, &q)
-                                          : catalog_current(an->arena, s->state, &q.catalog);
-        if (e) {
-            if (e->start < 0) e->start = stmt->start, e->stop = stmt->stop;
-            return an_fail(an, e);
-        }
-        if (!stmt->u.ddl.name.n)
-            q.ns = !strcmp(what, "SHOW TABLES") ? catalog_current_namespace(an->arena, s->state, &q.catalog)
-                                                : (NameParts){0, NULL};
-        c->u.ddl.name = q.ns;
-        c->u.ddl.catalog = q.catalog.name;
-        c->u.ddl.catalog_plugin = q.catalog.plugin;
-        out[nout++] = output_attr(an, "namespace", &TYPE_STRING);
-        if (!strcmp(what, "SHOW TABLES")) {
-            out[nout++] = output_attr(an, "tableName", &TYPE_STRING);
-            out[nout++] = output_attr(an, "isTemporary", &TYPE_BOOLEAN);
-        }
-    }
-    node_set_exprs(an->arena, c, out, nout);
-    return ok(node_finish(c));
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands.h"
+#include "statements.h"
 #include "catalog/conf.h"
 #include "core/output.h"
 #include "eval/consteval.h"

@@ -428,6 +428,81 @@ def analysis_error():
 t.check("analysis and parse errors: INTERNAL with ErrorInfo (class, SQLSTATE, parameters, classes)", analysis_error)
 
 
+# ---------------------------------------------------------------- DataFrame columns by plan id
+
+def local(plan_id, schema):
+    return R.Relation(common=R.RelationCommon(plan_id=plan_id), local_relation=R.LocalRelation(schema=schema))
+
+
+def col(name, plan_id=None):
+    a = E.Expression.UnresolvedAttribute(unparsed_identifier=name)
+    if plan_id is not None:
+        a.plan_id = plan_id
+    return E.Expression(unresolved_attribute=a)
+
+
+def fn(name, *args):
+    return E.Expression(unresolved_function=E.Expression.UnresolvedFunction(function_name=name, arguments=list(args)))
+
+
+def analysed(rel):
+    r = analyze(analyze_req(explain=B.AnalyzePlanRequest.Explain(
+        plan=plan(rel), explain_mode=B.AnalyzePlanRequest.Explain.EXPLAIN_MODE_EXTENDED)), timeout=30)
+    text = r.explain.explain_string
+    sec = text.split("== Analyzed Logical Plan ==\n", 1)[1].split("\n\n== ", 1)[0]
+    return sec.strip().split("\n")[1:]  # the schema line first
+
+
+def dataframe_columns():
+    # df1.join(df2, df1("id") === df2("id")).select(df1("*"), df2("w")): `id` is on both sides
+    df1, df2 = local(0, "id INT, v INT"), local(1, "id INT, w INT")
+    join = R.Relation(common=R.RelationCommon(plan_id=2), join=R.Join(
+        left=df1, right=df2, join_condition=fn("==", col("id", 0), col("id", 1)),
+        join_type=R.Join.JOIN_TYPE_INNER))
+    star = E.Expression(unresolved_star=E.Expression.UnresolvedStar(plan_id=0))
+    rel = R.Relation(common=R.RelationCommon(plan_id=3), project=R.Project(input=join, expressions=[star, col("w", 1)]))
+    lines = analysed(rel)
+    assert lines == ["Project [id#1, v#2, w#4]", "+- Join Inner, (id#1 = id#3)",
+                     "   :- LocalRelation <empty>, [id#1, v#2]", "   +- LocalRelation <empty>, [id#3, w#4]"], lines
+    # by name the same condition is ambiguous
+    byname = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=local(1, "id INT, w INT"),
+                                    join_condition=fn("==", col("id"), col("id")), join_type=R.Join.JOIN_TYPE_INNER))
+    spark_error(lambda: analysed(byname), grpc.StatusCode.INTERNAL, "AMBIGUOUS_REFERENCE")
+    # df.drop(df2("id")) after the join drops the right side's column only
+    drop = R.Relation(common=R.RelationCommon(plan_id=4), drop=R.Drop(input=join, columns=[col("id", 1)]))
+    assert analysed(drop)[0] == "Project [id#1, v#2, w#4]", analysed(drop)
+    # the nearest node with the id wins: df.join(df.filter(v > 5), df("id") === filtered("id"))
+    filtered = R.Relation(common=R.RelationCommon(plan_id=1), filter=R.Filter(
+        input=local(0, "id INT, v INT"), condition=fn(">", col("v"), E.Expression(literal=E.Expression.Literal(integer=5)))))
+    selfj = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=filtered,
+                                   join_condition=fn("==", col("id", 0), col("id", 1)), join_type=R.Join.JOIN_TYPE_INNER))
+    assert analysed(selfj)[0] == "Join Inner, (id#1 = id#3)", analysed(selfj)
+    # df.join(df, df("id") === df("id")): both sides are df, at the same depth
+    same = R.Relation(join=R.Join(left=local(0, "id INT, v INT"), right=local(0, "id INT, v INT"),
+                                  join_condition=fn("==", col("id", 0), col("id", 0)), join_type=R.Join.JOIN_TYPE_INNER))
+    info = spark_error(lambda: analysed(same), grpc.StatusCode.INTERNAL, "AMBIGUOUS_COLUMN_REFERENCE")
+    assert info["metadata"]["sqlState"] == "42702" and json.loads(info["metadata"]["messageParameters"]) == {
+        "name": '"id"'}, info
+    # a column of a DataFrame that is not below the operator: df1.union(df2.select(df1("id"), "w"))
+    wrong = R.Relation(set_op=R.SetOperation(
+        left_input=local(0, "id INT, v INT"), set_op_type=R.SetOperation.SET_OP_TYPE_UNION, is_all=True,
+        right_input=R.Relation(common=R.RelationCommon(plan_id=2), project=R.Project(
+            input=local(1, "id INT, w INT"), expressions=[col("id", 0), col("w")]))))
+    info = spark_error(lambda: analysed(wrong), grpc.StatusCode.INTERNAL, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    assert info["metadata"]["sqlState"] == "42704", info
+    # df.select("id").sort(df("v")): the column comes from below the projection (missing reference)
+    srt = R.Relation(sort=R.Sort(input=R.Relation(common=R.RelationCommon(plan_id=1), project=R.Project(
+        input=local(0, "id INT, v INT"), expressions=[col("id")])), is_global=True, order=[E.Expression.SortOrder(
+            child=col("v", 0), direction=E.Expression.SortOrder.SORT_DIRECTION_ASCENDING,
+            null_ordering=E.Expression.SortOrder.SORT_NULLS_FIRST)]))
+    assert analysed(srt) == ["Project [id#1]", "+- Sort [v#2 ASC NULLS FIRST], true", "   +- Project [id#1, v#2]",
+                             "      +- LocalRelation <empty>, [id#1, v#2]"], analysed(srt)
+
+
+t.check("DataFrame columns by plan id (df(\"a\"), df[\"*\"]): resolved against their plan's node, drop, "
+        "self joins, AMBIGUOUS_COLUMN_REFERENCE, CANNOT_RESOLVE_DATAFRAME_COLUMN", dataframe_columns)
+
+
 # ---------------------------------------------------------------- bad plans
 
 def bad_plans():
@@ -443,8 +518,50 @@ def bad_plans():
         (R.Relation(map_partitions=R.MapPartitions(input=sql_rel("SELECT 1"))), grpc.StatusCode.UNIMPLEMENTED,
          "user code"),
     ]
+    L = R.Relation(common=R.RelationCommon(plan_id=1), local_relation=R.LocalRelation(schema="a INT"))
+    lit1 = E.Expression(literal=E.Expression.Literal(integer=1))
+
+    def project(*es):
+        return R.Relation(project=R.Project(input=L, expressions=list(es)))
+    # a field number no Spark Connect relation or expression has (kept by protobuf as an unknown field)
+    unknown_rel = R.Relation.FromString(b"\xca\x30\x00")  # field 777, empty
+    unknown_expr = E.Expression.FromString(b"\xca\x30\x00")
+    sort = R.Sort(input=L, order=[E.Expression.SortOrder(child=lit1)])
+    sort.order[0].direction = 9
+    cases += [
+        (unknown_rel, grpc.StatusCode.INVALID_ARGUMENT, "Relation field 777 is not a Spark Connect relation type (at relation)"),
+        (R.Relation(filter=R.Filter(input=unknown_rel, condition=lit1)), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.filter.input)"),
+        (project(lit1, unknown_expr), grpc.StatusCode.INVALID_ARGUMENT,
+         "Expression field 777 is not a Spark Connect expression type (at relation.project.expressions[1])"),
+        (R.Relation(unknown=R.Unknown()), grpc.StatusCode.INVALID_ARGUMENT, "Unknown relation not supported."),
+        (project(E.Expression()), grpc.StatusCode.INVALID_ARGUMENT,
+         "Expression.expr_type is not set (at relation.project.expressions[0])"),
+        (project(E.Expression(literal=E.Expression.Literal())), grpc.StatusCode.INVALID_ARGUMENT,
+         "literal_type is not set"),
+        (project(E.Expression(cast=E.Expression.Cast(expr=lit1))), grpc.StatusCode.INVALID_ARGUMENT,
+         "Cast.cast_to_type is not set (at relation.project.expressions[0].cast)"),
+        (project(E.Expression(alias=E.Expression.Alias(name=["x"]))), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.project.expressions[0].alias.expr)"),
+        (R.Relation(join=R.Join(left=L, join_type=R.Join.JOIN_TYPE_INNER)), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.join.right)"),
+        (R.Relation(sort=sort), grpc.StatusCode.INVALID_ARGUMENT, "unknown enum value 9"),
+        (project(E.Expression(unresolved_star=E.Expression.UnresolvedStar(plan_id=42))),
+         grpc.StatusCode.INVALID_ARGUMENT, "plan_id 42 matches no relation in the plan"),
+        (R.Relation(common=R.RelationCommon(plan_id=-3), local_relation=R.LocalRelation(schema="a INT")),
+         grpc.StatusCode.INVALID_ARGUMENT, "plan_id -3 is out of the supported range"),
+        (project(E.Expression(unresolved_attribute=E.Expression.UnresolvedAttribute(unparsed_identifier="`a"))),
+         grpc.StatusCode.INVALID_ARGUMENT, "unclosed backquote"),
+        (R.Relation(local_relation=R.LocalRelation(schema="a INTT")), grpc.StatusCode.INVALID_ARGUMENT,
+         "(at relation.local_relation.schema)"),
+        (project(*[lit1] * 250000), grpc.StatusCode.INVALID_ARGUMENT, "maximum of"),
+    ]
     for rel, code, says in cases:
         spark_error(lambda: analyze(analyze_req(schema=S(plan=plan(rel))), timeout=30), code, contains=says)
+        assert analyze(analyze_req(schema=S(plan=plan(sql_rel("SELECT 1 AS a")))), timeout=30).schema, says
+    # a negative limit is Spark's analysis error
+    spark_error(lambda: analyze(analyze_req(schema=S(plan=plan(R.Relation(limit=R.Limit(input=L, limit=-1))))),
+                                timeout=30), grpc.StatusCode.INTERNAL, "INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE")
     # an unknown enum number deep in the plan
     j = R.Join(left=sql_rel("SELECT 1"), right=sql_rel("SELECT 2"))
     j.join_type = 77

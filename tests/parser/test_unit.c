@@ -698,11 +698,11 @@ Test(parser_unit, execute_insert_commands) {
     cr_assert_eq(p->kind, NK_InsertInto);
     cr_assert_eq(p->kids[0]->kind, NK_UnresolvedInlineTable);
     p = P("DESCRIBE TABLE t");
-    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_eq(p->kind, NK_DescribeRelation);
     cr_assert_str_eq(p->u.ddl.text, "DESCRIBE TABLE");
     cr_assert_str_eq(p->u.ddl.name.v[0], "t");
     p = P("SHOW CURRENT SCHEMA");
-    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_eq(p->kind, NK_ShowCurrentNamespace);
     cr_assert_eq(p->u.ddl.name.n, 0);
 }
 
@@ -804,11 +804,16 @@ Test(parser_unit, spark_origins) {
 
 Test(parser_unit, data_source_temp_view) {
     Node *p = P("CREATE OR REPLACE TEMPORARY VIEW t (a INT, b STRING) USING csv OPTIONS (path '/x', header 'true')");
-    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_eq(p->kind, NK_CreateTempViewUsing);
     cr_assert_str_eq(p->u.ddl.text, "CREATE TEMPORARY VIEW USING");
     cr_assert_str_eq(p->u.ddl.name.v[0], "t");
+    cr_assert_eq(p->u.ddl.ncols, 2);
+    cr_assert_str_eq(p->u.ddl.provider, "csv");
+    cr_assert_eq(ddl_spec(p)->nprops, 2);
+    cr_assert_str_eq(ddl_spec(p)->prop_keys[1], "header");
+    cr_assert_str_eq(ddl_spec(p)->prop_values[1], "true");
     p = P("CREATE TEMPORARY VIEW t USING parquet OPTIONS (path '/x')");
-    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_eq(p->kind, NK_CreateTempViewUsing);
 }
 
 Test(parser_unit, set_quoted) {
@@ -847,7 +852,7 @@ Test(parser_unit, cast_operator_then_comparison) {
 
 Test(parser_unit, describe_query) {
     Node *p = P("DESCRIBE QUERY SELECT a FROM t");
-    cr_assert_eq(p->kind, NK_Command);
+    cr_assert_eq(p->kind, NK_DescribeQuery);
     cr_assert_str_eq(p->u.ddl.text, "DESCRIBE QUERY");
     cr_assert_eq(p->nkids, 1);
     cr_assert_eq(p->kids[0]->kind, NK_Project);

@@ -1,0 +1,474 @@
+/* An analysis worker process (see workers.h): started by the loop with its
+ * end of a socket pair on fd 3, it reads frames and runs one request at a
+ * time on its analysis thread (the --worker-stack-bytes stack). A cancel
+ * comes as SIGUSR1 queued with the job's sequence number (sigqueue), so no
+ * second thread has to watch the socket and a late cancel cannot hit the
+ * next job. Output is buffered and written with the job's outcome (one
+ * write per call), or when WRITE_CHUNK bytes or FLUSH_NS have accumulated,
+ * so streamed trace events still arrive as they are produced. It keeps the
+ * sessions it has served (their CzSession and journal version); a job
+ * naming a session it holds at another version makes it ask for the journal
+ * and replay it first. It dies with its parent (PR_SET_PDEATHSIG) and exits
+ * when the socket closes. */
+#include "workers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "catalogs.h"
+#include "fault.h"
+#include "grpc_codec.h"
+#include "journal.h"
+#include "rpc.h"
+#include "server.h"
+#include "wire.h"
+
+enum { CACHE_MAX = 512 };
+
+typedef struct Cached {
+    Session sess;       /* id, server_id and cz: what rpc_run reads */
+    uint64_t version;   /* journal version the session is at */
+    uint64_t last_used;
+    bool used;
+} Cached;
+
+typedef struct Frame {
+    uint8_t type;
+    size_t len;
+    uint8_t data[];
+} Frame;
+
+enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000 };
+
+typedef struct WState {
+    int fd;
+    Server srv;          /* cfg and per-job metrics, for rpc_run */
+    Buf out;             /* frames not yet written */
+    uint64_t out_since_ns; /* when out became non-empty */
+    uint64_t current_seq; /* the job running, 0: none (atomic: the SIGUSR1 handler reads it) */
+    Job *current;
+    Cached cache[CACHE_MAX];
+    uint64_t tick;
+    Buf journal;
+    /* Rule metrics accumulate here and go to the loop as deltas at most
+     * every RULES_SHIP_NS: merging ~100 rules per request on the loop
+     * would serialise what threads did in parallel. */
+    struct {
+        uint64_t runs, effective, nanos;
+    } shipped[METRIC_RULES];
+    uint64_t last_ship_ns;
+    uint64_t bad_input_shipped;
+    bool drop_session;   /* the job's changes were refused: forget this copy */
+    size_t state_bytes;  /* the job's session, measured after it ran */
+} WState;
+
+static WState *W; /* for the signal handlers */
+
+enum { RULES_SHIP_NS = 100000000 };
+
+static bool write_all(int fd, const uint8_t *p, size_t n) {
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+static bool read_all(int fd, uint8_t *p, size_t n) {
+    while (n) {
+        ssize_t k = read(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+static void flush_out(WState *w) {
+    if (w->out.failed || !write_all(w->fd, w->out.data, w->out.len)) _exit(3); /* the loop is gone, or no memory */
+    w->out.len = 0;
+}
+
+/* Queues a frame; written at once when urgent (the job's end, a NEED that
+ * waits for an answer) or when enough has accumulated. */
+static void send_buf(WState *w, Buf *b, bool urgent) {
+    if (b->failed) _exit(3);
+    if (!w->out.len) w->out_since_ns = mono_ns();
+    buf_put(&w->out, b->data, b->len);
+    if (urgent || w->out.len >= WRITE_CHUNK || mono_ns() - w->out_since_ns >= FLUSH_NS) flush_out(w);
+}
+
+/* ---------------------------------------------------------------- the job sink */
+
+static bool sink_emit(Job *j, const void *data, size_t len) {
+    WState *w = W;
+    if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return false;
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_OUT);
+    buf_u64(&b, w->current_seq);
+    buf_put(&b, data, len);
+    wire_end(&b, at);
+    send_buf(w, &b, false);
+    buf_free(&b);
+    return !__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE);
+}
+
+/* A request that grew its session past --max-session-state-bytes keeps
+ * nothing: its changes are not recorded and this worker's copy is dropped
+ * (the next call rebuilds it from the journal without them). */
+static void check_session_size(WState *w, Job *j) {
+    size_t limit = w->srv.cfg.max_session_state_bytes;
+    if (!j->session || !j->session->cz) return;
+    w->state_bytes = cz_session_memory_bytes(j->session->cz);
+    if (!limit || !w->journal.len || w->state_bytes <= limit) return;
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "session state limit: this request would grow the session to %zu bytes, over --max-session-state-bytes "
+             "(%zu); its changes were not kept",
+             w->state_bytes, limit);
+    job_set_done(j, GRPC_RESOURCE_EXHAUSTED, msg);
+    free(j->status_details);
+    j->status_details = NULL;
+    j->status_details_len = 0;
+    w->journal.len = 0;
+    w->drop_session = true;
+    w->state_bytes = 0;
+}
+
+static void sink_finish(Job *j) {
+    WState *w = W;
+    check_session_size(w, j);
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_DONE);
+    buf_u64(&b, w->current_seq);
+    buf_u32(&b, (uint32_t)j->status);
+    buf_str(&b, j->status_msg);
+    buf_bytes(&b, j->status_details, j->status_details_len);
+    buf_str(&b, j->error_class);
+    Metrics *m = &w->srv.metrics; /* only this thread writes it */
+    buf_u64(&b, m->bad_input - w->bad_input_shipped);
+    w->bad_input_shipped = m->bad_input;
+    buf_bytes(&b, w->journal.data, w->journal.len);
+    uint64_t now = mono_ns();
+    bool ship = now - w->last_ship_ns >= RULES_SHIP_NS;
+    uint32_t changed = 0;
+    for (uint32_t i = 0; ship && i < m->nrules; i++) changed += m->rules[i].runs != w->shipped[i].runs;
+    buf_u32(&b, changed);
+    for (uint32_t i = 0; changed && i < m->nrules; i++) {
+        if (m->rules[i].runs == w->shipped[i].runs) continue;
+        buf_str(&b, m->rules[i].batch);
+        buf_str(&b, m->rules[i].rule);
+        buf_u64(&b, m->rules[i].runs - w->shipped[i].runs);
+        buf_u64(&b, m->rules[i].effective - w->shipped[i].effective);
+        buf_u64(&b, m->rules[i].nanos - w->shipped[i].nanos);
+        w->shipped[i].runs = m->rules[i].runs;
+        w->shipped[i].effective = m->rules[i].effective;
+        w->shipped[i].nanos = m->rules[i].nanos;
+    }
+    if (ship) w->last_ship_ns = now;
+    buf_u64(&b, w->state_bytes);
+    wire_end(&b, at);
+    send_buf(w, &b, true);
+    buf_free(&b);
+}
+
+static const JobSink SINK = {sink_emit, sink_finish};
+
+/* ---------------------------------------------------------------- frames in */
+
+/* The next frame from the loop (malloc'ed); on EOF the loop closed its end
+ * (shutdown) or died: nothing left to do. */
+static Frame *next_frame(WState *w) {
+    uint8_t hdr[5];
+    uint32_t n;
+    if (!read_all(w->fd, hdr, 5)) _exit(0);
+    memcpy(&n, hdr, 4);
+    if (n > WIRE_FRAME_MAX) _exit(3);
+    Frame *f = malloc(sizeof *f + n + 1);
+    if (!f) _exit(3);
+    if (!read_all(w->fd, f->data, n)) _exit(0);
+    f->type = hdr[4];
+    f->len = n;
+    return f;
+}
+
+/* SIGUSR1 from the loop, its value the sequence number of the job to stop. */
+static void on_cancel(int sig, siginfo_t *si, void *uc) {
+    (void)sig;
+    (void)uc;
+    WState *w = W;
+    uint64_t seq = __atomic_load_n(&w->current_seq, __ATOMIC_ACQUIRE);
+    if (seq && (uint32_t)seq == (uint32_t)si->si_value.sival_int && w->current)
+        __atomic_store_n(&w->current->cancel, 1, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static Cached *cache_find(WState *w, const char *server_id) {
+    for (int i = 0; i < CACHE_MAX; i++)
+        if (w->cache[i].used && strcmp(w->cache[i].sess.server_id, server_id) == 0) return &w->cache[i];
+    return NULL;
+}
+
+static void cache_drop(Cached *c) {
+    if (!c || !c->used) return;
+    cz_session_free(c->sess.cz);
+    memset(c, 0, sizeof *c);
+}
+
+static Cached *cache_new(WState *w, const char *id, const char *server_id) {
+    Cached *slot = NULL;
+    for (int i = 0; i < CACHE_MAX && !slot; i++)
+        if (!w->cache[i].used) slot = &w->cache[i];
+    if (!slot) { /* the least recently used goes: it is replayed if it comes back */
+        slot = &w->cache[0];
+        for (int i = 1; i < CACHE_MAX; i++)
+            if (w->cache[i].last_used < slot->last_used) slot = &w->cache[i];
+        cache_drop(slot);
+    }
+    slot->sess.cz = server_new_cz_session(&w->srv);
+    if (!slot->sess.cz) return NULL;
+    slot->used = true;
+    snprintf(slot->sess.id, sizeof slot->sess.id, "%s", id);
+    snprintf(slot->sess.server_id, sizeof slot->sess.server_id, "%s", server_id);
+    slot->version = 0;
+    return slot;
+}
+
+/* Brings c (NULL: none held) to version `want`: asks the loop for the
+ * journal after what it holds and replays it. NULL with err set on failure. */
+static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server_id, uint64_t want, char *err,
+                                size_t errlen) {
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_NEED);
+    buf_u64(&b, w->current_seq);
+    buf_u8(&b, c != NULL);
+    buf_u64(&b, c ? c->version : 0);
+    wire_end(&b, at);
+    send_buf(w, &b, true);
+    buf_free(&b);
+    Frame *f;
+    /* A FORGET may come first (another session dropped meanwhile). */
+    while ((f = next_frame(w))->type == WF_FORGET) {
+        Rd fr = {f->data, f->data + f->len, false};
+        char sid[40];
+        rd_str(&fr, sid, sizeof sid);
+        Cached *gone = cache_find(w, sid);
+        if (gone != c) cache_drop(gone);
+        free(f);
+    }
+    Rd r = {f->data, f->data + f->len, false};
+    uint64_t seq = rd_u64(&r);
+    uint8_t reset = rd_u8(&r);
+    uint64_t version = rd_u64(&r);
+    size_t n;
+    const uint8_t *recs = rd_bytes(&r, &n);
+    if (f->type != WF_REPLAY || r.bad || seq != w->current_seq) {
+        free(f);
+        snprintf(err, errlen, "session replay: protocol error");
+        cache_drop(c);
+        return NULL;
+    }
+    if (reset || !c) {
+        cache_drop(c);
+        c = cache_new(w, j->session_id, server_id);
+        if (!c) {
+            free(f);
+            snprintf(err, errlen, "session replay: out of memory");
+            return NULL;
+        }
+    }
+    CzRunOptions o = {0};
+    o.memory_limit = w->srv.cfg.max_memory_bytes;
+    o.max_depth = w->srv.cfg.max_plan_depth;
+    o.deadline_ns = j->deadline_ns;
+    o.cancel = &j->cancel;
+    char why[256];
+    bool ok = journal_replay(c->sess.cz, recs, n, &o, why, sizeof why);
+    free(f);
+    if (!ok) {
+        snprintf(err, errlen, "the session could not be rebuilt from its journal (%s)", why);
+        cache_drop(c);
+        return NULL;
+    }
+    c->version = version;
+    (void)want;
+    return c;
+}
+
+/* ---------------------------------------------------------------- jobs */
+
+static void run_job(WState *w, Frame *f) {
+    Rd r = {f->data, f->data + f->len, false};
+    uint64_t seq = rd_u64(&r);
+    RpcMethod method = (RpcMethod)rd_u8(&r);
+    JobFormat fmt = (JobFormat)rd_u8(&r);
+    uint64_t deadline = rd_u64(&r);
+    Job *j = job_new(&w->srv, method, fmt);
+    if (!j) _exit(3);
+    j->sink = &SINK;
+    j->deadline_ns = deadline;
+    rd_str(&r, j->request_id, sizeof j->request_id);
+    rd_str(&r, j->session_id, sizeof j->session_id);
+    char server_id[40];
+    rd_str(&r, server_id, sizeof server_id);
+    uint64_t version = rd_u64(&r);
+    size_t n;
+    const uint8_t *req = rd_bytes(&r, &n);
+    j->req = malloc(n ? n : 1);
+    if (!j->req) _exit(3);
+    if (n) memcpy(j->req, req, n);
+    j->req_len = n;
+    free(f);
+
+    w->journal.len = 0;
+    w->journal.failed = false;
+    w->drop_session = false;
+    w->state_bytes = 0;
+    w->current = j;
+    __atomic_store_n(&w->current_seq, seq, __ATOMIC_RELEASE);
+
+    Cached *c = NULL;
+    if (!r.bad && server_id[0]) {
+        c = cache_find(w, server_id);
+        if (!c || c->version != version) {
+            char err[400];
+            c = bring_up_to_date(w, j, c, server_id, version, err, sizeof err);
+            if (!c) {
+                job_finish(j, __atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE) ? GRPC_CANCELLED : GRPC_INTERNAL, err);
+                goto out;
+            }
+        }
+        c->last_used = ++w->tick;
+        j->session = &c->sess;
+        j->journal = &w->journal;
+    }
+    if (r.bad) {
+        job_finish(j, GRPC_INTERNAL, "worker protocol error");
+        goto out;
+    }
+    rpc_run(j); /* ends with job_finish: the DONE frame */
+    if (c) {
+        if (w->journal.len) c->version = version + 1; /* what the loop's append makes it */
+        if (w->journal.failed || w->drop_session) cache_drop(c);
+        else if ((method == RPC_DROP_SESSION || method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
+            cache_drop(c);
+    }
+out:
+    __atomic_store_n(&w->current_seq, 0, __ATOMIC_RELEASE);
+    w->current = NULL;
+    j->session = NULL;
+    j->journal = NULL;
+    job_unref(j);
+}
+
+static void *analysis_thread(void *arg) {
+    WState *w = arg;
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* cancels land on this thread */
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_READY);
+    buf_u32(&b, (uint32_t)getpid());
+    wire_end(&b, at);
+    send_buf(w, &b, true);
+    buf_free(&b);
+    for (;;) {
+        Frame *f = next_frame(w);
+        if (f->type == WF_JOB) {
+            run_job(w, f);
+        } else if (f->type == WF_FORGET) {
+            Rd r = {f->data, f->data + f->len, false};
+            char sid[40];
+            rd_str(&r, sid, sizeof sid);
+            cache_drop(cache_find(w, sid));
+            free(f);
+        } else {
+            free(f);
+        }
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- start */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CZ_ASAN 1
+#endif
+#endif
+
+#ifndef CZ_ASAN
+/* Out of address space under RLIMIT_AS, code that cannot go on aborts (the
+ * arena) or follows a NULL it was not given: either way the limit ended the
+ * request, and the loop answers RESOURCE_EXHAUSTED for the exit code. */
+static void on_fatal(int sig) {
+    if (errno == ENOMEM && W && W->srv.cfg.worker_memory_limit) _exit(WORKER_EXIT_OOM);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+#endif
+
+int worker_process_main(int fd) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the loop */
+    const char *parent = getenv(WORKER_PARENT_ENV);
+    if (parent && (pid_t)strtol(parent, NULL, 10) != getppid()) return 0; /* it died before the line above */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, SIG_IGN);  /* the loop drains on these; the worker goes when its socket closes */
+    signal(SIGTERM, SIG_IGN);
+    WState *w = calloc(1, sizeof *w);
+    if (!w) return 3;
+    W = w;
+    w->fd = fd;
+    metrics_init(&w->srv.metrics);
+    uint8_t hdr[5];
+    uint32_t n;
+    if (!read_all(fd, hdr, 5)) return 0;
+    memcpy(&n, hdr, 4);
+    if (hdr[4] != WF_CONFIG || n != sizeof(Config) || !read_all(fd, (uint8_t *)&w->srv.cfg, n)) return 3;
+    const Config *cfg = &w->srv.cfg;
+    /* each worker keeps its own external-catalog cache and connections (made after the fork) */
+    w->srv.catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
+#ifndef CZ_ASAN
+    if (cfg->worker_memory_limit) {
+        struct rlimit rl = {cfg->worker_memory_limit, cfg->worker_memory_limit};
+        setrlimit(RLIMIT_AS, &rl);
+        static char altstack[65536];
+        stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+        sigaltstack(&ss, NULL);
+        struct sigaction sa = {.sa_handler = on_fatal, .sa_flags = SA_ONSTACK};
+        sigaction(SIGABRT, &sa, NULL);
+        sigaction(SIGSEGV, &sa, NULL);
+        sigaction(SIGBUS, &sa, NULL);
+    }
+#endif
+    struct sigaction ca = {.sa_sigaction = on_cancel, .sa_flags = SA_SIGINFO | SA_RESTART};
+    sigaction(SIGUSR1, &ca, NULL);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* only the analysis thread takes it */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, cfg->worker_stack_bytes); /* analysis recurses over plan depth */
+    pthread_t t;
+    if (pthread_create(&t, &attr, analysis_thread, w) != 0) return 3;
+    pthread_attr_destroy(&attr);
+    pthread_join(t, NULL); /* it exits the process */
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* Analysis worker processes, as PostgreSQL isolates its backends: the loop
+ * process owns every socket, the sessions and the queue; each request runs
+ * in one of N worker processes (catalyzerd re-executed with its end of a
+ * socket pair on fd 3), which streams the response back as it is produced.
+ *
+ * A worker that dies (a signal, abort(), a sanitizer report) costs only the
+ * request it held: that call gets INTERNAL naming the request id and the
+ * reason, a new worker replaces it at once, the log names the request by a
+ * hash of its bytes (never its SQL), catalyzer_worker_restarts_total{reason}
+ * counts it. A worker still busy shortly after its call's deadline passed,
+ * or after its call was cancelled, is killed (no CPU burns for an answered
+ * call); one over --worker-memory-limit (RLIMIT_AS, and the loop's resident
+ * memory watchdog) is killed too and its call gets RESOURCE_EXHAUSTED.
+ *
+ * Sessions live in the loop as journals (session_store.h). A job names its
+ * session's journal version; a worker that does not hold the session at that
+ * version asks for the records after the one it holds (WF_NEED) and replays
+ * them (WF_REPLAY) before running the job; what the job changed comes back
+ * with its result (WF_DONE) and is appended, so any worker, including a
+ * fresh one after a crash, sees the session as it was.
+ *
+ * Frames are in wire.h. Backpressure: past the call's --stream-buffer-bytes
+ * of unsent output the loop stops reading the worker's socket, so the worker
+ * blocks writing, as a thread worker waits. */
+#ifndef CZ_WORKERS_H
+#define CZ_WORKERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct Server;
+struct Job;
+struct Session;
+typedef struct Workers Workers;
+
+/* The environment variables a worker process starts with. */
+#define WORKER_FD_ENV "CATALYZERD_INTERNAL_WORKER_FD"
+#define WORKER_PARENT_ENV "CATALYZERD_INTERNAL_WORKER_PARENT"
+
+/* Loop: starts cfg.workers processes. NULL on failure (logged). */
+Workers *workers_start(struct Server *srv);
+/* Loop: queues a job (the caller holds the worker's reference). */
+void workers_push(Workers *ws, struct Job *j);
+void workers_counts(Workers *ws, uint32_t *queued, uint32_t *running, uint32_t *alive);
+/* Loop: a session was dropped or expired: workers forget their copies. */
+void workers_forget(Workers *ws, const struct Session *s);
+/* Loop, at the end of the drain: closes the workers' sockets (they exit),
+ * then reaps them after the loop stops. */
+void workers_close(Workers *ws);
+void workers_free(Workers *ws);
+
+/* The worker process' main: fd is its end of the socket pair. */
+int worker_process_main(int fd);
+
+#endif
