@@ -227,6 +227,7 @@ struct Node {
                                       VariableReference: system.session */
             const Value *value;    /* VariableReference: the current value */
             bool metadata_col;     /* hidden (qualified-access-only) column, e.g. USING join */
+            int32_t char_len;      /* a CHAR(n) column's n (Spark's __CHAR_VARCHAR_TYPE_STRING metadata), 0: none */
             uint32_t name_hash;    /* attr_name_hash(name), or 0 if not computed: a prefilter for lookups */
         } attr;
         /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */

@@ -479,7 +479,42 @@ bool ty_rem(TypeCtx *c) {
     return true;
 }
 
+static int char_len_of(const Node *e) {
+    if (e->kind == NK_OuterReference && e->nkids) e = e->kids[0];
+    return e->kind == NK_AttributeReference ? e->u.attr.char_len : 0;
+}
+
+static Node *rpad_to(TypeCtx *c, Node *e, int n) {
+    Node *args[3] = {e, fn_mk_int_lit(c->an->arena, n, &TYPE_INT), fn_mk_str_lit(c->an->arena, " ")};
+    Node *r = fn_call_builtin(c->an, "rpad", args, 3, c->orig);
+    if (!r || r->kind != NK_Call) return e;
+    /* inserted after the names are given: the column is named by its input */
+    Node *m = node_copy(c->an->arena, r);
+    m->flags |= NF_IMPLICIT;
+    return node_finish(m);
+}
+
+/* ApplyCharTypePadding: a comparison of two CHAR columns of different
+ * lengths pads the shorter (rpad(c7, 8, ' ') = c8); a CHAR(n) column beside a
+ * string constant longer than n is padded to the constant's length. */
+static void char_type_padding(TypeCtx *c) {
+    int ll = char_len_of(c->args[0]), rl = char_len_of(c->args[1]);
+    if (ll && rl) {
+        if (ll < rl) c->args[0] = rpad_to(c, c->args[0], rl);
+        else if (rl < ll) c->args[1] = rpad_to(c, c->args[1], ll);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        int n = i == 0 ? ll : rl;
+        const Node *o = c->args[1 - i];
+        if (!n || o->kind != NK_Literal || o->u.lit.v.is_null || !type_is_string(o->type)) continue;
+        int len = (int)o->u.lit.v.u.s.len;
+        if (len > n) c->args[i] = rpad_to(c, c->args[i], len);
+    }
+}
+
 static bool cmp_common(TypeCtx *c, bool ordering) {
+    char_type_padding(c);
     binop_promote(c, false);
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (!type_same(l, r)) {

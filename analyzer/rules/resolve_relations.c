@@ -68,6 +68,7 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
         a->u.attr.name_hash = t->cols[i].name_hash;
         a->type = t->cols[i].type;
         /* CharVarcharUtils.replaceCharVarcharWithString: the columns read as STRING */
+        if (a->type->id == T_CHAR) a->u.attr.char_len = a->type->length;
         if (a->type->id == T_CHAR || a->type->id == T_VARCHAR) a->type = &TYPE_STRING;
         if (t->cols[i].nullable) a->flags |= NF_NULLABLE;
         attrs[i] = node_finish(a);
@@ -86,6 +87,7 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
             Node *pad = func_char_read_padding(an, attrs[i], t->cols[i].type->length);
             if (!pad) return NULL;
             items[i] = make_alias(an, pad, t->cols[i].name, false);
+            items[i]->u.attr.char_len = t->cols[i].type->length;
         }
         plan = make_project(an, plan, items, (uint32_t)t->ncols);
     }

@@ -7,3 +7,9 @@ select c = s, length(c), v from cv_tbl where v = 'Spark ';
 select cast(c as char(1)), cast(v as varchar(2)), cast('ab' as char(3)) from cv_tbl;
 create temporary view cv_view as select * from cv_tbl;
 select * from cv_view
+;
+-- ApplyCharTypePadding: CHAR columns of different lengths compare padded to
+-- the longer, a CHAR(n) beside a longer string constant to its length.
+create table cv_tbl3(c7 char(7), c8 char(8)) using parquet;
+select c7 = c8, c7 = 'NetEase               ', c7 = 'Net', upper(c7) = upper(c8) from cv_tbl3;
+select c from (select c7 as c, c8 from cv_tbl3) where c < c8
