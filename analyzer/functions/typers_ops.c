@@ -39,6 +39,12 @@ static void binop_promote(TypeCtx *c, bool arithmetic) {
     Analysis *an = c->an;
     Arena *a = an->arena;
     Node **l = &c->args[0], **r = &c->args[1];
+    /* TypeCoercion.PromoteStrings (ANSI off): a string in arithmetic with a
+       number is a double (2147483647 + '1' is a double) */
+    if (arithmetic && !an->conf->ansi) {
+        if (type_is_string((*l)->type) && type_is_numeric((*r)->type)) *l = fn_mk_cast(an, *l, &TYPE_DOUBLE);
+        else if (type_is_string((*r)->type) && type_is_numeric((*l)->type)) *r = fn_mk_cast(an, *r, &TYPE_DOUBLE);
+    }
     const DataType *w = string_promotion((*l)->type, (*r)->type);
     if (w) {
         *l = fn_mk_cast(an, *l, w);
