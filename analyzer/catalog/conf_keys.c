@@ -107,6 +107,15 @@ bool conf_valid_time_zone(const char *v) {
     return tzif;
 }
 
+bool conf_get_bool(const Conf *c, const char *key, bool dflt) {
+    for (int i = c ? c->nentries - 1 : -1; i >= 0; i--)
+        if (c->keys[i] && !strcasecmp(c->keys[i], key)) {
+            bool b;
+            return c->values[i] && parse_bool(c->values[i], &b) ? b : dflt;
+        }
+    return dflt;
+}
+
 /* Applies key=value to the typed fields; false if the value is invalid for a known key. */
 bool conf_apply(Conf *c, const char *key, const char *value) {
     for (size_t i = 0; i < sizeof BOOL_KEYS / sizeof BOOL_KEYS[0]; i++) {

@@ -51,6 +51,10 @@ enum {
     FD_TYPED_IMP = 1u << 10,   /* TypedImperativeAggregate: toString adds the buffer offsets `, 0, 0` */
     FD_SQL_SKIP_FIRST = 1u << 12, /* sql leaves out the first argument (a field operation's name: WithField(value)) */
     FD_SCALE_LOWER = 1u << 11, /* ceil/floor: with a scale argument they are RoundCeil/RoundFloor, printed by their lower-case name */
+    FD_EXPECTS_INPUT = 1u << 14, /* ExpectsInputTypes: no implicit casts; a NULL becomes a typed null literal
+                                    (TypeCoercion's ImplicitTypeCasts for ExpectsInputTypes) */
+    FD_INHERIT_ANALYSIS = 1u << 15, /* RuntimeReplaceable with InheritAnalysisRules: the call keeps its
+                                       parameters as written (the coercion is its replacement's) */
 };
 
 #define FUNC_SIG_FIELDS                                                                                    \

@@ -172,7 +172,8 @@ enum {
     NF_NONDETERMINISTIC = 1u << 2, /* expressions: this subtree is nondeterministic */
     NF_HAS_FILTER = 1u << 3,    /* UnresolvedFunction/AggregateExpression: last kid is FILTER (WHERE) */
     NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
-    NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified); UnresolvedFunction
+    NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified); UnresolvedStar of
+                                   pipe SET (kids: names, then their replacements); UnresolvedFunction
                                    of TRIM(... FROM ...) syntax (arguments: source, trim string) */
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
     NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
@@ -275,7 +276,10 @@ struct Node {
         /* Project: Spark's Project.hiddenOutputTag — when has_hidden, the
            metadata output (the hidden key columns of a USING/NATURAL join,
            reachable by qualified name only) instead of the child's */
-        struct { bool has_hidden; uint32_t nhidden; Node **hidden; } project;
+        struct {
+            bool has_hidden; uint32_t nhidden; Node **hidden;
+            const char *pipe_clause; /* built by |> SELECT or EXTEND: the clause (ValidatePipeExpressions) */
+        } project;
         /* SubqueryAlias: kids[0]; alias name (multi-part for tables: spark_catalog.default.t) */
         struct { NameParts name; } alias;
         /* UnresolvedSubqueryColumnAliases, UnresolvedInlineTable (column names; ncols 0 = default) */
@@ -287,7 +291,7 @@ struct Node {
         /* Range */
         struct { int64_t start, end, step; int32_t num_slices; } range;
         /* Aggregate */
-        struct { uint32_t ngroup; } aggregate;
+        struct { uint32_t ngroup; bool pipe; /* |> AGGREGATE: positions name the input's columns */ } aggregate;
         /* Window */
         struct { uint32_t nwindow, npartition, norder; } window;
         /* Sort */
@@ -308,6 +312,22 @@ struct Node {
         struct { int32_t num_partitions; bool shuffle; } repart;
         /* Sample */
         struct { double lower, upper; bool with_replacement; int64_t seed; } sample;
+        /* Pivot: exprs = pivot column, nagg aggregates, nvalues values */
+        struct { uint32_t nagg, nvalues; } pivot;
+        /* Unpivot: the name column, the value columns, per set its alias (NULL: none) */
+        struct { const char *var_name; uint32_t nvalue_cols; const char **value_cols; const char **aliases; } unpivot;
+        /* ScriptTransformation: the script, the AS columns (types NULL: strings), the row
+           formats as (key, value) pairs (Spark's ScriptInputOutputSchema) */
+        struct {
+            const char *script;
+            uint32_t ncols;
+            const char **names;
+            const DataType **types;
+            uint32_t nin, nout;
+            const char **in_fmt, **out_fmt; /* 2 * nin / 2 * nout strings */
+            const char *reader, *writer;    /* RECORDREADER / RECORDWRITER classes, or NULL */
+            bool schema_less;
+        } script;
         /* UnresolvedHint, ResolvedHint */
         struct { const char *name; } hint;
         /* DataFrameOp: kids[0] = input; exprs = expression parameters; what the op

@@ -162,6 +162,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_CTERelationRef:
     case NK_View: return (AttrList){p->nexprs, p->exprs};
     case NK_Expand: return (AttrList){p->u.expand.noutput, p->exprs};
+    case NK_ScriptTransformation: return (AttrList){p->nexprs, p->exprs};
     case NK_OneRowRelation: return none;
     case NK_SubqueryAlias: {
         AttrList c = plan_output(an, p->kids[0]);
@@ -229,6 +230,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_ResolvedHint:
     case NK_UnresolvedHaving:
     case NK_WithWindowDefinition:
+    case NK_PipeOperator:
         return p->nkids ? plan_output(an, p->kids[0]) : none;
     default: return none;
     }

@@ -24,6 +24,8 @@ static bool is_atomic(const DataType *t) {
     return t->id != T_NULL && !type_is_complex(t) && t->id != T_VARIANT && t->id != T_CALENDAR_INTERVAL;
 }
 
+bool type_orderable(const DataType *t) { return fn_type_orderable(t); }
+
 bool fn_type_orderable(const DataType *t) {
     switch (t->id) {
     case T_MAP: return false;
@@ -307,15 +309,16 @@ bool can_cast(const DataType *from, const DataType *to, bool ansi) {
 
 /* ---- implicit casts for expected input types (AnsiTypeCoercion.implicitCast) ---- */
 
+static bool spec_accepts(char code, const DataType *t);
+static const DataType *spec_concrete(Arena *a, char code);
+
+bool fn_spec_accepts(char code, const DataType *t) { return spec_accepts(code, t); }
+const DataType *fn_spec_concrete(Arena *a, char code) { return spec_concrete(a, code); }
+
 static bool spec_accepts(char code, const DataType *t) {
     switch (code) {
     case '?': case 'C': case 'L': return true;
     case 'n': return type_is_numeric(t);
-    /* ExpectsInputTypes without implicit casts of a NULL (timestamp_seconds(null)) */
-    case 'e': return type_is_numeric(t) || t->id == T_NULL;
-    case 'g': return t->id == T_LONG || t->id == T_NULL;
-    /* ParseToDate / ParseToTimestamp: anything but a NULL, which becomes a string */
-    case 'p': return t->id != T_NULL;
     case 'N': case 'K': return type_is_numeric(t) || t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL;
     case 'U': return type_is_numeric(t) || type_is_interval(t);
     case 'i': return t->id == T_INT;
@@ -336,6 +339,8 @@ static bool spec_accepts(char code, const DataType *t) {
     case 'H': return t->id == T_DECIMAL && t->precision == 16 && t->scale == 6;
     case 'I': return type_is_integral(t);
     case 'x': return type_is_string(t) || t->id == T_BINARY;
+    case 'Q': return t->id != T_NULL;
+    case 'g': return type_is_string(t) || t->id == T_BINARY || t->id == T_NULL;
     case 'A': return t->id == T_ARRAY;
     case 'R': return t->id == T_ARRAY && type_is_string(t->elem);
     case 'm': return t->id == T_MAP;
@@ -351,9 +356,7 @@ static bool spec_accepts(char code, const DataType *t) {
 
 static const DataType *spec_concrete(Arena *a, char code) {
     switch (code) {
-    case 'n': case 'e': case 'N': case 'K': case 'U': case 'd': return &TYPE_DOUBLE;
-    case 'g': return &TYPE_LONG;
-    case 'p': return &TYPE_STRING;
+    case 'n': case 'N': case 'K': case 'U': case 'd': return &TYPE_DOUBLE;
     case 'i': case 'I': case 'j': return &TYPE_INT;
     case 'l': return &TYPE_LONG;
     case 'f': return &TYPE_FLOAT;
@@ -381,6 +384,8 @@ const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code)
     /* 'o': a boolean the function checks without implicit casts (ExpectsInputTypes) */
     if (code == 'o') return from->id == T_NULL ? &TYPE_BOOLEAN : NULL;
     if (code == 'q') return NULL; /* bit_count: integral or boolean, no implicit cast */
+    if (code == 'g') return fn_implicit_cast_type(a, from, 'x');
+    if (code == 'Q') return &TYPE_STRING; /* only a NULL gets here */
     if (code == 'M' && type_is_numeric(from)) return type_decimal_for(a, from);
     if (type_is_string(from) && (code == 's' || code == 'x' || code == 'F')) return NULL;
     if ((from->id == T_FLOAT || from->id == T_DOUBLE || from->id == T_DECIMAL) && code == 'I') return NULL;
@@ -424,9 +429,6 @@ const char *fn_spec_required_type(Arena *a, char code) {
     (void)a;
     switch (code) {
     case 'n': return "\"NUMERIC\"";
-    case 'e': return "\"NUMERIC\"";
-    case 'g': return "\"BIGINT\"";
-    case 'p': return "\"STRING\"";
     /* Sum/Average: TypeCollection(NumericType, YearMonthIntervalType, DayTimeIntervalType) */
     case 'N': return "(\"NUMERIC\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\")";
     /* NumericAndAnsiInterval (abs) */
@@ -440,6 +442,7 @@ const char *fn_spec_required_type(Arena *a, char code) {
     case 'f': return "\"FLOAT\"";
     case 'y': return "\"TINYINT\"";
     case 's': case 'F': return "\"STRING\"";
+    case 'g': return "(\"STRING\" or \"BINARY\" or \"VOID\")";
     case 'b': case 'o': return "\"BOOLEAN\"";
     case 'q': return "(\"INTEGRAL\" or \"BOOLEAN\")";
     case 'B': return "\"BINARY\"";

@@ -98,6 +98,8 @@ const DataType *coerce_wider_type(Arena *a, const DataType *x, const DataType *y
 const DataType *coerce_wider_type_n(Arena *a, const DataType *const *types, int n);
 /* Wraps e in an implicit Cast to t when its type differs (same node otherwise). */
 Node *coerce_cast(Analysis *an, Node *e, const DataType *t);
+/* Whether values of t can be ordered (RowOrdering.isOrderable). */
+bool type_orderable(const DataType *t);
 /* Whether Spark can cast from → to (explicit CAST, ANSI). */
 bool can_cast(const DataType *from, const DataType *to, bool ansi);
 

@@ -28,6 +28,7 @@ typedef struct TypeCtx {
     const DataType *result;
     int nullable;        /* -1: derive from the arguments */
     Node *replacement;   /* a helper may build a different node (date + 1 → date_add) */
+    const void *extra;   /* the resolved call's u.call.extra (per-function data) */
 } TypeCtx;
 
 typedef bool (*TyperFn)(TypeCtx *c);
@@ -47,6 +48,8 @@ struct FuncDef {
     EmptyResult empty;
     const char *params;    /* '|'-separated parameter names for named arguments (NULL: positional only) */
     const char *expected_num;  /* WRONG_NUM_ARGS expectedNum when the builder says otherwise */
+    const char *conf_flag; /* a boolean conf the expression takes when built (a constructor field):
+                              the call's u.call.extra is non-NULL when it is true (print tail $F) */
     /* user-defined functions */
     const DataType *const *udf_args;
     const DataType *udf_result;
@@ -78,6 +81,11 @@ const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y)
 const DataType *fn_implicit_cast_type(Arena *a, const DataType *from, char code);
 /* The legacy (ANSI off) implicit casts the ANSI ones lack; NULL if none. */
 const DataType *fn_legacy_implicit_cast_type(Arena *a, const DataType *from, char code);
+/* Whether a spec code takes type t as it is; the type a NULL takes for it (NULL: none). */
+bool fn_spec_accepts(char code, const DataType *t);
+const DataType *fn_spec_concrete(Arena *a, char code);
+/* A configuration key set to true in the analysis' session. */
+bool fn_conf_true(const Analysis *an, const char *key);
 /* Spark's "requiredType" text for a spec code: "NUMERIC", ("STRING" or "BINARY"), ... */
 const char *fn_spec_required_type(Arena *a, char code);
 bool fn_type_orderable(const DataType *t);
@@ -126,11 +134,25 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
     X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(try_arith) X(try_div) X(try_rem) X(double_or_interval) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
-    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char)
+    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask) X(randstr) X(schema_of) X(to_format) X(to_binary) X(signum) X(width_bucket) X(variant_explode) X(avro) X(sql_keywords) X(regexp_replace) X(format_string) X(convert_timezone) X(hex) X(pivot_first)
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)
 #undef DECL_TYPER
+
+/* within_group.c: WITHIN GROUP (ORDER BY ...) (SupportsOrderingWithinGroup).
+ * prepare: the checks of DISTINCT and the ordering, then the ordering appended
+ * to args[0..n) as the function takes it (may change *def: string_agg with an
+ * ordering is listagg); the new count, or -1 after an error. nargs is the
+ * number of arguments the user wrote. check_distinct: listagg(DISTINCT a)
+ * ordered by anything but a. */
+int fn_within_group_prepare(Analysis *an, const Node *u, const FuncDef **def, Node **args, int n, int nargs);
+bool fn_within_group_check_distinct(Analysis *an, const Node *u, const Node *call);
+
+/* schema_inference.c: the type schema_of_json / schema_of_csv / schema_of_xml
+ * (fn, their name) infer from text with default options (a CSV delimiter may
+ * be given); NULL when it cannot be inferred here. */
+const DataType *fn_infer_schema(Arena *a, const char *fn, const char *text, const char *delimiter);
 
 /* resolve_call.c: a type error around a generator argument is deferred
  * (the call stays unresolved) so ExtractGenerator's errors come first. */

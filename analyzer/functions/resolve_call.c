@@ -67,6 +67,7 @@ const char *fn_const_string(Arena *a, const Node *n) {
 bool fn_is_foldable(const Node *n) {
     switch (n->kind) {
     case NK_Literal: return true;
+    case NK_VariableReference: return true; /* a session variable is a constant of the statement (VariableReference.foldable) */
     case NK_Cast: case NK_Call: case NK_CaseWhen:
         if (n->kind == NK_Call && n->u.call.def && ((n->u.call.def->flags & FD_NONDET) || n->u.call.def->kind != FK_SCALAR))
             return false;
@@ -236,6 +237,8 @@ static int fill_defaults(Analysis *an, const FuncDef *d, Node **args, int nargs,
     return nargs;
 }
 
+bool fn_conf_true(const Analysis *an, const char *key) { return conf_get_bool(an->conf, key, false); }
+
 /* ---- the generic path ---- */
 
 static bool apply_arg_specs(TypeCtx *c) {
@@ -245,6 +248,21 @@ static bool apply_arg_specs(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
         if (code == '?' || code == 'C' || code == 'L' || c->args[i]->kind == NK_SortOrder) continue;
+        if (c->def->flags & FD_EXPECTS_INPUT) {
+            /* ExpectsInputTypes: the type as it is, or a NULL typed as expected */
+            const DataType *t = c->args[i]->type;
+            if (fn_spec_accepts(code, t)) continue;
+            const DataType *nt = t->id == T_NULL ? fn_spec_concrete(c->an->arena, code) : NULL;
+            if (!nt) {
+                fn_typer_error(c, i, code);
+                return false;
+            }
+            Node *lit = fn_mk_literal(c->an->arena, nt, true);
+            lit->start = c->args[i]->start;
+            lit->stop = c->args[i]->stop;
+            c->args[i] = node_finish(lit);
+            continue;
+        }
         const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t && !c->an->conf->ansi) t = fn_legacy_implicit_cast_type(c->an->arena, c->args[i]->type, code);
         if (!t) {
@@ -310,13 +328,24 @@ static bool check_filter(Analysis *an, Node *f) {
 static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args, int nargs, const char *called) {
     Arena *a = an->arena;
     TypeCtx c = {.an = an, .def = def, .orig = u, .args = args, .nargs = nargs, .nullable = -1};
+    Node **written = NULL;
+    if (def->flags & FD_INHERIT_ANALYSIS) {
+        written = ARENA_ARRAY(a, Node *, nargs + 1);
+        for (int i = 0; i < nargs; i++) written[i] = args[i];
+    }
     if (!apply_arg_specs(&c)) return NULL;
     if (def->typer && !def->typer(&c)) return NULL;
     if (an_failed(an) && !c.replacement && !c.result) return NULL;
     if (c.replacement) return c.replacement;
+    /* InheritAnalysisRules: the parameters print as written; the coercion
+       is the replacement's (ReplaceExpressions), not the call's */
+    if (written && c.def == def)
+        for (int i = 0; i < nargs && i < c.nargs; i++) c.args[i] = written[i];
     def = c.def;
     const DataType *t = c.result ? c.result : &TYPE_NULL;
     Node *call = fn_mk_call(an, def, def->name, c.args, c.nargs, t, u);
+    if (c.extra) call->u.call.extra = c.extra;
+    if (def->conf_flag && fn_conf_true(an, def->conf_flag)) call->u.call.extra = "true";
     if (c.nullable >= 0) {
         call->flags = (call->flags & ~(uint32_t)NF_NULLABLE) | (c.nullable ? NF_NULLABLE : 0);
     }
@@ -614,7 +643,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         if (nargs < 0) return NULL;
     }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
-    if (!strcasecmp(def->name, "btrim") && nargs == 2 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
+    if (!strcasecmp(def->name, "btrim") && nargs >= 1 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
     /* lag/lead(input, offset, default, ignoreNulls): the flag is IGNORE NULLS, not an argument */
     if (nargs == 4 && (!strcasecmp(def->name, "lag") || !strcasecmp(def->name, "lead"))) {
         const Node *flag = named_args ? named_args[3] : u->kids[3];
@@ -647,20 +676,6 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     if (bad)
         return an_fail(an, error_make(a, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX", u, "prettyName",
                                       sql_ident(a, def->pname ? def->pname : def->name), "syntax", bad, NULL));
-    /* inverse distribution functions need exactly one WITHIN GROUP ordering */
-    if (!strcasecmp(def->name, "percentile_cont") || !strcasecmp(def->name, "percentile_disc")) {
-        const char *fn = sql_ident(a, def->name);
-        if (u->flags & NF_DISTINCT)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", u, "funcName", fn,
-                                          NULL));
-        if (u->u.un.norder == 0)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", u, "funcName",
-                                          fn, NULL));
-        if (u->u.un.norder > 1)
-            return an_fail(an, error_make(a, "INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS", u, "funcName", fn,
-                                          "expectedNum", "1", "actualNum", arena_printf(a, "%u", u->u.un.norder),
-                                          NULL));
-    }
     int cap = (def->max_args > nargs ? def->max_args : nargs) + (int)u->u.un.norder + 2;
     Node **args = ARENA_ARRAY(a, Node *, cap);
     for (int i = 0; i < nargs; i++) args[i] = named_args ? named_args[i] : u->kids[i];
@@ -721,11 +736,9 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
                                                                       : NULL;
         if (copy) def = copy;
     }
-    /* WITHIN GROUP (ORDER BY x): the ordering is the last kid */
-    if (u->u.un.norder) {
-        uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
-        for (uint32_t i = 0; i < u->u.un.norder && first + i < u->nkids; i++) args[n++] = u->kids[first + i];
-    }
+    /* WITHIN GROUP (ORDER BY x): the orderings are the last kids (within_group.c) */
+    n = fn_within_group_prepare(an, u, &def, args, n, nargs);
+    if (n < 0) return NULL;
     for (int i = 0; i < n; i++)
         if (args[i]->kind == NK_LambdaFunction && !(def->flags & FD_LAMBDA)) {
             /* a lambda handed to an ordinary function */
@@ -786,5 +799,8 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
                 if (!args[i] || !node_resolved(args[i])) return NULL;
             }
         }
-    return resolve_with(an, u, def, args, n, called);
+    Node *r = resolve_with(an, u, def, args, n, called);
+    if (r && r->kind == NK_AggregateExpression && r->nkids && !fn_within_group_check_distinct(an, u, r->kids[0]))
+        return NULL;
+    return r;
 }

@@ -397,6 +397,8 @@ bool ty_str_pred(TypeCtx *c) {
 }
 
 /* concat: strings, binaries or arrays (ConcatCoercion casts the rest to string) */
+static bool conf_true(const Analysis *an, const char *key);
+
 bool ty_concat(TypeCtx *c) {
     bool all_bin = c->nargs > 0, all_arr = c->nargs > 0;
     for (int i = 0; i < c->nargs; i++) {
@@ -410,8 +412,7 @@ bool ty_concat(TypeCtx *c) {
         c->result = widen_args(c, 0, c->nargs, 1);
         return c->result != NULL;
     }
-    /* ConcatCoercion: binaries stay binary unless
-       spark.sql.function.concatBinaryAsString casts them to string */
+    /* binaries concatenate as binary unless spark.sql.function.concatBinaryAsString */
     if (all_bin && !conf_true(c->an, "spark.sql.function.concatBinaryAsString")) {
         c->result = &TYPE_BINARY;
         return true;
@@ -430,8 +431,9 @@ bool ty_concat_ws(TypeCtx *c) {
     Arena *a = c->an->arena;
     for (int i = 0; i < c->nargs; i++) {
         const DataType *t = c->args[i]->type;
-        if (i > 0 && t->id == T_ARRAY) {
-            if (!type_is_string(t->elem)) c->args[i] = fn_mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
+        if (i > 0 && (t->id == T_ARRAY || t->id == T_NULL)) {
+            if (t->id == T_NULL || !type_is_string(t->elem))
+                c->args[i] = fn_mk_cast(c->an, c->args[i], type_array(a, &TYPE_STRING, true));
             continue;
         }
         const DataType *s = fn_implicit_cast_type(a, t, 's');
@@ -555,23 +557,6 @@ bool ty_map_from_entries(TypeCtx *c) {
     return true;
 }
 
-/* Whether casting `from` to `to` keeps every string a string and makes no
- * other type one (NULL parts excepted). */
-static bool same_string_places(const DataType *from, const DataType *to) {
-    if (from->id == T_NULL) return true;
-    if (type_is_string(from) || type_is_string(to)) return type_is_string(from) && type_is_string(to);
-    if (from->id != to->id) return true;
-    switch (from->id) {
-    case T_ARRAY: return same_string_places(from->elem, to->elem);
-    case T_MAP: return same_string_places(from->elem, to->elem) && same_string_places(from->value, to->value);
-    case T_STRUCT:
-        for (int i = 0; i < from->nfields && i < to->nfields; i++)
-            if (!same_string_places(from->fields[i].type, to->fields[i].type)) return false;
-        return true;
-    default: return true;
-    }
-}
-
 bool ty_map_concat(TypeCtx *c) {
     if (c->nargs == 0) {
         c->result = type_map(c->an->arena, &TYPE_STRING, &TYPE_STRING, false);
@@ -580,11 +565,8 @@ bool ty_map_concat(TypeCtx *c) {
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i]->type->id != T_MAP && c->args[i]->type->id != T_NULL) return fn_typer_error(c, i, 'm') != NULL;
     const DataType *t = &TYPE_NULL;
-    for (int i = 0; i < c->nargs && t; i++) t = coerce_wider_type(c->an->arena, t, c->args[i]->type);
-    /* the maps widen without string promotion: map<string,string> beside
-       map<date,date> keeps its types and fails MapConcat's same-type check */
-    for (int i = 0; i < c->nargs && t; i++)
-        if (!same_string_places(c->args[i]->type, t)) t = NULL;
+    /* MapConcatCoercion: the wider type of the maps, no string promotion */
+    for (int i = 0; i < c->nargs && t; i++) t = fn_wider_no_string(c->an->arena, t, c->args[i]->type);
     if (!t) return fail_data_diff(c, 0, c->nargs);
     /* castIfNotSameType: maps that differ only in nullability are not cast */
     for (int i = 0; i < c->nargs; i++)
@@ -653,6 +635,7 @@ bool ty_arrays_zip(TypeCtx *c) {
     StructField *fs = ARENA_ARRAY(a, StructField, c->nargs + 1);
     for (int i = 0; i < c->nargs; i++) {
         const DataType *t = c->args[i]->type;
+        if (t->id == T_NULL) t = type_array(a, &TYPE_NULL, true);
         if (t->id != T_ARRAY) return fn_typer_error(c, i, 'A') != NULL;
         const Node *e = c->args[i];
         fs[i].name = (e->kind == NK_AttributeReference || e->kind == NK_Alias) ? e->u.attr.name
@@ -728,6 +711,24 @@ bool ty_explode(TypeCtx *c) {
         bool nl[] = {false, t->contains_null};
         c->result = struct_of(a, 2, n, ty, nl);
     }
+    return true;
+}
+
+/* variant_explode(v): the elements of a variant array or object (VariantExplode.elementSchema) */
+bool ty_variant_explode(TypeCtx *c) {
+    const char *n[] = {"pos", "key", "value"};
+    const DataType *ty[] = {&TYPE_INT, &TYPE_STRING, &TYPE_VARIANT};
+    bool nl[] = {false, true, false};
+    c->result = struct_of(c->an->arena, 3, n, ty, nl);
+    return true;
+}
+
+/* sql_keywords(): Spark's keywords and whether each is reserved (SQLKeywords) */
+bool ty_sql_keywords(TypeCtx *c) {
+    const char *n[] = {"keyword", "reserved"};
+    const DataType *ty[] = {&TYPE_STRING, &TYPE_BOOLEAN};
+    bool nl[] = {false, false};
+    c->result = struct_of(c->an->arena, 2, n, ty, nl);
     return true;
 }
 
@@ -830,6 +831,12 @@ bool ty_round(TypeCtx *c) {
 
 /* ceil/floor(x): bigint for integral and floating, decimal(p-s+1, 0) */
 bool ty_ceil_floor(TypeCtx *c) {
+    if (c->nargs > 1 && (c->args[1]->type->id != T_INT || !func_expr_foldable(c->args[1]))) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "NON_FOLDABLE_ARGUMENT", c->orig, "funcName", sql_ident(a, c->def->name),
+                                  "paramName", sql_ident(a, "scale"), "paramType", "\"INT\"", NULL));
+        return false;
+    }
     if (c->nargs > 1) {
         /* CeilExpressionBuilder / FloorExpressionBuilder: the scale must be a
            foldable INT (a NULL or a string is no INT) */
@@ -858,6 +865,54 @@ bool ty_ceil_floor(TypeCtx *c) {
         c->args[0] = type_is_integral(t) ? fn_mk_cast(c->an, c->args[0], &TYPE_LONG) : fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
         c->result = &TYPE_LONG;
     }
+    return true;
+}
+
+/* An argument that is double or an ANSI interval (TypeCollection(DoubleType,
+ * YearMonthIntervalType, DayTimeIntervalType)): intervals as they are, the
+ * rest cast to double as ImplicitCastInputTypes does. */
+static bool double_or_interval(TypeCtx *c, int i) {
+    const DataType *t = c->args[i]->type;
+    if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL) return true;
+    const DataType *d = fn_implicit_cast_type(c->an->arena, t, 'd');
+    if (!d && !c->an->conf->ansi) d = fn_legacy_implicit_cast_type(c->an->arena, t, 'd');
+    if (!d) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "paramIndex", i == 0 ? "first" : i == 1 ? "second" : "third",
+                                  "inputSql", expr_sql_quoted(a, c->args[i]), "inputType", sql_type_quoted(a, t),
+                                  "requiredType",
+                                  "(\"DOUBLE\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\")", NULL));
+        return false;
+    }
+    c->args[i] = fn_mk_cast(c->an, c->args[i], d);
+    return true;
+}
+
+/* signum(x) / sign(x) */
+bool ty_signum(TypeCtx *c) {
+    if (!double_or_interval(c, 0)) return false;
+    c->result = &TYPE_DOUBLE;
+    return true;
+}
+
+/* width_bucket(value, min, max, numBucket): value, min and max all double
+ * or all intervals of one kind (WidthBucket.checkInputDataTypes) */
+bool ty_width_bucket(TypeCtx *c) {
+    for (int i = 0; i < 3; i++)
+        if (!double_or_interval(c, i)) return false;
+    TypeId k = c->args[0]->type->id;
+    for (int i = 1; i < 3; i++)
+        if (c->args[i]->type->id != k) {
+            Arena *a = c->an->arena;
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "paramIndex", i == 1 ? "second" : "third", "inputSql",
+                                      expr_sql_quoted(a, c->args[i]), "inputType", sql_type_quoted(a, c->args[i]->type),
+                                      "requiredType", sql_type_quoted(a, c->args[0]->type), NULL));
+            return false;
+        }
+    c->result = &TYPE_LONG;
+    c->nullable = 1;
     return true;
 }
 
@@ -912,11 +967,14 @@ bool ty_sum(TypeCtx *c) {
     return true;
 }
 
+static const DataType *percentile_result(Arena *a, const DataType *in);
+
 bool ty_avg(TypeCtx *c) {
     const DataType *t = c->args[0]->type;
     if (t->id == T_DECIMAL) c->result = fn_decimal_bounded(c->an->arena, t->precision + 4, t->scale + 4);
     else if (type_is_numeric(t)) c->result = &TYPE_DOUBLE;
-    else if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL) c->result = t;
+    else if (t->id == T_YM_INTERVAL || t->id == T_DT_INTERVAL)
+        c->result = percentile_result(c->an->arena, t); /* Average: YearMonthIntervalType() / DayTimeIntervalType() */
     else return fn_typer_error(c, 0, 'N') != NULL;
     c->nullable = 1;
     return true;
@@ -935,10 +993,25 @@ bool ty_minmax(TypeCtx *c) {
     return true;
 }
 
+/* PivotFirst(pivotColumn, valueColumn, values...): one element per pivot value */
+bool ty_pivot_first(TypeCtx *c) {
+    c->result = type_array(c->an->arena, c->args[1]->type, true);
+    c->nullable = 0;
+    return true;
+}
+
 bool ty_collect(TypeCtx *c) {
     c->result = type_array(c->an->arena, c->args[0]->type, false);
     c->nullable = 0;
     return true;
+}
+
+/* Percentile's result: the interval type of an interval input (the
+ * default fields: YearMonthIntervalType(), DayTimeIntervalType()), else double. */
+static const DataType *percentile_result(Arena *a, const DataType *in) {
+    if (in && in->id == T_YM_INTERVAL) return type_ym_interval(a, IF_YEAR, IF_MONTH);
+    if (in && in->id == T_DT_INTERVAL) return type_dt_interval(a, IF_DAY, IF_SECOND);
+    return &TYPE_DOUBLE;
 }
 
 /* percentile_approx(col, p[, acc]) / percentile(col, p[, freq]): element or array */
@@ -959,13 +1032,15 @@ bool ty_percentile_approx(TypeCtx *c) {
 }
 
 bool ty_percentile(TypeCtx *c) {
+    const DataType *in = c->args[0]->type;
     bool arr = c->args[1]->type->id == T_ARRAY;
     const DataType *p = c->args[1]->type;
     if (arr && p->elem->id != T_DOUBLE)
         c->args[1] = fn_mk_cast(c->an, c->args[1], type_array(c->an->arena, &TYPE_DOUBLE, p->contains_null));
     else if (!arr && (type_is_numeric(p) || p->id == T_NULL || type_is_string(p)))
         c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
-    c->result = arr ? type_array(c->an->arena, &TYPE_DOUBLE, false) : &TYPE_DOUBLE;
+    const DataType *r = percentile_result(c->an->arena, in);
+    c->result = arr ? type_array(c->an->arena, r, false) : r;
     c->nullable = 1;
     return true;
 }
@@ -998,10 +1073,73 @@ bool ty_count(TypeCtx *c) {
 /* ---- schema-taking functions ---- */
 
 /* from_json/from_csv/from_xml(str, schema): the schema literal is the type */
+/* The options of the JSON, CSV and XML functions: a map(...) of strings
+ * (ExprUtils.convertToMapData). */
+static bool check_format_options(TypeCtx *c, int i) {
+    if (i >= c->nargs) return true;
+    Arena *a = c->an->arena;
+    const Node *o = c->args[i];
+    while (o->kind == NK_Cast && (o->flags & NF_IMPLICIT) && o->nkids) o = o->kids[0];
+    bool is_map = (o->kind == NK_Call && o->u.call.def && !strcmp(func_name(o->u.call.def), "map")) ||
+                  (o->kind == NK_Literal && o->type && o->type->id == T_MAP);
+    if (!is_map) {
+        an_fail(c->an, error_make(a, "INVALID_OPTIONS.NON_MAP_FUNCTION", c->orig, NULL));
+        return false;
+    }
+    const DataType *t = o->type;
+    bool strings = t && t->id == T_MAP && (type_is_string(t->elem) || t->elem->id == T_NULL) &&
+                   (type_is_string(t->value) || t->value->id == T_NULL);
+    if (!strings) {
+        an_fail(c->an, error_make(a, "INVALID_OPTIONS.NON_STRING_TYPE", c->orig, "mapType",
+                                  sql_type_quoted(a, t ? t : &TYPE_NULL), NULL));
+        return false;
+    }
+    return true;
+}
+
+/* A schema string that parses neither as a type nor as a table schema:
+ * the parser's error (DataType.parseTypeWithFallback), naming the first
+ * word after the leading one. */
+static void fail_schema_parse(TypeCtx *c, const char *s) {
+    Arena *a = c->an->arena;
+    const char *p = s;
+    while (*p == ' ') p++;
+    while (*p && *p != ' ') p++;
+    while (*p == ' ') p++;
+    const char *e = p;
+    while (*e && *e != ' ') e++;
+    const char *tok = *p ? arena_strndup(a, p, (size_t)(e - p)) : "end of input";
+    an_fail(c->an, error_make(a, "PARSE_SYNTAX_ERROR", c->orig, "error", arena_printf(a, "'%s'", tok), "hint",
+                              arena_printf(a, ": extra input '%s'", tok), NULL));
+}
+
+/* A schema argument that is schema_of_json/csv/xml over a constant text: the
+ * schema it infers (Spark evaluates the foldable schema expression). */
+static const DataType *inferred_schema(Arena *a, const Node *e) {
+    while (e->kind == NK_Cast && (e->flags & NF_IMPLICIT) && e->nkids) e = e->kids[0];
+    if (e->kind != NK_Call || !e->u.call.def || e->nkids < 1) return NULL;
+    const char *fn = func_name(e->u.call.def);
+    if (strncmp(fn, "schema_of_", 10) != 0) return NULL;
+    const char *text = fn_const_string(a, e->kids[0]);
+    if (!text) return NULL;
+    const char *delim = NULL;
+    if (e->nkids > 1) {
+        const Node *o = e->kids[1];
+        if (o->kind != NK_Call || !o->u.call.def || strcmp(func_name(o->u.call.def), "map") != 0) return NULL;
+        for (uint32_t i = 0; i + 1 < o->nkids; i += 2) {
+            const char *k = fn_lit_string(o->kids[i]), *v = fn_lit_string(o->kids[i + 1]);
+            if (!k || !v || strcmp(fn, "schema_of_csv") || (strcasecmp(k, "delimiter") && strcasecmp(k, "sep")))
+                return NULL;
+            delim = v;
+        }
+    }
+    return fn_infer_schema(a, fn, text, delim);
+}
+
 bool ty_from_schema(TypeCtx *c) {
     Arena *a = c->an->arena;
     const char *s = c->nargs > 1 ? fn_const_string(a, c->args[1]) : NULL;
-    const DataType *t = NULL;
+    const DataType *t = c->nargs > 1 && !s ? inferred_schema(a, c->args[1]) : NULL;
     if (s) {
         const char *err = NULL;
         t = type_parse(a, s, strlen(s), NULL, &err);
@@ -1010,14 +1148,198 @@ bool ty_from_schema(TypeCtx *c) {
             const DataType *st = type_parse(a, w, strlen(w), NULL, &err);
             if (st) t = st;
         }
+        if (!t) {
+            fail_schema_parse(c, s);
+            return false;
+        }
     }
     if (!t) {
         an_fail(c->an, error_make(a, "INVALID_SCHEMA.NON_STRING_LITERAL", c->orig, "inputSchema",
                                   c->nargs > 1 ? expr_sql_quoted(a, c->args[1]) : "\"\"", NULL));
         return false;
     }
+    if (!strcmp(c->def->name, "from_csv") && t->id != T_STRUCT) {
+        an_fail(c->an, error_make(a, "INVALID_SCHEMA.NON_STRUCT_TYPE", c->orig, "inputSchema",
+                                  expr_sql_quoted(a, c->args[1]), "dataType", sql_type_quoted(a, t), NULL));
+        return false;
+    }
+    if (!check_format_options(c, 2)) return false;
     c->result = t;
     c->nullable = 1;
+    return true;
+}
+
+/* to_json / to_csv / to_xml(expr[, options]) */
+bool ty_to_format(TypeCtx *c) {
+    if (!check_format_options(c, 1)) return false;
+    /* StructsToXml takes a struct only */
+    if (!strcmp(c->def->name, "to_xml") && c->args[0]->type->id != T_STRUCT) return fn_typer_error(c, 0, 'S') != NULL;
+    return ty_fixed(c);
+}
+
+/* schema_of_json / schema_of_csv / schema_of_xml(text[, options]): the text
+ * must be a constant, not NULL (SchemaOfJson.checkInputDataTypes) */
+bool ty_schema_of(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const char *what = c->def->name + strlen("schema_of_");
+    const Node *e = c->args[0];
+    if (!func_expr_foldable(e)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, what), "inputType", sql_type_quoted(a, e->type),
+                                  "inputExpr", expr_sql_quoted(a, e), NULL));
+        return false;
+    }
+    const Node *v = e;
+    while (v->kind == NK_Cast && v->nkids) v = v->kids[0];
+    if (v->kind == NK_Literal && v->u.lit.v.is_null) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_NULL", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "exprName", what, NULL));
+        return false;
+    }
+    if (!check_format_options(c, 1)) return false;
+    c->result = &TYPE_STRING;
+    c->nullable = 0;
+    return true;
+}
+
+/* to_binary(str[, fmt]): the format a constant among hex, utf-8, utf8,
+ * base64 (ToBinary.checkInputDataTypes) */
+bool ty_to_binary(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    if (c->nargs == 2) {
+        const Node *f = c->args[1];
+        if (!func_expr_foldable(f)) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "inputName", sql_ident(a, "fmt"), "inputType",
+                                      sql_type_quoted(a, f->type), "inputExpr", expr_sql_quoted(a, f), NULL));
+            return false;
+        }
+        const Node *v = f;
+        while (v->kind == NK_Cast && v->nkids) v = v->kids[0];
+        const char *s = NULL;
+        if (v->kind == NK_Literal && !v->u.lit.v.is_null) {
+            if (type_is_string(v->type)) s = v->u.lit.v.u.s.p ? v->u.lit.v.u.s.p : "";
+            else if (type_is_integral(v->type)) s = arena_printf(a, "%lld", (long long)v->u.lit.v.u.i);
+        }
+        if (s) {
+            char *low = arena_strdup(a, s);
+            for (char *p = low; *p; p++) *p = (char)tolower((unsigned char)*p);
+            if (strcmp(low, "hex") && strcmp(low, "utf-8") && strcmp(low, "utf8") && strcmp(low, "base64")) {
+                an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INVALID_ARG_VALUE", c->orig, "sqlExpr",
+                                          fn_call_sql_quoted(c), "inputName", "fmt", "inputValue",
+                                          arena_printf(a, "'%s'", low), "requireType", "case-insensitive \"STRING\"",
+                                          "validValues", "'hex', 'utf-8', 'utf8', or 'base64'", NULL));
+                return false;
+            }
+        }
+    }
+    c->result = &TYPE_BINARY;
+    c->nullable = 1;
+    return true;
+}
+
+/* from_avro(data, jsonFormatSchema[, options]) / to_avro(data[, jsonFormatSchema]):
+ * the schema a constant string, the options a constant map of strings
+ * (FromAvro/ToAvro.checkInputDataTypes); then AVRO_NOT_LOADED_SQL_FUNCTIONS_UNUSABLE,
+ * the error Spark raises when the spark-avro module is not loaded: the
+ * analyzer has no Avro schema converter. */
+bool ty_avro(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    bool from = !strcmp(c->def->name, "from_avro");
+    const char *fn = from ? "FROM_AVRO" : "TO_AVRO";
+    const char *dir = from ? "from" : "to";
+    const char *msg = NULL;
+    if (c->nargs > 1) {
+        const Node *s = c->args[1];
+        if (!func_expr_foldable(s) || !type_is_string(s->type))
+            msg = arena_printf(a, "The second argument of the %s SQL function must be a constant string containing the "
+                                  "JSON representation of the schema to use for converting the value %s AVRO format",
+                               fn, dir);
+    }
+    if (!msg && from && c->nargs > 2) {
+        const DataType *t = c->args[2]->type;
+        bool strings = t->id == T_MAP && (type_is_string(t->elem) || t->elem->id == T_NULL) &&
+                       (type_is_string(t->value) || t->value->id == T_NULL);
+        if (!func_expr_foldable(c->args[2]) || !strings)
+            msg = arena_printf(a, "The third argument of the %s SQL function must be a constant map of strings to "
+                                  "strings containing the options to use for converting the value %s AVRO format",
+                               fn, dir);
+    }
+    if (msg) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.TYPE_CHECK_FAILURE_WITH_HINT", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "msg", msg, "hint", "", NULL));
+        return false;
+    }
+    an_fail(c->an, error_make(a, "AVRO_NOT_LOADED_SQL_FUNCTIONS_UNUSABLE", c->orig, "functionName", fn, NULL));
+    return false;
+}
+
+/* regexp_replace(str, regexp, rep, position): the position a constant above
+ * zero (RegExpReplace.checkInputDataTypes) */
+bool ty_regexp_replace(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const Node *pos = c->args[3];
+    if (!func_expr_foldable(pos)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, "position"), "inputType", sql_type_quoted(a, pos->type),
+                                  "inputExpr", expr_sql_quoted(a, pos), NULL));
+        return false;
+    }
+    const Node *v = pos;
+    while (v->kind == NK_Cast && v->nkids) v = v->kids[0];
+    if (v->kind == NK_Literal && !v->u.lit.v.is_null && type_is_integral(v->type) && v->u.lit.v.u.i <= 0) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "exprName", "position", "valueRange", "(0, 2147483647]", "currentValue",
+                                  arena_printf(a, "%lld", (long long)v->u.lit.v.u.i), NULL));
+        return false;
+    }
+    c->result = &TYPE_STRING;
+    return true;
+}
+
+/* format_string(strfmt, ...): argument indexes start at 1 (FormatString.checkInputDataTypes) */
+bool ty_format_string(TypeCtx *c) {
+    const char *f = fn_lit_string(c->args[0]);
+    if (f && strstr(f, "%0$")) {
+        Arena *a = c->an->arena;
+        an_fail(c->an, error_make(a, "INVALID_PARAMETER_VALUE.ZERO_INDEX", c->orig, "parameter", sql_ident(a, "strfmt"),
+                                  "functionName", sql_ident(a, c->def->name), NULL));
+        return false;
+    }
+    c->result = &TYPE_STRING;
+    return true;
+}
+
+/* convert_timezone([sourceTz, ]targetTz, sourceTs): ConvertTimezone's builder
+ * puts current_timezone() first when the source zone is not given */
+bool ty_convert_timezone(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    if (c->nargs == 2) {
+        Node *cur = fn_call_builtin(c->an, "current_timezone", NULL, 0, c->orig);
+        if (!cur) return false;
+        Node **v = ARENA_ARRAY(a, Node *, 3);
+        v[0] = cur;
+        v[1] = c->args[0];
+        v[2] = c->args[1];
+        c->args = v;
+        c->nargs = 3;
+    }
+    static const char codes[] = "ssX";
+    for (int i = 0; i < 3; i++) {
+        const DataType *t = fn_implicit_cast_type(a, c->args[i]->type, codes[i]);
+        if (!t) return fn_typer_error(c, i, codes[i]) != NULL;
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    }
+    c->result = &TYPE_TIMESTAMP_NTZ;
+    return true;
+}
+
+/* hex(x): Hex's inputTypes TypeCollection(LongType, BinaryType, StringType) */
+bool ty_hex(TypeCtx *c) {
+    const DataType *t = c->args[0]->type;
+    if (type_is_integral(t) && t->id != T_LONG) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    else if (t->id == T_NULL) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_LONG);
+    c->result = &TYPE_STRING;
     return true;
 }
 
@@ -1099,6 +1421,10 @@ bool ty_date_add(TypeCtx *c) {
 
 /* assert_true(cond[, msg]): the message defaults to `'<cond>' is not true!` */
 bool ty_assert_true(TypeCtx *c) {
+    /* the condition as written (a NULL is not cast: AssertTrue inherits its
+       replacement's analysis, If(cond, null, raise_error(...))) */
+    const DataType *t = c->args[0]->type;
+    if (t->id != T_BOOLEAN && t->id != T_NULL) return fn_typer_error(c, 0, 'b') != NULL;
     if (c->nargs == 1) {
         Node **v = ARENA_ARRAY(c->an->arena, Node *, 2);
         v[0] = c->args[0];
@@ -1114,13 +1440,25 @@ bool ty_assert_true(TypeCtx *c) {
 
 /* raise_error(msg) → raise_error('USER_RAISED_EXCEPTION', map('errorMessage', msg)) */
 bool ty_raise_error(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    if (c->nargs == 2 && c->orig && c->orig->kind == NK_UnresolvedFunction) {
+        /* the SQL function takes the message only (RaiseErrorExpressionBuilder) */
+        an_fail(c->an, error_make(a, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", c->orig, "functionName",
+                                  sql_ident(a, "raise_error"), "expectedNum", "1", "actualNum", "2", "docroot",
+                                  "https://spark.apache.org/docs/latest", NULL));
+        return false;
+    }
     if (c->nargs == 1) {
-        Arena *a = c->an->arena;
         Node *kv[2] = {fn_mk_str_lit(a, "errorMessage"), c->args[0]};
         Node *m = fn_call_builtin(c->an, "map", kv, 2, c->orig);
         if (!m) return false;
+        /* RaiseError's parameters are MapType(StringType, StringType): the map is cast as a whole */
+        if (!type_is_string(m->type->elem) || !type_is_string(m->type->value))
+            m = fn_mk_cast(c->an, m, type_map(a, &TYPE_STRING, &TYPE_STRING, true));
         Node **v = ARENA_ARRAY(a, Node *, 2);
-        v[0] = fn_mk_str_lit(a, "USER_RAISED_EXCEPTION");
+        v[0] = fn_mk_str_lit(a, conf_true(c->an, "spark.sql.legacy.raiseErrorWithoutErrorClass")
+                                    ? "_LEGACY_ERROR_USER_RAISED_EXCEPTION"
+                                    : "USER_RAISED_EXCEPTION");
         v[1] = m;
         c->args = v;
         c->nargs = 2;
@@ -1137,6 +1475,8 @@ bool ty_first_last(TypeCtx *c) {
     return true;
 }
 
+static bool ty_inverse_distribution(TypeCtx *c);
+
 /* mode(x), percentile_cont/disc WITHIN GROUP */
 bool ty_within_group(TypeCtx *c) {
     if (c->nargs == 0) {
@@ -1146,7 +1486,7 @@ bool ty_within_group(TypeCtx *c) {
                                   "https://spark.apache.org/docs/latest", NULL));
         return false;
     }
-    if (c->def->out) return ty_fixed(c);
+    if (c->def->out) return ty_inverse_distribution(c);
     /* mode(col, deterministic): the flag is not an argument; true orders the
        values descending, as mode() WITHIN GROUP (ORDER BY col DESC) */
     if (!strcmp(c->def->name, "mode") && c->nargs == 2 && c->args[1]->kind == NK_Literal &&
@@ -1163,6 +1503,89 @@ bool ty_within_group(TypeCtx *c) {
     const Node *last = c->args[c->nargs - 1];
     c->result = last->kind == NK_SortOrder && last->nkids ? last->kids[0]->type : c->args[0]->type;
     c->nullable = 1;
+    return true;
+}
+
+/* percentile_cont/disc(percentage) WITHIN GROUP (ORDER BY x): the
+ * percentage must be a constant (PercentileCont/Disc.checkInputDataTypes) */
+static bool ty_inverse_distribution(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const Node *last = c->args[c->nargs - 1];
+    if (last->kind != NK_SortOrder || !last->nkids) return ty_fixed(c);
+    const DataType *in = last->kids[0]->type;
+    if (in && !type_is_numeric(in) && in->id != T_YM_INTERVAL && in->id != T_DT_INTERVAL && in->id != T_NULL) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr",
+                                  fn_call_sql_quoted(c), "paramIndex", "first", "inputSql",
+                                  expr_sql_quoted(a, last->kids[0]), "inputType", sql_type_quoted(a, in),
+                                  "requiredType", fn_spec_required_type(a, 'N'), NULL));
+        return false;
+    }
+    if (!func_expr_foldable(c->args[0])) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, "percentage"), "inputType",
+                                  sql_type_quoted(a, c->args[0]->type), "inputExpr", expr_sql_quoted(a, c->args[0]),
+                                  NULL));
+        return false;
+    }
+    c->result = percentile_result(a, in);
+    c->nullable = 1;
+    return true;
+}
+
+/* median(x): PercentileCont(x, 0.5) */
+bool ty_median(TypeCtx *c) {
+    c->result = percentile_result(c->an->arena, c->args[0]->type);
+    c->nullable = 1;
+    return true;
+}
+
+/* listagg(expr[, delimiter]) [WITHIN GROUP (ORDER BY ...)]: ListAgg.checkInputDataTypes */
+bool ty_listagg(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    const Node *d = c->args[1];
+    if (!func_expr_foldable(d)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "inputName", sql_ident(a, "delimiter"), "inputType", sql_type_quoted(a, d->type),
+                                  "inputExpr", expr_sql_quoted(a, d), NULL));
+        return false;
+    }
+    const DataType *t = c->args[0]->type;
+    if (d->type->id != T_NULL && !type_same(t, d->type)) {
+        an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                  "functionName", sql_ident(a, c->def->name), "dataType",
+                                  arena_printf(a, "(%s or %s)", sql_type_quoted(a, t), sql_type_quoted(a, d->type)),
+                                  NULL));
+        return false;
+    }
+    c->result = t;
+    c->nullable = 1;
+    return true;
+}
+
+/* mask(input, upperChar, lowerChar, digitChar, otherChar): each
+ * replacement a constant of one character or NULL (Mask.checkInputDataTypes) */
+bool ty_mask(TypeCtx *c) {
+    Arena *a = c->an->arena;
+    static const char *const NAMES[] = {"upperChar", "lowerChar", "digitChar", "otherChar"};
+    for (int i = 1; i < c->nargs && i < 5; i++) {
+        const Node *e = c->args[i];
+        if (!func_expr_foldable(e)) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "inputName", sql_ident(a, NAMES[i - 1]), "inputType",
+                                      sql_type_quoted(a, e->type), "inputExpr", expr_sql_quoted(a, e), NULL));
+            return false;
+        }
+        const char *v = fn_lit_string(e);
+        if (!v) continue;
+        size_t chars = 0;
+        for (const char *p = v; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+        if (chars != 1) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "exprName", NAMES[i - 1], NULL));
+            return false;
+        }
+    }
+    c->result = &TYPE_STRING;
     return true;
 }
 
@@ -1226,9 +1649,52 @@ bool ty_zero_null(TypeCtx *c) {
 }
 
 /* uniform(min, max[, seed]): the wider of min and max */
+/* NON_FOLDABLE_INPUT for the arguments of the random generators (RDG checks) */
+static bool random_args_foldable(TypeCtx *c, const char *const *names, const char *type) {
+    Arena *a = c->an->arena;
+    for (int i = 0; i < c->nargs && names[i]; i++)
+        if (!func_expr_foldable(c->args[i])) {
+            an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", c->orig, "sqlExpr",
+                                      fn_call_sql_quoted(c), "inputName", sql_ident(a, names[i]), "inputType", type,
+                                      "inputExpr", expr_sql_quoted(a, c->args[i]), NULL));
+            return false;
+        }
+    return true;
+}
+
+static int numeric_rank(const DataType *t) {
+    switch (t->id) {
+    case T_BYTE: return 1;
+    case T_SHORT: return 2;
+    case T_INT: return 3;
+    case T_LONG: return 4;
+    default: return 0;
+    }
+}
+
+/* uniform(min, max[, seed]): Uniform.dataType */
 bool ty_uniform(TypeCtx *c) {
-    const DataType *t = coerce_wider_type(c->an->arena, c->args[0]->type, c->args[1]->type);
-    c->result = t ? t : c->args[0]->type;
+    static const char *const NAMES[] = {"min", "max", "seed", NULL};
+    if (!random_args_foldable(c, NAMES, "integer or floating-point")) return false;
+    const DataType *l = c->args[0]->type, *r = c->args[1]->type, *t;
+    if (numeric_rank(l) && numeric_rank(r)) t = numeric_rank(l) <= numeric_rank(r) ? r : l;
+    else if (l->id == T_DOUBLE || r->id == T_DOUBLE) t = &TYPE_DOUBLE;
+    else if (l->id == T_FLOAT || r->id == T_FLOAT) t = &TYPE_FLOAT;
+    else if (l->id == T_DECIMAL && r->id == T_DECIMAL)
+        t = (l->precision - l->scale >= r->precision - r->scale && l->scale >= r->scale) ? l : r;
+    else t = r->id == T_DECIMAL ? r : l;
+    c->result = t;
+    c->nullable = 0;
+    return true;
+}
+
+/* randstr(length[, seed]): the length is cast to int (FunctionArgumentTypeCoercion) */
+bool ty_randstr(TypeCtx *c) {
+    static const char *const NAMES[] = {"length", "seed", NULL};
+    if (!random_args_foldable(c, NAMES, "integer")) return false;
+    const DataType *t = c->args[0]->type;
+    if (type_is_numeric(t) && t->id != T_INT) c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_INT);
+    c->result = &TYPE_STRING;
     c->nullable = 0;
     return true;
 }

@@ -158,6 +158,12 @@ bool ty_transform_values(TypeCtx *c) {
  *     map_zip_with(map<tinyint,..> a, map<smallint,..> b, f)
  *       → map_zip_with(cast(a as map<smallint,..>), b, f)
  * Runs before the lambda is bound, so `k` has the wider type. */
+/* The key type map_zip_with's maps are cast to (MapZipWithCoercion: the
+ * wider type without string promotion), NULL if none. */
+static const DataType *zip_key_type(Arena *a, const DataType *l, const DataType *r) {
+    return type_same(l, r) ? l : fn_wider_no_string(a, l, r);
+}
+
 void fn_map_zip_with_coerce(Analysis *an, Node **args, int nargs) {
     if (nargs < 2 || !args[0]->type || !args[1]->type || args[0]->type->id != T_MAP || args[1]->type->id != T_MAP)
         return;
@@ -223,6 +229,10 @@ int func_lambda_arg_types(Analysis *an, const FuncDef *def, Node *const *args, i
         return set_types(types, max, k, v, NULL, 2);
     if (!strcasecmp(n, "map_zip_with")) {
         const DataType *v2 = nargs > 1 && args[1]->type && args[1]->type->id == T_MAP ? args[1]->type->value : &TYPE_NULL;
+        if (nargs > 1 && args[1]->type && args[1]->type->id == T_MAP && k) {
+            const DataType *w = zip_key_type(an->arena, k, args[1]->type->elem);
+            if (w) k = w;
+        }
         return i == 2 ? set_types(types, max, k, v, v2, 3) : -1;
     }
     return -1;

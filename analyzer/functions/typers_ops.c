@@ -378,26 +378,19 @@ bool ty_div(TypeCtx *c) {
     for (int i = 0; i < 2; i++)
         if (type_is_string(c->args[i]->type) && !type_is_string(c->args[1 - i]->type))
             c->args[i] = fn_mk_cast(c->an, c->args[i], &TYPE_DOUBLE);
-    /* TypeCoercion.Division (both modes; before ImplicitTypeCasts widens the
-       operands): a numeric division whose left side is not a double casts
-       both sides to double, a double too:
-           bigint / int  →  cast(q1 as double) / cast(42 as double) */
+    /* TypeCoercion.Division (both rule sets): a numeric division whose left
+       side is not a double casts each side to double as it is */
     {
         const DataType *l0 = c->args[0]->type, *r0 = c->args[1]->type;
         bool num = (type_is_numeric(l0) || l0->id == T_NULL) && (type_is_numeric(r0) || r0->id == T_NULL);
-        if (num && l0->id != T_DOUBLE && l0->id != T_DECIMAL && r0->id != T_DECIMAL && c->an->conf->ansi) {
-            c->args[0] = fn_mk_cast(c->an, c->args[0], &TYPE_DOUBLE);
-            c->args[1] = fn_mk_cast(c->an, c->args[1], &TYPE_DOUBLE);
-            c->result = &TYPE_DOUBLE;
-            c->nullable = 1;
-            return true;
-        }
         if (num && l0->id != T_DOUBLE && l0->id != T_DECIMAL && r0->id != T_DECIMAL) {
             for (int i = 0; i < 2; i++) {
+                /* ANSI's rule leaves a double as it is; the legacy one casts it too */
+                if (c->an->conf->ansi && c->args[i]->type->id == T_DOUBLE) continue;
                 Node *x = node_new(c->an->arena, NK_Cast, c->args[i]->start, c->args[i]->stop);
                 node_set_kids(c->an->arena, x, &c->args[i], 1);
                 x->type = &TYPE_DOUBLE;
-                x->u.cast.ansi = false;
+                x->u.cast.ansi = c->an->conf->ansi;
                 x->flags |= NF_IMPLICIT | (fn_expr_nullable(c->args[i]) ? NF_NULLABLE : 0);
                 c->args[i] = node_finish(x);
             }
@@ -439,16 +432,15 @@ bool ty_div(TypeCtx *c) {
 }
 
 bool ty_intdiv(TypeCtx *c) {
-    /* IntegralDivide takes two ANSI intervals of one family too: both are
-       cast to their wider fields (YEAR + YEAR TO MONTH → YEAR TO MONTH) */
     const DataType *l0 = c->args[0]->type, *r0 = c->args[1]->type;
-    if (is_ansi_interval(l0) && r0->id == l0->id) {
+    if ((l0->id == T_YM_INTERVAL && r0->id == T_YM_INTERVAL) || (l0->id == T_DT_INTERVAL && r0->id == T_DT_INTERVAL)) {
+        /* IntegralDivide over ANSI intervals: both cast to the one type that
+           covers their fields (AnsiTypeCoercion's findWiderTypeForTwo) */
         int s = l0->start_field < r0->start_field ? l0->start_field : r0->start_field;
         int e = l0->end_field > r0->end_field ? l0->end_field : r0->end_field;
         const DataType *w = l0->id == T_YM_INTERVAL ? type_ym_interval(c->an->arena, s, e)
-                                                   : type_dt_interval(c->an->arena, s, e);
-        for (int i = 0; i < 2; i++)
-            if (!type_equal(c->args[i]->type, w)) c->args[i] = fn_mk_cast(c->an, c->args[i], w);
+                                                    : type_dt_interval(c->an->arena, s, e);
+        for (int i = 0; i < 2; i++) c->args[i] = fn_mk_cast(c->an, c->args[i], w);
         c->result = &TYPE_LONG;
         c->nullable = 1;
         return true;

@@ -806,35 +806,23 @@ static bool is_datetime_unit(const Parser *p, const Token *t) {
 }
 
 static bool is_unit_function(const Parser *p, const Token *t) {
-    static const char *const names[] = {"TIMESTAMPADD", "DATEADD",   "DATE_ADD", "TIMESTAMPDIFF",
-                                        "DATEDIFF",     "DATE_DIFF", "TIMEDIFF"};
+    static const char *const names[] = {"TIMESTAMPADD", "DATEADD", "DATE_ADD", "TIMESTAMPDIFF", "DATEDIFF", "DATE_DIFF",
+                                        "TIMEDIFF"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (word_eq(p, t, names[i])) return true;
     return false;
 }
 
-/* `name('unit', a, b)`: the grammar's invalidUnit alternative (a string where
- * the unit keyword goes), INVALID_PARAMETER_VALUE.DATETIME_UNIT; NULL (and
- * nothing consumed, by ps_try) when it is another call (date_add('2020-01-01', 1)). */
-static Node *string_unit_call(Parser *p, void *ctx) {
-    (void)ctx;
-    const Token *t = tk(p);
-    int32_t start = t->start;
-    char *fname = (char *)ps_tok_text(p, t);
-    for (char *c = fname; *c; c++)
-        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
-    advance(p);
-    ps_expect_op(p, OP_LPAREN);
-    const char *unit = ps_parse_string_lit(p, NULL);
-    ps_expect_op(p, OP_COMMA);
-    ps_parse_expr(p);
-    ps_expect_op(p, OP_COMMA);
-    ps_parse_expr(p);
-    ps_expect_op(p, OP_RPAREN);
-    ps_defer_error(p, ps_perr(p, "INVALID_PARAMETER_VALUE.DATETIME_UNIT", start, prev_stop(p), "functionName",
-                              arena_printf(p->a, "`%s`", fname), "parameter", "`unit`", "invalidValue",
-                              arena_printf(p->a, "'%s'", unit), NULL));
-    return ps_mk_lit_null(p, start, prev_stop(p));
+/* The number of arguments of the call whose '(' is k tokens ahead (commas at its level). */
+static int call_arg_count(const Parser *p, int k) {
+    int depth = 0, n = 1;
+    for (int i = k;; i++) {
+        const Token *t = tk_at(p, i);
+        if (t->kind == TK_EOF) return -1;
+        if (tok_op(t, OP_LPAREN)) depth++;
+        else if (tok_op(t, OP_RPAREN) && --depth == 0) return n;
+        else if (depth == 1 && tok_op(t, OP_COMMA)) n++;
+    }
 }
 
 static Node *parse_primary_inner(Parser *p) {
@@ -1092,11 +1080,18 @@ static Node *parse_primary_inner(Parser *p) {
         advance(p);
         return ps_mk_fnv(p, fname, false, start, prev_stop(p), 0, NULL);
     }
-    if (t->kind == TK_WORD && next_is_lparen(p) && tk_at(p, 2)->kind == TK_STRING && is_unit_function(p, t)) {
-        Node *bad = ps_try(p, string_unit_call, NULL);
-        if (bad) return bad;
+    /* ... and not a string: the grammar's invalidUnit=stringLit (AstBuilder's invalidDatetimeUnitError) */
+    if (t->kind == TK_WORD && next_is_lparen(p) && tk_at(p, 2)->kind == TK_STRING && is_op_at(p, 3, OP_COMMA) &&
+        is_unit_function(p, t) && call_arg_count(p, 1) == 3) {
+        const Token *u = tk_at(p, 2);
+        char *fname = (char *)ps_tok_text(p, t);
+        for (char *c = fname; *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+        ps_defer_error(p, ps_perr(p, "INVALID_PARAMETER_VALUE.DATETIME_UNIT", u->start, u->end - 1, "functionName",
+                                  arena_printf(p->a, "`%s`", fname), "parameter", "`unit`", "invalidValue",
+                                  ps_tok_text(p, u), NULL));
     }
-    /* TIMESTAMPADD(unit, n, ts) / TIMESTAMPDIFF(unit, a, b) and their aliases (TIMEDIFF) take a unit keyword */
+    /* TIMESTAMPADD(unit, n, ts) / TIMESTAMPDIFF(unit, a, b) and their aliases take a unit keyword */
     if (t->kind == TK_WORD && next_is_lparen(p) && is_datetime_unit(p, tk_at(p, 2)) && is_op_at(p, 3, OP_COMMA) &&
         is_unit_function(p, t)) {
         const char *fname = ps_tok_text(p, t);

@@ -3,6 +3,8 @@
  * DISTRIBUTE/CLUSTER BY, LIMIT, OFFSET) and relations (tables, subqueries,
  * VALUES, table-valued functions, joins, LATERAL, LATERAL VIEW), built as
  * Spark's AstBuilder builds them. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -17,31 +19,128 @@ static bool word_eq_tok(const Parser *p, const Token *t, const char *w) {
     return t->kind == TK_WORD && (size_t)(t->end - t->start) == n && strncasecmp(p->sql + t->start, w, n) == 0;
 }
 
-/* Skips a balanced ( ... ) group (sampling clauses we do not model). */
-static void skip_parens(Parser *p) {
-    ps_expect_op(p, OP_LPAREN);
-    int depth = 1;
-    while (depth && !at_eof(p)) {
-        if (is_op(p, OP_LPAREN)) depth++;
-        if (is_op(p, OP_RPAREN)) depth--;
-        advance(p);
-    }
-}
-
-/* TABLESAMPLE (...) [REPEATABLE (seed)]: sampling keeps the plan's names; dropped. */
-static void skip_sample(Parser *p) {
-    if (!ps_accept_kw(p, KW_TABLESAMPLE)) return;
-    skip_parens(p);
-    if (word_eq_tok(p, tk(p), "REPEATABLE")) {
-        advance(p);
-        skip_parens(p);
-    }
-}
-
 static Node *plan1(Parser *p, NodeKind k, Node *child, int32_t start) {
     Node *n = node_new(p->a, k, start, prev_stop(p));
     if (child) node_set_kids(p->a, n, &child, 1);
     return n;
+}
+
+/* TABLESAMPLE ( x PERCENT | n ROWS | BUCKET x OUT OF y | bytes ) [REPEATABLE (seed)]
+ * (Spark's withSample, applied over the aliased relation): a fraction is
+ * Sample(0, fraction, false, seed), rows are a Limit; byte lengths, empty
+ * clauses and fractions outside [0, 1] are Spark's parse errors. Without
+ * REPEATABLE Spark draws a random seed; the analysis takes 0. */
+typedef struct SampleSpec {
+    bool present;
+    Node *rows;      /* ROWS: the limit expression; else a fraction */
+    double fraction;
+    int64_t seed;
+    int32_t start, stop;
+} SampleSpec;
+
+static double number_text(Parser *p) {
+    const char *t = ps_tok_text(p, tk(p));
+    advance(p);
+    return strtod(t, NULL);
+}
+
+static SampleSpec parse_sample(Parser *p) {
+    SampleSpec s = {0};
+    if (!is_kw(p, KW_TABLESAMPLE)) return s;
+    s.present = true;
+    s.start = cur_start(p);
+    advance(p);
+    ps_expect_op(p, OP_LPAREN);
+    bool ok = true;
+    if (is_op(p, OP_RPAREN)) {
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0014", s.start, cur_start(p), NULL));
+        ok = false;
+    } else if ((is_op(p, OP_MINUS) && word_eq_tok(p, tk_at(p, 2), "PERCENT")) ||
+               ((tk(p)->kind == TK_INT || tk(p)->kind == TK_DECIMAL) && word_eq_tok(p, tk_at(p, 1), "PERCENT"))) {
+        double sign = ps_accept_op(p, OP_MINUS) ? -1 : 1;
+        s.fraction = sign * number_text(p) / 100.0;
+        advance(p); /* PERCENT */
+    } else if (word_eq_tok(p, tk(p), "BUCKET") && tk_at(p, 1)->kind == TK_INT) {
+        advance(p);
+        double num = number_text(p);
+        if (!word_eq_tok(p, tk(p), "OUT")) ps_syntax_error(p, "");
+        advance(p);
+        ps_expect_kw(p, KW_OF);
+        if (tk(p)->kind != TK_INT) ps_syntax_error(p, "");
+        double den = number_text(p);
+        if (is_kw(p, KW_ON)) {
+            advance(p);
+            bool fn = false;
+            ps_parse_multipart(p);
+            if (ps_accept_op(p, OP_LPAREN)) {
+                ps_expect_op(p, OP_RPAREN);
+                fn = true;
+            }
+            ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0015", s.start, prev_stop(p), "msg",
+                                      fn ? "BUCKET x OUT OF y ON function" : "BUCKET x OUT OF y ON colname", NULL));
+            ok = false;
+        }
+        s.fraction = num / den;
+    } else {
+        int32_t es = cur_start(p);
+        Node *e = ps_parse_expr(p);
+        if (ps_accept_kw(p, KW_ROWS)) {
+            s.rows = e;
+        } else {
+            /* sampleByBytes */
+            const char *text = arena_strndup(p->a, p->sql + es, (size_t)(prev_stop(p) + 1 - es));
+            size_t n = strlen(text), d = 0;
+            while (d < n && text[d] >= '0' && text[d] <= '9') d++;
+            bool byte_len = d > 0 && d + 1 == n && strchr("bBkKmMgG", text[d]);
+            if (byte_len)
+                ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0015", s.start, prev_stop(p), "msg", "byteLengthLiteral",
+                                          NULL));
+            else
+                ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0016", s.start, prev_stop(p), "bytesStr", text, NULL));
+            ok = false;
+        }
+    }
+    ps_expect_op(p, OP_RPAREN);
+    if (word_eq_tok(p, tk(p), "REPEATABLE")) {
+        advance(p);
+        ps_expect_op(p, OP_LPAREN);
+        bool neg = ps_accept_op(p, OP_MINUS);
+        if (tk(p)->kind != TK_INT) ps_syntax_error(p, "");
+        s.seed = (int64_t)number_text(p) * (neg ? -1 : 1);
+        ps_expect_op(p, OP_RPAREN);
+    }
+    s.stop = prev_stop(p);
+    if (ok && !s.rows && !(s.fraction >= 0.0 - 1e-6 && s.fraction <= 1.0 + 1e-6)) {
+        StrBuf sb;
+        sb_init(&sb, p->a, 64);
+        /* Java's Double.toString for the fractions a clause can spell */
+        if (s.fraction == floor(s.fraction) && fabs(s.fraction) < 1e7)
+            sb_printf(&sb, "Sampling fraction (%.1f) must be on interval [0, 1]", s.fraction);
+        else
+            sb_printf(&sb, "Sampling fraction (%.17g) must be on interval [0, 1]", s.fraction);
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0064", s.start, s.stop, "msg", sb_str(&sb), NULL));
+    }
+    return s;
+}
+
+static Node *apply_sample(Parser *p, const SampleSpec *s, Node *plan) {
+    if (!s->present) return plan;
+    if (s->rows) {
+        Node *ll = node_new(p->a, NK_LocalLimit, s->start, s->stop);
+        node_set_kids(p->a, ll, &plan, 1);
+        node_set_exprs(p->a, ll, (Node *const *)&s->rows, 1);
+        ll = node_finish(ll);
+        Node *gl = node_new(p->a, NK_GlobalLimit, s->start, s->stop);
+        node_set_kids(p->a, gl, &ll, 1);
+        node_set_exprs(p->a, gl, (Node *const *)&s->rows, 1);
+        return node_finish(gl);
+    }
+    Node *n = node_new(p->a, NK_Sample, s->start, s->stop);
+    n->u.sample.lower = 0.0;
+    n->u.sample.upper = s->fraction;
+    n->u.sample.seed = s->seed;
+    node_set_kids(p->a, n, &plan, 1);
+    return node_finish(n);
 }
 
 static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t start) {
@@ -57,6 +156,10 @@ bool ps_at_query_start_at(const Parser *p, int off) {
     while (tok_op(tk_at(p, i), OP_LPAREN)) i++;
     const Token *t = tk_at(p, i);
     if (t->kind != TK_WORD) return false;
+    /* MAP exprs USING / REDUCE exprs USING (transformClause) */
+    if ((word_eq_tok(p, t, "MAP") || word_eq_tok(p, t, "REDUCE")) && !tok_op(tk_at(p, i + 1), OP_LPAREN) &&
+        tk_at(p, i + 1)->kind != TK_EOF && !tok_op(tk_at(p, i + 1), OP_SEMI))
+        return true;
     switch (t->kw) {
     case KW_SELECT: case KW_WITH: case KW_VALUES: case KW_FROM: return true;
     case KW_TABLE: {
@@ -244,11 +347,11 @@ Node *ps_parse_relation_primary(Parser *p) {
             /* ( query ) alias — but `((SELECT 1) a JOIN b)` is a relation */
             Node *q = is_op_at(p, 1, OP_LPAREN) ? ps_try(p, paren_query_rel, NULL) : paren_query_rel(p, NULL);
             if (q) {
-                skip_sample(p);
+                SampleSpec sample = parse_sample(p);
                 TableAlias ta = parse_table_alias(p);
                 p->last_primary_lateral_ok = true;
-                if (!ta.name) return subquery_alias(p, AUTO_SUBQUERY_NAME, q, start);
-                return apply_alias(p, &ta, q, start);
+                if (!ta.name) return apply_sample(p, &sample, subquery_alias(p, AUTO_SUBQUERY_NAME, q, start));
+                return apply_sample(p, &sample, apply_alias(p, &ta, q, start));
             }
         }
         advance(p);
@@ -273,9 +376,9 @@ Node *ps_parse_relation_primary(Parser *p) {
     Node *r = node_new(p->a, NK_UnresolvedRelation, start, prev_stop(p));
     r->u.un.name = np;
     r = node_finish(r);
-    skip_sample(p);
+    SampleSpec sample = parse_sample(p);
     TableAlias ta = parse_table_alias(p);
-    return apply_alias(p, &ta, r, start);
+    return apply_sample(p, &sample, apply_alias(p, &ta, r, start));
 }
 
 static void lateral_relation_error(Parser *p, const Node *r) {
@@ -366,6 +469,161 @@ static Node *parse_join(Parser *p, Node *left) {
     return node_finish(j);
 }
 
+/* `expr [AS] name` → Alias, else the expression (Spark's namedExpression) */
+static Node *pivot_named_expr(Parser *p) {
+    int32_t start = cur_start(p);
+    Node *e = ps_parse_expr(p);
+    const char *alias = NULL;
+    if (ps_accept_kw(p, KW_AS)) alias = ps_parse_identifier(p);
+    else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) && !is_kw(p, KW_FOR)) alias = ps_parse_identifier(p);
+    if (!alias) return e;
+    Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+    a->u.attr.name = alias;
+    node_set_kids(p->a, a, &e, 1);
+    return node_finish(a);
+}
+
+/* PIVOT ( aggregates FOR column | (c1, c2, ...) IN ( value [[AS] name], ... ) )
+ * → Pivot (Spark's withPivot: several columns are one struct). The column
+ * names carry the clause's position, as Spark's UnresolvedAttributes do. */
+static Node *parse_pivot(Parser *p, Node *child) {
+    int32_t start = cur_start(p);
+    advance(p); /* PIVOT */
+    ps_expect_op(p, OP_LPAREN);
+    NodeVec aggs = {0}, vals = {0};
+    do ps_nv_push(p, &aggs, pivot_named_expr(p));
+    while (ps_accept_op(p, OP_COMMA));
+    ps_expect_kw(p, KW_FOR);
+    PtrVec cols = {0};
+    if (ps_accept_op(p, OP_LPAREN)) {
+        do ps_pv_push(p, &cols, ps_parse_identifier(p));
+        while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
+    } else {
+        ps_pv_push(p, &cols, ps_parse_identifier(p));
+    }
+    ps_expect_kw(p, KW_IN);
+    ps_expect_op(p, OP_LPAREN);
+    do ps_nv_push(p, &vals, pivot_named_expr(p));
+    while (ps_accept_op(p, OP_COMMA));
+    ps_expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_RPAREN);
+    int32_t stop = prev_stop(p);
+    Node *col;
+    if (cols.n == 1) {
+        col = ps_mk_attr(p, name_parts1(p->a, cols.v[0]), start, stop);
+    } else {
+        Node **args = ARENA_ARRAY(p->a, Node *, 2 * cols.n);
+        for (uint32_t i = 0; i < cols.n; i++) {
+            args[2 * i] = ps_mk_lit_string(p, cols.v[i], start, stop);
+            args[2 * i + 1] = ps_mk_attr(p, name_parts1(p->a, cols.v[i]), start, stop);
+        }
+        col = ps_mk_fnv(p, "named_struct", false, start, stop, (int)(2 * cols.n), args);
+    }
+    Node *pv = node_new(p->a, NK_Pivot, start, stop);
+    Node **ex = ARENA_ARRAY(p->a, Node *, 1 + aggs.n + vals.n);
+    ex[0] = col;
+    mem_copy(ex + 1, aggs.v, sizeof(Node *) * aggs.n);
+    mem_copy(ex + 1 + aggs.n, vals.v, sizeof(Node *) * vals.n);
+    node_set_exprs(p->a, pv, ex, 1 + aggs.n + vals.n);
+    pv->u.pivot.nagg = aggs.n;
+    pv->u.pivot.nvalues = vals.n;
+    node_set_kids(p->a, pv, &child, 1);
+    return node_finish(pv);
+}
+
+static bool at_pivot(const Parser *p) { return is_kw(p, KW_PIVOT) && is_op_at(p, 1, OP_LPAREN); }
+
+static bool at_unpivot(const Parser *p) {
+    return is_kw(p, KW_UNPIVOT) &&
+           (is_op_at(p, 1, OP_LPAREN) || ((is_kw_at(p, 1, KW_INCLUDE) || is_kw_at(p, 1, KW_EXCLUDE)) && is_kw_at(p, 2, KW_NULLS)));
+}
+
+/* `[AS] name` after an UNPIVOT column or column set */
+static const char *unpivot_alias(Parser *p) {
+    if (ps_accept_kw(p, KW_AS)) return ps_parse_identifier(p);
+    if (ps_at_identifier(p) && !is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN)) return ps_parse_identifier(p);
+    return NULL;
+}
+
+static Node *unpivot_col(Parser *p) {
+    int32_t s = cur_start(p);
+    NameParts np = ps_parse_multipart(p);
+    return ps_mk_attr(p, np, s, prev_stop(p));
+}
+
+/* UNPIVOT [INCLUDE | EXCLUDE NULLS] ( v FOR name IN (c [[AS] a], ...) |
+ * (v1, v2) FOR name IN ((c1, c2) [[AS] a], ...) ) [[AS] alias] → Unpivot,
+ * under Filter(isnotnull(coalesce(v...))) unless INCLUDE NULLS, under
+ * SubqueryAlias when aliased (Spark's withUnpivot). */
+static Node *parse_unpivot(Parser *p, Node *child) {
+    int32_t start = cur_start(p);
+    advance(p); /* UNPIVOT */
+    bool include_nulls = false;
+    if (ps_accept_kw(p, KW_INCLUDE)) {
+        include_nulls = true;
+        ps_expect_kw(p, KW_NULLS);
+    } else if (ps_accept_kw(p, KW_EXCLUDE)) {
+        ps_expect_kw(p, KW_NULLS);
+    }
+    ps_expect_op(p, OP_LPAREN);
+    PtrVec vcols = {0};
+    bool multi = ps_accept_op(p, OP_LPAREN);
+    if (multi) {
+        do ps_pv_push(p, &vcols, ps_parse_identifier(p));
+        while (ps_accept_op(p, OP_COMMA));
+        ps_expect_op(p, OP_RPAREN);
+    } else {
+        ps_pv_push(p, &vcols, ps_parse_identifier(p));
+    }
+    ps_expect_kw(p, KW_FOR);
+    const char *var = ps_parse_identifier(p);
+    ps_expect_kw(p, KW_IN);
+    ps_expect_op(p, OP_LPAREN);
+    NodeVec sets = {0};
+    PtrVec aliases = {0};
+    do {
+        int32_t ss = cur_start(p);
+        NodeVec cols = {0};
+        if (multi) {
+            ps_expect_op(p, OP_LPAREN);
+            do ps_nv_push(p, &cols, unpivot_col(p));
+            while (ps_accept_op(p, OP_COMMA));
+            ps_expect_op(p, OP_RPAREN);
+        } else {
+            ps_nv_push(p, &cols, unpivot_col(p));
+        }
+        Node *l = node_new(p->a, NK_ExprList, ss, prev_stop(p));
+        node_set_kids(p->a, l, cols.v, cols.n);
+        ps_nv_push(p, &sets, node_finish(l));
+        ps_pv_push(p, &aliases, unpivot_alias(p));
+    } while (ps_accept_op(p, OP_COMMA));
+    ps_expect_op(p, OP_RPAREN);
+    ps_expect_op(p, OP_RPAREN);
+    Node *u = node_new(p->a, NK_Unpivot, start, prev_stop(p));
+    u->u.unpivot.var_name = var;
+    u->u.unpivot.nvalue_cols = vcols.n;
+    u->u.unpivot.value_cols = (const char **)vcols.v;
+    u->u.unpivot.aliases = (const char **)aliases.v;
+    node_set_exprs(p->a, u, sets.v, sets.n);
+    node_set_kids(p->a, u, &child, 1);
+    Node *r = node_finish(u);
+    if (!include_nulls) {
+        Node **vals = ARENA_ARRAY(p->a, Node *, vcols.n);
+        for (uint32_t i = 0; i < vcols.n; i++) vals[i] = ps_mk_attr(p, name_parts1(p->a, vcols.v[i]), start, prev_stop(p));
+        Node *co = ps_mk_fnv(p, "coalesce", false, start, prev_stop(p), (int)vcols.n, vals);
+        Node *nn = ps_mk_fnv(p, "isnotnull", true, start, prev_stop(p), 1, &co);
+        Node *f = plan1(p, NK_Filter, r, start);
+        node_set_exprs(p->a, f, &nn, 1);
+        r = node_finish(f);
+    }
+    const char *alias = NULL;
+    if (ps_accept_kw(p, KW_AS)) alias = ps_parse_identifier(p);
+    else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p))) alias = ps_parse_identifier(p);
+    if (alias) r = subquery_alias(p, alias, r, start);
+    return r;
+}
+
 /* One FROM item: [LATERAL] primary, joined to `left` by a comma, then its joins. */
 static Node *parse_relation(Parser *p, Node *left, NodeVec *commas) {
     int32_t start = cur_start(p);
@@ -388,7 +646,13 @@ static Node *parse_relation(Parser *p, Node *left, NodeVec *commas) {
         if (commas) ps_nv_push(p, commas, r);
     }
     (void)start;
-    while (at_join(p)) r = parse_join(p, r);
+    /* Spark's relationExtension: joins and PIVOT */
+    for (;;) {
+        if (at_join(p)) r = parse_join(p, r);
+        else if (at_pivot(p)) r = parse_pivot(p, r);
+        else if (at_unpivot(p)) r = parse_unpivot(p, r);
+        else break;
+    }
     return r;
 }
 
@@ -432,6 +696,8 @@ static Node *parse_from_clause(Parser *p) {
     Node *r = parse_relation(p, NULL, NULL);
     while (ps_accept_op(p, OP_COMMA)) r = parse_relation(p, r, &joins);
     while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = parse_lateral_view(p, r);
+    if (at_pivot(p)) r = parse_pivot(p, r);
+    if (at_unpivot(p)) r = parse_unpivot(p, r);
     for (uint32_t i = 0; i < joins.n; i++) {
         joins.v[i]->start = start;
         joins.v[i]->stop = prev_stop(p);
@@ -624,17 +890,213 @@ static void set_stop(NodeVec *nodes, int32_t stop) {
 }
 
 /* SELECT ... [FROM ...] ...; `from` is given for `FROM t SELECT ...`. */
+/* ---- SELECT TRANSFORM / MAP / REDUCE (Spark's transformClause) ---- */
+
+typedef struct TransformSpec {
+    Node *node; /* the ScriptTransformation, its input set later */
+} TransformSpec;
+
+static bool at_transform(const Parser *p) {
+    if (is_kw(p, KW_SELECT)) {
+        /* SELECT TRANSFORM (...) USING, not the function transform(array, lambda) */
+        if (!word_eq_tok(p, tk_at(p, 1), "TRANSFORM") || !is_op_at(p, 2, OP_LPAREN)) return false;
+        int depth = 0, i = 2;
+        for (;; i++) {
+            const Token *t = tk_at(p, i);
+            if (t->kind == TK_EOF) return false;
+            if (tok_op(t, OP_LPAREN)) depth++;
+            if (tok_op(t, OP_RPAREN) && --depth == 0) break;
+        }
+        const Token *next = tk_at(p, i + 1);
+        return (next->kind == TK_WORD && next->kw == KW_USING) || (next->kind == TK_WORD && next->kw == KW_ROW) ||
+               word_eq_tok(p, next, "RECORDWRITER");
+    }
+    return (word_eq_tok(p, tk(p), "MAP") || word_eq_tok(p, tk(p), "REDUCE")) && !is_op_at(p, 1, OP_LPAREN) &&
+           tk_at(p, 1)->kind != TK_EOF && !is_op_at(p, 1, OP_SEMI);
+}
+
+static const char *string_lit(Parser *p) {
+    size_t n;
+    const char *s = ps_parse_string_lit(p, &n);
+    return arena_strndup(p->a, s, n);
+}
+
+/* ( ... ) balanced, skipped (serde properties) */
+static void skip_balanced(Parser *p) {
+    ps_expect_op(p, OP_LPAREN);
+    for (int depth = 1; depth && !at_eof(p); advance(p)) {
+        if (is_op(p, OP_LPAREN)) depth++;
+        if (is_op(p, OP_RPAREN) && --depth == 0) break;
+    }
+    ps_expect_op(p, OP_RPAREN);
+}
+
+static bool accept_word(Parser *p, const char *w) {
+    if (!word_eq_tok(p, tk(p), w)) return false;
+    advance(p);
+    return true;
+}
+
+static void expect_word(Parser *p, const char *w) {
+    if (!accept_word(p, w)) ps_syntax_error(p, "");
+}
+
+/* ROW FORMAT DELIMITED ... as Spark's withScriptIOSchema lists it: fields,
+ * collection items, map keys, null, lines (only '\n'); ROW FORMAT SERDE is
+ * a Hive serde, which Spark without Hive cannot run. */
+static uint32_t parse_row_format(Parser *p, const char ***out) {
+    *out = NULL;
+    if (!(is_kw(p, KW_ROW) && word_eq_tok(p, tk_at(p, 1), "FORMAT"))) return 0;
+    int32_t start = cur_start(p);
+    advance(p), advance(p);
+    if (accept_word(p, "SERDE")) {
+        string_lit(p);
+        if (ps_accept_kw(p, KW_WITH)) {
+            expect_word(p, "SERDEPROPERTIES");
+            skip_balanced(p);
+        }
+        ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0035", start, prev_stop(p), "message",
+                                  "TRANSFORM with serde is only supported in hive mode", NULL));
+        return 0;
+    }
+    expect_word(p, "DELIMITED");
+    const char *field = NULL, *items = NULL, *keys = NULL, *lines = NULL, *null_as = NULL;
+    if (accept_word(p, "FIELDS")) {
+        expect_word(p, "TERMINATED");
+        ps_expect_kw(p, KW_BY);
+        field = string_lit(p);
+        if (accept_word(p, "ESCAPED")) {
+            ps_expect_kw(p, KW_BY);
+            string_lit(p);
+        }
+    }
+    if (accept_word(p, "COLLECTION")) {
+        expect_word(p, "ITEMS");
+        expect_word(p, "TERMINATED");
+        ps_expect_kw(p, KW_BY);
+        items = string_lit(p);
+    }
+    if (word_eq_tok(p, tk(p), "MAP") && word_eq_tok(p, tk_at(p, 1), "KEYS")) {
+        advance(p), advance(p);
+        expect_word(p, "TERMINATED");
+        ps_expect_kw(p, KW_BY);
+        keys = string_lit(p);
+    }
+    if (accept_word(p, "LINES")) {
+        expect_word(p, "TERMINATED");
+        ps_expect_kw(p, KW_BY);
+        int32_t ls = cur_start(p);
+        lines = string_lit(p);
+        if (strcmp(lines, "\n") != 0)
+            ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0064", ls, prev_stop(p), "msg",
+                                      arena_printf(p->a, "LINES TERMINATED BY only supports newline '\\n' right now: %s",
+                                                   lines),
+                                      NULL));
+    }
+    if (ps_accept_kw(p, KW_NULL)) {
+        expect_word(p, "DEFINED");
+        ps_expect_kw(p, KW_AS);
+        null_as = string_lit(p);
+    }
+    const char **v = ARENA_ARRAY(p->a, const char *, 10);
+    uint32_t n = 0;
+#define ENTRY(k, x) if (x) v[2 * n] = k, v[2 * n + 1] = x, n++
+    ENTRY("TOK_TABLEROWFORMATFIELD", field);
+    ENTRY("TOK_TABLEROWFORMATCOLLITEMS", items);
+    ENTRY("TOK_TABLEROWFORMATMAPKEYS", keys);
+    ENTRY("TOK_TABLEROWFORMATNULL", null_as);
+    ENTRY("TOK_TABLEROWFORMATLINES", lines);
+#undef ENTRY
+    *out = v;
+    return n;
+}
+
+/* TRANSFORM (exprs) | MAP exprs | REDUCE exprs, then the row formats, USING
+ * 'script' and the output columns; the expressions become the select list. */
+static void parse_transform_head(Parser *p, TransformSpec *ts, NodeVec *items) {
+    int32_t start = cur_start(p);
+    bool paren = ps_accept_kw(p, KW_SELECT);
+    advance(p); /* TRANSFORM, MAP or REDUCE */
+    if (paren) ps_expect_op(p, OP_LPAREN);
+    if (is_kw(p, KW_DISTINCT) || is_kw(p, KW_ALL)) {
+        advance(p);
+        ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.TRANSFORM_DISTINCT_ALL", start, prev_stop(p), NULL));
+    }
+    do {
+        Node *e = ps_parse_expr(p);
+        if (e->kind != NK_UnresolvedAttribute && e->kind != NK_UnresolvedStar) {
+            Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
+            node_set_kids(p->a, u, &e, 1);
+            e = node_finish(u);
+        }
+        ps_nv_push(p, items, e);
+    } while (ps_accept_op(p, OP_COMMA));
+    if (paren) ps_expect_op(p, OP_RPAREN);
+    Node *st = node_new(p->a, NK_ScriptTransformation, start, -1);
+    st->flags |= NF_PENDING;
+    st->u.script.nin = parse_row_format(p, &st->u.script.in_fmt);
+    if (accept_word(p, "RECORDWRITER")) st->u.script.writer = string_lit(p);
+    ps_expect_kw(p, KW_USING);
+    st->u.script.script = string_lit(p);
+    PtrVec names = {0}, types = {0};
+    bool typed = false;
+    if (ps_accept_kw(p, KW_AS)) {
+        bool lp = ps_accept_op(p, OP_LPAREN);
+        do {
+            ps_pv_push(p, &names, ps_parse_identifier(p));
+            const DataType *t = NULL;
+            if (!is_op(p, OP_COMMA) && !is_op(p, OP_RPAREN) && !at_eof(p) && !is_kw(p, KW_FROM) &&
+                !(is_kw(p, KW_ROW) && word_eq_tok(p, tk_at(p, 1), "FORMAT")) && !word_eq_tok(p, tk(p), "RECORDREADER") &&
+                !is_kw(p, KW_WHERE) && !is_op(p, OP_SEMI) && !is_kw(p, KW_GROUP)) {
+                t = ps_parse_type(p);
+                typed = true;
+                if (is_kw(p, KW_NOT)) {
+                    advance(p);
+                    ps_expect_kw(p, KW_NULL);
+                }
+                if (accept_word(p, "COMMENT")) string_lit(p);
+            }
+            ps_pv_push(p, &types, t);
+        } while (ps_accept_op(p, OP_COMMA));
+        if (lp) ps_expect_op(p, OP_RPAREN);
+    } else {
+        ps_pv_push(p, &names, "key");
+        ps_pv_push(p, &names, "value");
+        ps_pv_push(p, &types, NULL);
+        ps_pv_push(p, &types, NULL);
+        st->u.script.schema_less = true;
+    }
+    st->u.script.ncols = names.n;
+    st->u.script.names = (const char **)names.v;
+    st->u.script.types = typed ? (const DataType **)types.v : NULL;
+    st->u.script.nout = parse_row_format(p, &st->u.script.out_fmt);
+    if (accept_word(p, "RECORDREADER")) st->u.script.reader = string_lit(p);
+    ts->node = st;
+}
+
+static Node *finish_transform(Parser *p, TransformSpec *ts, Node *input) {
+    Node *st = ts->node;
+    st->stop = prev_stop(p);
+    node_set_kids(p->a, st, &input, 1);
+    return node_finish(st);
+}
+
 static Node *parse_query_spec(Parser *p, Node *from, int32_t start) {
-    ps_expect_kw(p, KW_SELECT);
     NodeVec spec_nodes = {0};
     bool distinct = false;
-    if (ps_accept_kw(p, KW_DISTINCT)) distinct = true;
-    else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && !is_kw_at(p, 1, KW_FROM) && !at_eof(p) &&
-             tk_at(p, 1)->kind != TK_EOF)
-        advance(p);
+    TransformSpec ts = {NULL};
     NodeVec items = {0};
-    do ps_nv_push(p, &items, parse_select_item(p));
-    while (ps_accept_op(p, OP_COMMA));
+    if (at_transform(p)) {
+        parse_transform_head(p, &ts, &items);
+    } else {
+        ps_expect_kw(p, KW_SELECT);
+        if (ps_accept_kw(p, KW_DISTINCT)) distinct = true;
+        else if (is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && !is_kw_at(p, 1, KW_FROM) && !at_eof(p) &&
+                 tk_at(p, 1)->kind != TK_EOF)
+            advance(p);
+        do ps_nv_push(p, &items, parse_select_item(p));
+        while (ps_accept_op(p, OP_COMMA));
+    }
     Node *rel = from;
     if (!rel && is_kw(p, KW_FROM)) rel = parse_from_clause(p);
     while (rel && is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) rel = parse_lateral_view(p, rel);
@@ -702,6 +1164,7 @@ static Node *parse_query_spec(Parser *p, Node *from, int32_t start) {
         ps_nv_push(p, &spec_nodes, out);
     }
     set_stop(&spec_nodes, prev_stop(p));
+    if (ts.node) out = finish_transform(p, &ts, out);
     return out;
 }
 
@@ -711,7 +1174,7 @@ static Node *parse_query_primary(Parser *p) {
     int32_t start = cur_start(p);
     ps_enter(p);
     Node *r;
-    if (is_kw(p, KW_SELECT)) r = parse_query_spec(p, NULL, start);
+    if (is_kw(p, KW_SELECT) || at_transform(p)) r = parse_query_spec(p, NULL, start);
     else if (is_kw(p, KW_VALUES)) r = parse_inline_table(p, start);
     else if (is_kw(p, KW_TABLE)) {
         advance(p);
@@ -723,7 +1186,7 @@ static Node *parse_query_primary(Parser *p) {
     } else if (is_kw(p, KW_FROM)) {
         Node *from = parse_from_clause(p);
         /* `FROM t` alone is a query in Spark 4 (the start of a pipe chain) */
-        if (!is_kw(p, KW_SELECT)) r = from;
+        if (!is_kw(p, KW_SELECT) && !at_transform(p)) r = from;
         else r = parse_query_spec(p, from, start);
     } else if (is_op(p, OP_LPAREN)) {
         advance(p);
@@ -874,9 +1337,29 @@ static Node *named_item(Parser *p) {
     return node_finish(u);
 }
 
+static bool at_organization(const Parser *p) {
+    return ((is_kw(p, KW_ORDER) || is_kw(p, KW_SORT) || is_kw(p, KW_CLUSTER) || is_kw(p, KW_DISTRIBUTE)) &&
+            is_kw_at(p, 1, KW_BY)) ||
+           is_kw(p, KW_LIMIT) || is_kw(p, KW_OFFSET);
+}
+
+/* Spark's PipeOperator: the input of a pipe WHERE or result clause */
+static Node *pipe_boundary(Parser *p, Node *left) {
+    Node *b = node_new(p->a, NK_PipeOperator, left->start, left->stop);
+    node_set_kids(p->a, b, &left, 1);
+    return node_finish(b);
+}
+
 static Node *project(Parser *p, Node *child, NodeVec *items, int32_t start) {
     Node *n = plan1(p, NK_Project, child, start);
     node_set_exprs(p->a, n, items->v, items->n);
+    return node_finish(n);
+}
+
+static Node *pipe_project(Parser *p, Node *child, NodeVec *items, int32_t start, const char *clause) {
+    Node *n = plan1(p, NK_Project, child, start);
+    node_set_exprs(p->a, n, items->v, items->n);
+    n->u.project.pipe_clause = clause;
     return node_finish(n);
 }
 
@@ -889,8 +1372,10 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         if (!distinct && is_kw(p, KW_ALL) && !is_op_at(p, 1, OP_COMMA) && tk_at(p, 1)->kind != TK_EOF) advance(p);
         do ps_nv_push(p, &items, named_item(p));
         while (ps_accept_op(p, OP_COMMA));
-        Node *r = project(p, left, &items, start);
-        return distinct ? node_finish(plan1(p, NK_Distinct, r, start)) : r;
+        Node *r = pipe_project(p, left, &items, start, "SELECT");
+        if (distinct) r = node_finish(plan1(p, NK_Distinct, r, start));
+        if (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
+        return r;
     }
     if (word_eq_tok(p, tk(p), "EXTEND")) {
         advance(p);
@@ -898,7 +1383,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         ps_nv_push(p, &items, star);
         do ps_nv_push(p, &items, named_item(p));
         while (ps_accept_op(p, OP_COMMA));
-        return project(p, left, &items, start);
+        return pipe_project(p, left, &items, start, "EXTEND");
     }
     if (is_kw(p, KW_DROP)) {
         advance(p);
@@ -915,12 +1400,44 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         return project(p, left, &items, start);
     }
     if (ps_accept_kw(p, KW_AS)) return subquery_alias(p, ps_parse_identifier(p), left, start);
+    if (ps_accept_kw(p, KW_SET)) {
+        /* SET c = e, ...: one Project per assignment, replacing the column in place */
+        Node *cur = left;
+        do {
+            int32_t ks = cur_start(p);
+            NameParts key = ps_parse_multipart(p);
+            int32_t ke = prev_stop(p);
+            if (key.n > 1)
+                ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0035", ks, ke, "message",
+                                          "SQL pipe syntax |> SET operator with multi-part assignment key (only "
+                                          "single-part keys are allowed)",
+                                          NULL));
+            ps_expect_op(p, OP_EQ);
+            Node *e = ps_parse_expr(p);
+            Node *al = node_new(p->a, NK_Alias, ks, prev_stop(p));
+            al->u.attr.name = key.v[key.n - 1];
+            node_set_kids(p->a, al, &e, 1);
+            Node *kids[2] = {ps_mk_attr(p, key, ks, ke), node_finish(al)};
+            Node *s = node_new(p->a, NK_UnresolvedStar, ks, prev_stop(p));
+            s->flags |= NF_IMPLICIT; /* replace, not except (scope.c) */
+            node_set_kids(p->a, s, kids, 2);
+            NodeVec one = {0};
+            ps_nv_push(p, &one, node_finish(s));
+            cur = project(p, cur, &one, start);
+        } while (ps_accept_op(p, OP_COMMA));
+        return cur;
+    }
     if (ps_accept_kw(p, KW_WHERE)) {
         Node *c = ps_parse_expr(p);
-        /* a WHERE after an aggregation filters its output, not a HAVING */
-        if (left->kind == NK_Aggregate) left = subquery_alias(p, AUTO_SUBQUERY_NAME, left, start);
-        Node *f = plan1(p, NK_Filter, left, start);
+        /* a WHERE after an aggregation filters its output, not a HAVING: the
+           PipeOperator boundary keeps the rules from looking below it */
+        Node *f = plan1(p, NK_Filter, pipe_boundary(p, left), start);
         node_set_exprs(p->a, f, &c, 1);
+        if (is_kw(p, KW_WINDOW)) {
+            int32_t ws = cur_start(p);
+            parse_window_clause(p, f);
+            ps_defer_error(p, ps_perr(p, "NOT_ALLOWED_IN_PIPE_OPERATOR_WHERE.WINDOW_CLAUSE", ws, prev_stop(p), NULL));
+        }
         return node_finish(f);
     }
     if (word_eq_tok(p, tk(p), "AGGREGATE")) {
@@ -946,6 +1463,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         Node *agg = plan1(p, NK_Aggregate, left, start);
         node_set_exprs(p->a, agg, all.v, all.n);
         agg->u.aggregate.ngroup = groups.n;
+        agg->u.aggregate.pipe = true;
         return node_finish(agg);
     }
     if (at_join(p)) return parse_join(p, left);
@@ -961,12 +1479,28 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         return setop(p, k == KW_INTERSECT ? NK_Intersect : NK_Except, left, r, all);
     }
     if (is_kw(p, KW_TABLESAMPLE)) {
-        skip_sample(p);
-        return left;
+        SampleSpec sample = parse_sample(p);
+        return apply_sample(p, &sample, left);
     }
-    if (is_kw(p, KW_ORDER) || is_kw(p, KW_SORT) || is_kw(p, KW_CLUSTER) || is_kw(p, KW_DISTRIBUTE) ||
-        is_kw(p, KW_LIMIT) || is_kw(p, KW_OFFSET))
-        return parse_organization(p, left, start);
+    if (at_pivot(p)) return parse_pivot(p, left);
+    if (at_unpivot(p)) return parse_unpivot(p, left);
+    if (at_organization(p)) {
+        /* one result clause an operator (LIMIT with OFFSET counts as one) */
+        const char *first = is_kw(p, KW_ORDER) ? "ORDER BY" : is_kw(p, KW_SORT) ? "SORT BY" : is_kw(p, KW_CLUSTER) ? "CLUSTER BY"
+                            : is_kw(p, KW_DISTRIBUTE) ? "DISTRIBUTE BY" : NULL;
+        int32_t os = cur_start(p);
+        Node *r = parse_organization(p, pipe_boundary(p, left), start);
+        if (first) {
+            for (const Node *n = r; n->kind != NK_PipeOperator && n->nkids; n = n->kids[0])
+                if (n->kind == NK_GlobalLimit || n->kind == NK_Offset) {
+                    ps_defer_error(p, ps_perr(p, "MULTIPLE_QUERY_RESULT_CLAUSES_WITH_PIPE_OPERATORS", os, prev_stop(p),
+                                              "clause1", first, "clause2", n->kind == NK_Offset ? "OFFSET" : "LIMIT",
+                                              NULL));
+                    break;
+                }
+        }
+        return r;
+    }
     ps_syntax_error(p, "");
 }
 
@@ -974,7 +1508,13 @@ Node *ps_parse_query_no_with(Parser *p) {
     int32_t start = cur_start(p);
     Node *t = parse_set_term(p);
     Node *q = parse_organization(p, t, start);
-    while (ps_accept_op(p, OP_PIPEGT)) q = parse_pipe_op(p, q, start);
+    bool piped = false;
+    while (ps_accept_op(p, OP_PIPEGT)) {
+        q = parse_pipe_op(p, q, start);
+        piped = true;
+    }
+    /* result clauses after the last operator belong to the whole query */
+    if (piped && at_organization(p)) q = parse_organization(p, q, start);
     return q;
 }
 

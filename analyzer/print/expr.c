@@ -715,7 +715,8 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     case NK_LambdaFunction:
         sb_puts(sb, "lambdafunction(");
         args_print(sb, e->kids, e->nkids, st, ", ");
-        if (!s) sb_puts(sb, e->nkids ? ", false" : "false");
+        /* LambdaFunction(function, arguments, hidden): hidden for a plain expression in a function slot */
+        if (!s) sb_puts(sb, (e->flags & NF_IMPLICIT) ? (e->nkids ? ", true" : "true") : (e->nkids ? ", false" : "false"));
         sb_putc(sb, ')');
         return;
     case NK_NamedLambdaVariable:
@@ -787,6 +788,26 @@ const char *expr_auto_name(Arena *a, const Node *e) {
     StrBuf sb;
     sb_init(&sb, a, 64);
     expr_print_style(&sb, e, PS_PRETTY);
+    return sb_str(&sb);
+}
+
+const char *expr_sql(Arena *a, const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    expr_print_style(&sb, e, PS_SQL);
+    return sb_str(&sb);
+}
+
+const char *sql_id_dotted(Arena *a, const char *s) {
+    StrBuf sb;
+    sb_init(&sb, a, 64);
+    sb_putc(&sb, '`');
+    for (const char *p = s; *p; p++) {
+        if (*p == '.') sb_puts(&sb, "`.`");
+        else if (*p == '`') sb_puts(&sb, "``");
+        else sb_putc(&sb, *p);
+    }
+    sb_putc(&sb, '`');
     return sb_str(&sb);
 }
 

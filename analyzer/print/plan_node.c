@@ -548,6 +548,24 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         if (n->nexprs) expr_print(sb, n->exprs[0]);
         return;
     case NK_UnresolvedGenerate: generate_line(sb, n, true); return;
+    case NK_Unpivot:
+        /* Unpivot(ids, values, aliases, variableColumnName, valueColumnNames, child) */
+        sb_puts(sb, "'Unpivot None, [");
+        for (uint32_t i = 0; i < n->nexprs; i++) {
+            if (i) sb_puts(sb, ", ");
+            list(sb, n->exprs[i]->kids, n->exprs[i]->nkids);
+        }
+        sb_printf(sb, "], %s", n->u.unpivot.var_name ? n->u.unpivot.var_name : "");
+        return;
+    case NK_Pivot:
+        /* Pivot(groupByExprsOpt, pivotColumn, pivotValues, aggregates, child) */
+        sb_puts(sb, "'Pivot None, ");
+        if (n->nexprs) expr_print(sb, n->exprs[0]);
+        sb_puts(sb, ", ");
+        list(sb, n->exprs + 1 + n->u.pivot.nagg, n->u.pivot.nvalues);
+        sb_puts(sb, ", ");
+        list(sb, n->exprs + 1, n->u.pivot.nagg);
+        return;
     case NK_WithWindowDefinition:
         sb_puts(sb, "WithWindowDefinition [");
         for (uint32_t i = 0; i < n->nexprs; i++) {
@@ -626,6 +644,11 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Filter:
         sb_puts(sb, "Filter ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
+        /* a condition that is a bare attribute prints as its simpleString (name#id: type) */
+        if (n->nexprs && n->exprs[0]->kind == NK_AttributeReference && n->exprs[0]->type) {
+            sb_puts(sb, ": ");
+            type_print_catalog(sb, n->exprs[0]->type);
+        }
         return;
     case NK_Aggregate: {
         uint32_t ng = n->u.aggregate.ngroup;
@@ -704,6 +727,23 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Repartition:
         sb_printf(sb, "Repartition %d, %s", n->u.repart.num_partitions, bool_str(n->u.repart.shuffle));
         return;
+    case NK_ScriptTransformation: {
+        sb_printf(sb, "ScriptTransformation %s, ", n->u.script.script ? n->u.script.script : "");
+        list(sb, n->exprs, n->nexprs);
+        sb_puts(sb, ", ScriptInputOutputSchema(List(");
+        for (uint32_t i = 0; i < n->u.script.nin; i++)
+            sb_printf(sb, "%s(%s,%s)", i ? ", " : "", n->u.script.in_fmt[2 * i], n->u.script.in_fmt[2 * i + 1]);
+        sb_puts(sb, "),List(");
+        for (uint32_t i = 0; i < n->u.script.nout; i++)
+            sb_printf(sb, "%s(%s,%s)", i ? ", " : "", n->u.script.out_fmt[2 * i], n->u.script.out_fmt[2 * i + 1]);
+        sb_puts(sb, "),None,None,List(),List(),");
+        if (n->u.script.reader) sb_printf(sb, "Some(%s),", n->u.script.reader);
+        else sb_puts(sb, "None,");
+        if (n->u.script.writer) sb_printf(sb, "Some(%s),", n->u.script.writer);
+        else sb_puts(sb, "None,");
+        sb_puts(sb, n->u.script.schema_less ? "true)" : "false)");
+        return;
+    }
     case NK_Sample:
         sb_puts(sb, "Sample ");
         java_double_print(sb, n->u.sample.lower);

@@ -40,7 +40,8 @@ static const char *printed_name(const Node *call) {
 static uint32_t nargs_of(const Node *call) {
     const FuncSig *d = call_sig(call);
     uint32_t n = call->nkids;
-    if (d && d->print == CS_WITHIN_GROUP && n > 0 && call->kids[n - 1]->kind == NK_SortOrder) n--;
+    if (d && d->print == CS_WITHIN_GROUP)
+        while (n > 0 && call->kids[n - 1]->kind == NK_SortOrder) n--;
     if (d && d->print_nargs > 0 && n > (uint32_t)d->print_nargs) n = (uint32_t)d->print_nargs;
     return n;
 }
@@ -49,6 +50,7 @@ static uint32_t nargs_of(const Node *call) {
  * the arguments; a row's tostring_tail spells them out, with
  *   $Z   Some(<time zone>): a TimeZoneAwareExpression's timeZoneId
  *   $A   the ANSI mode the call was built under (failOnError), $a its negation
+ *   $F   the boolean configuration the row's conf_flag names, as it was when the call was built
  *   $T   the result type as DataType.toString prints it (TimestampType)
  *   $?N  argument N as an Option: Some(arg), or None when it is absent
  * and a leading `$<N` meaning toString prints only the first N arguments
@@ -72,6 +74,7 @@ static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t 
         switch (*++p) {
         case 'Z': sb_printf(sb, "Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC"); break;
         case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
+        case 'F': sb_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
         case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
         case 'T': type_print_scala(sb, call->type ? call->type : &TYPE_NULL); break;
         case '?': {
@@ -127,6 +130,18 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     const FuncSig *d = call_sig(call);
     bool from = !strcmp(d->name, "from_json") || !strcmp(d->name, "from_csv") || !strcmp(d->name, "from_xml");
     bool to = !strcmp(d->name, "to_json") || !strcmp(d->name, "to_csv") || !strcmp(d->name, "to_xml");
+    if (!strncmp(d->name, "schema_of_", 10) && call->nkids) {
+        /* SchemaOfJson/Csv/Xml(child, options) */
+        StrBuf b;
+        sb_init(&b, sb->arena, 64);
+        sb_printf(&b, "%s(", name);
+        pa(&b, call->kids[0], ctx);
+        bool first = false;
+        if (!options_pairs(&b, call->nkids > 1 ? call->kids[1] : NULL, &first)) return false;
+        sb_putc(&b, ')');
+        sb_puts(sb, b.data);
+        return true;
+    }
     if ((!from && !to) || !call->nkids) return false;
     StrBuf b;
     sb_init(&b, sb->arena, 64);
@@ -155,6 +170,25 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     sb_putc(&b, ')');
     sb_puts(sb, b.data);
     return true;
+}
+
+/* A value as the JVM prints Catalyst's internal one (PivotFirst's values):
+ * rows and arrays `[a,b]`, strings bare. */
+static void internal_value_print(StrBuf *sb, const Value *v) {
+    if (v->is_null) {
+        sb_puts(sb, "null");
+        return;
+    }
+    if (v->type->id == T_STRUCT || v->type->id == T_ARRAY) {
+        sb_putc(sb, '[');
+        for (uint32_t i = 0; i < v->u.list.n; i++) {
+            if (i) sb_putc(sb, ',');
+            internal_value_print(sb, &v->u.list.items[i]);
+        }
+        sb_putc(sb, ']');
+        return;
+    }
+    value_print(sb, v);
 }
 
 static void print_plain(StrBuf *sb, const Node *call, const char *name, bool distinct, bool sql, PrintArgFn pa,
@@ -188,7 +222,17 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     }
     const FuncSig *d = call_sig(call);
     if (!sql && d) n = tail_arg_limit(d->tostring_tail, n);
-    print_args(sb, call->kids, sql && d && (d->flags & FD_SQL_SKIP_FIRST) ? 1 : 0, n, pa, ctx);
+    if (!sql && d && strcmp(d->name, "@pivotfirst") == 0 && n >= 2) {
+        /* PivotFirst(pivotColumn, valueColumn, pivotColumnValues: Seq[Any], ...) */
+        print_args(sb, call->kids, 0, 2, pa, ctx);
+        for (uint32_t i = 2; i < n; i++) {
+            sb_puts(sb, ", ");
+            if (call->kids[i]->kind == NK_Literal) internal_value_print(sb, &call->kids[i]->u.lit.v);
+            else pa(sb, call->kids[i], ctx);
+        }
+    } else {
+        print_args(sb, call->kids, sql && d && (d->flags & FD_SQL_SKIP_FIRST) ? 1 : 0, n, pa, ctx);
+    }
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
          * HyperLogLogPlusPlus its default relativeSD) */
@@ -210,7 +254,7 @@ static bool lit_true(const Node *n) {
     return n->kind == NK_Literal && !n->u.lit.v.is_null && n->type->id == T_BOOLEAN && n->u.lit.v.u.b;
 }
 
-static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, PrintArgFn pa, void *ctx) {
+static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bool in_agg, PrintArgFn pa, void *ctx) {
     const FuncSig *d = call_sig(call);
     const char *name = printed_name(call);
     CallStyle style = d ? d->print : CS_FUNC;
@@ -322,10 +366,32 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
         sb_putc(sb, ')');
         return;
     case CS_WITHIN_GROUP: {
-        uint32_t na = nargs_of(call);
-        if (!sql && na < n && k[n - 1]->kind == NK_SortOrder && strncmp(d->name, "percentile_", 11) == 0) {
-            /* PercentileCont/Disc(child, percentage, reverse) */
-            const Node *so = k[n - 1];
+        /* the WITHIN GROUP orderings are the trailing SortOrder kids
+           (functions/within_group.c says how each function holds them) */
+        uint32_t na = n;
+        while (na > 0 && k[na - 1]->kind == NK_SortOrder) na--;
+        bool mode = strcmp(d->name, "mode") == 0, pct = strncmp(d->name, "percentile_", 11) == 0;
+        const Node *so = na < n ? k[na] : NULL;
+        if (sql && !in_agg) {
+            /* Expression.sql of the bare function (CheckAnalysis messages):
+               its children, the ordering's child first for Mode and the percentiles */
+            sb_printf(sb, "%s(", name);
+            bool first = true;
+            if (so && (mode || pct)) {
+                pa(sb, so->nkids ? so->kids[0] : so, ctx);
+                first = false;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                if ((mode || pct) && k[i]->kind == NK_SortOrder) continue;
+                if (!first) sb_puts(sb, ", ");
+                pa(sb, k[i], ctx);
+                first = false;
+            }
+            sb_putc(sb, ')');
+            return;
+        }
+        if (!sql && so && pct) {
+            /* PercentileCont(child, percentage, reverse), PercentileDisc(..., reverse, offsets, legacyCalculation) */
             sb_printf(sb, "%s(", name);
             pa(sb, so->nkids ? so->kids[0] : so, ctx);
             for (uint32_t i = 0; i < na; i++) {
@@ -333,24 +399,35 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, Pr
                 pa(sb, k[i], ctx);
             }
             sb_puts(sb, so->u.sort_order.descending ? ", true" : ", false");
-            if (strcmp(d->name, "percentile_disc") == 0) sb_puts(sb, ", 0, 0, false");
+            if (strcmp(d->name, "percentile_disc") == 0)
+                sb_puts(sb, call->u.call.extra ? ", 0, 0, true" : ", 0, 0, false");
             sb_putc(sb, ')');
             return;
         }
-        if (!sql && na < n && k[n - 1]->kind == NK_SortOrder && strcmp(d->name, "mode") == 0) {
+        if (!sql && so && mode) {
             /* Mode(child, offsets, reverseOpt = Some(descending)) */
-            const Node *so = k[n - 1];
             sb_printf(sb, "%s(", name);
             pa(sb, so->nkids ? so->kids[0] : so, ctx);
             sb_printf(sb, ", 0, 0, Some(%s))", so->u.sort_order.descending ? "true" : "false");
             return;
         }
+        if (!sql && !mode && !pct) {
+            /* ListAgg(child, delimiter, orderExpressions, offsets) */
+            sb_printf(sb, "%s(", name);
+            if (distinct) sb_puts(sb, "distinct ");
+            print_args(sb, k, 0, n, pa, ctx);
+            sb_puts(sb, ", 0, 0)");
+            return;
+        }
         print_plain(sb, call, name, distinct, sql, pa, ctx);
-        if (na < n && k[n - 1]->kind == NK_SortOrder) {
-            const Node *so = k[n - 1];
+        if (sql && so) {
             sb_puts(sb, " WITHIN GROUP (ORDER BY ");
-            pa(sb, so->nkids ? so->kids[0] : so, ctx);
-            if (so->u.sort_order.descending) sb_puts(sb, " DESC");
+            if (mode || pct) {
+                pa(sb, so->nkids ? so->kids[0] : so, ctx);
+                if (so->u.sort_order.descending) sb_puts(sb, " DESC");
+            } else {
+                print_args(sb, k, na, n, pa, ctx); /* ListAgg: each SortOrder's sql */
+            }
             sb_putc(sb, ')');
         }
         return;
@@ -448,7 +525,8 @@ void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_a
     if (call->kind == NK_AggregateExpression) {
         const Node *inner = call->nkids ? call->kids[0] : NULL;
         if (!inner) return;
-        if (inner->kind == NK_Call) print_call(sb, inner, (call->flags & NF_DISTINCT) != 0, sql_style, print_arg, ctx);
+        if (inner->kind == NK_Call)
+            print_call(sb, inner, (call->flags & NF_DISTINCT) != 0, sql_style, true, print_arg, ctx);
         else print_arg(sb, inner, ctx);
         if ((call->flags & NF_HAS_FILTER) && call->nkids > 1) {
             sb_puts(sb, " FILTER (WHERE ");
@@ -457,5 +535,5 @@ void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_a
         }
         return;
     }
-    print_call(sb, call, false, sql_style, print_arg, ctx);
+    print_call(sb, call, false, sql_style, false, print_arg, ctx);
 }

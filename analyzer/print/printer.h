@@ -38,6 +38,11 @@ const char *expr_to_string(Arena *a, const Node *e);
  * cast of one keeps that name, anything else is named by toPrettySQL). */
 void expr_print_sql(StrBuf *sb, const Node *e);
 const char *expr_auto_name(Arena *a, const Node *e);
+/* Expression.sql: attributes qualified, no pretty rewrite (`sum(t.a)`,
+ * `(t.a + 1) AS b`); Spark names some generated columns with it (PIVOT). */
+const char *expr_sql(Arena *a, const Node *e);
+/* Spark's toSQLId of a dotted string: each part between dots backquoted. */
+const char *sql_id_dotted(Arena *a, const char *s);
 /* Spark's toSQLExpr for error parameters: the sql form in double quotes. */
 const char *expr_sql_quoted(Arena *a, const Node *e);
 

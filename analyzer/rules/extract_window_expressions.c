@@ -160,7 +160,13 @@ static Node *map_kids(Extract *x, Node *e, uint32_t from, uint32_t to) {
     if (from >= to) return e;
     Node **k = ARENA_ARRAY(x->an->arena, Node *, e->nkids);
     MEMCPY(k, e->kids, sizeof(Node *) * e->nkids);
-    for (uint32_t i = from; i < to && i < e->nkids; i++) k[i] = extract_expr(x, e->kids[i]);
+    for (uint32_t i = from; i < to && i < e->nkids; i++) {
+        /* a WITHIN GROUP ordering stays in the function; its child comes from below */
+        if (k[i]->kind == NK_SortOrder && k[i]->nkids)
+            k[i] = node_with_kid(x->an->arena, k[i], 0, extract_expr(x, k[i]->kids[0]));
+        else
+            k[i] = extract_expr(x, e->kids[i]);
+    }
     return node_with_kids(x->an->arena, e, k, e->nkids);
 }
 

@@ -43,9 +43,40 @@ static Node *sort_ordinals(Analysis *an, Node *p) {
     return orders ? node_with_exprs(an->arena, p, orders, p->nexprs) : p;
 }
 
+/* |> AGGREGATE ... GROUP BY n: the n-th column of the input, which is also
+ * the n-th output column (the grouping expressions come first) */
+static Node *pipe_group_ordinals(Analysis *an, Node *p) {
+    if (!node_resolved(p->kids[0])) return p;
+    AttrList in = plan_output(an, p->kids[0]);
+    uint32_t ng = p->u.aggregate.ngroup;
+    Node **exprs = NULL;
+    for (uint32_t i = 0; i < ng; i++) {
+        int64_t v;
+        Node *g = p->exprs[i];
+        if (!int_literal(g, &v) || (g->flags & NF_IMPLICIT)) continue;
+        if (v < 1 || (uint64_t)v > in.n)
+            return an_fail(an, error_make(an->arena, "GROUP_BY_POS_OUT_OF_RANGE", g, "index",
+                                          arena_printf(an->arena, "%lld", (long long)v), "size",
+                                          arena_printf(an->arena, "%u", in.n), NULL));
+        if (!exprs) {
+            exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs);
+            mem_copy(exprs, p->exprs, sizeof(Node *) * p->nexprs);
+        }
+        exprs[i] = in.v[v - 1];
+        /* its output copy, aliased or not yet (the name Spark gives it is the column's) */
+        Node *o = ng + i < p->nexprs ? p->exprs[ng + i] : NULL;
+        int64_t ov;
+        if (o && (o == g || ((o->kind == NK_UnresolvedAlias || (o->kind == NK_Alias && (o->flags & NF_GENERATED_ALIAS))) &&
+                             o->nkids && int_literal(o->kids[0], &ov) && ov == v)))
+            exprs[ng + i] = in.v[v - 1];
+    }
+    return exprs ? node_with_exprs(an->arena, p, exprs, p->nexprs) : p;
+}
+
 /* Whether an expression is a grouping-by-position candidate. */
 static Node *group_ordinals(Analysis *an, Node *p) {
     if (!an->conf->group_by_ordinal) return p;
+    if (p->u.aggregate.pipe) return pipe_group_ordinals(an, p);
     uint32_t ng = p->u.aggregate.ngroup;
     uint32_t na = p->nexprs - ng;
     Node **exprs = NULL;

@@ -88,6 +88,8 @@ static Node *rewrite(Node *p, void *ctx) {
                                           expr_sql_quoted(an->arena, p->exprs[i]), NULL));
         }
     }
+    if (p->nexprs >= 3 && v[2] == 0) /* Range's require(step != 0) */
+        return an_fail(an, error_make(an->arena, "FAILED_FUNCTION_CALL", p, "funcName", "`range`", NULL));
     Node *r = node_new(an->arena, NK_Range, p->start, p->stop);
     if (p->nexprs == 1) {
         r->u.range.start = 0;

@@ -18,7 +18,7 @@ import argparse, collections, json, os, re, subprocess, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import corpus  # noqa: E402
 
-CORPORA = [("visible", "spark-visible.jsonl"), ("functions", "spark-functions.jsonl")]
+CORPORA = [("visible", "spark-visible.jsonl"), ("functions", "spark-functions.jsonl"), ("broad", "spark-broad.jsonl")]
 
 
 def run_file(cli, recs, timeout):

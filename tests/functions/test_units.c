@@ -103,6 +103,7 @@ Test(functions, dates_and_intervals) {
     NAME_IS("DATE '2020-01-01' + INTERVAL '1' DAY", "date_add(DATE '2020-01-01', extractansiintervaldays(INTERVAL '1' DAY))");
     TYPE_IS("DATE '2020-01-01' + INTERVAL '1' HOUR", "timestamp");
     TYPE_IS("TIMESTAMP '2020-01-01 00:00:00' + INTERVAL '1' HOUR", "timestamp");
+    /* MultiplyDTInterval.dataType is DayTimeIntervalType(): all the fields */
     TYPE_IS("INTERVAL '1' DAY * 2", "interval day to second");
     NAME_IS("timestampadd(HOUR, 1, TIMESTAMP '2020-01-01 00:00:00')", "timestampadd(HOUR, 1, TIMESTAMP '2020-01-01 00:00:00')");
     TYPE_IS("datediff(DAY, DATE '2020-01-01', DATE '2020-01-03')", "bigint");

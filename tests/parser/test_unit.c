@@ -880,31 +880,110 @@ Test(parser_unit, timestamp_range) {
 }
 
 Test(parser_unit, pipe_syntax) {
-    Node *p = P("FROM t |> WHERE a > 1 |> EXTEND a + 1 AS b |> SELECT a, b |> AS s |> ORDER BY a LIMIT 3");
+    /* WHERE and result clauses stand over a PipeOperator boundary (Spark's
+       PipeOperator); one result clause an operator */
+    Node *p = P("FROM t |> WHERE a > 1 |> EXTEND a + 1 AS b |> SELECT a, b |> AS s |> ORDER BY a |> LIMIT 3");
     cr_assert_eq(p->kind, NK_GlobalLimit);
-    Node *sort = p->kids[0]->kids[0];
+    cr_assert_eq(p->kids[0]->kids[0]->kind, NK_PipeOperator);
+    Node *sort = p->kids[0]->kids[0]->kids[0];
     cr_assert_eq(sort->kind, NK_Sort);
-    Node *sa = sort->kids[0];
+    cr_assert_eq(sort->kids[0]->kind, NK_PipeOperator);
+    Node *sa = sort->kids[0]->kids[0];
     cr_assert_eq(sa->kind, NK_SubqueryAlias);
     Node *proj = sa->kids[0];
     cr_assert_eq(proj->kind, NK_Project);
     cr_assert_eq(proj->nexprs, 2);
+    cr_assert_str_eq(proj->u.project.pipe_clause, "SELECT");
     Node *ext = proj->kids[0];
     cr_assert_eq(ext->kind, NK_Project);
+    cr_assert_str_eq(ext->u.project.pipe_clause, "EXTEND");
     cr_assert_eq(ext->exprs[0]->kind, NK_UnresolvedStar);
     cr_assert_eq(ext->kids[0]->kind, NK_Filter);
-    cr_assert_eq(ext->kids[0]->kids[0]->kind, NK_UnresolvedRelation);
+    cr_assert_eq(ext->kids[0]->kids[0]->kind, NK_PipeOperator);
+    cr_assert_eq(ext->kids[0]->kids[0]->kids[0]->kind, NK_UnresolvedRelation);
     p = P("TABLE t |> AGGREGATE sum(x) AS s GROUP BY k |> WHERE s > 1");
     cr_assert_eq(p->kind, NK_Filter);
-    cr_assert_eq(p->kids[0]->kind, NK_SubqueryAlias);
+    cr_assert_eq(p->kids[0]->kind, NK_PipeOperator);
     Node *agg = p->kids[0]->kids[0];
     cr_assert_eq(agg->kind, NK_Aggregate);
     cr_assert_eq(agg->u.aggregate.ngroup, 1);
+    cr_assert(agg->u.aggregate.pipe);
     cr_assert_eq(agg->nexprs, 3);
+    /* SET: one Project per assignment, a replacing star */
+    p = P("TABLE t |> SET a = 1, b = a");
+    cr_assert_eq(p->kind, NK_Project);
+    cr_assert_eq(p->exprs[0]->kind, NK_UnresolvedStar);
+    cr_assert(p->exprs[0]->flags & NF_IMPLICIT);
+    cr_assert_eq(p->exprs[0]->nkids, 2);
+    cr_assert_eq(p->kids[0]->kind, NK_Project);
+    /* clauses after the last operator are the query's */
+    p = P("TABLE t |> ORDER BY a DESC ORDER BY b");
+    cr_assert_eq(p->kind, NK_Sort);
+    cr_assert_eq(p->kids[0]->kind, NK_Sort);
+    cr_assert_eq(p->kids[0]->kids[0]->kind, NK_PipeOperator);
     p = P("SELECT 1 AS a |> UNION ALL SELECT 2 |> DROP a");
     cr_assert_eq(p->kind, NK_Project);
     cr_assert_eq(p->kids[0]->kind, NK_Union);
     p = P("FROM t |> LEFT JOIN u ON t.k = u.k");
     cr_assert_eq(p->kind, NK_Join);
     cr_assert_eq(p->u.join.type, JOIN_LEFT_OUTER);
+}
+
+Test(parser_unit, pivot_unpivot) {
+    /* PIVOT: exprs = pivot column, aggregates, values; several columns are one named_struct */
+    Node *p = P("SELECT * FROM t PIVOT (sum(x) AS s, max(y) FOR (a, b) IN ((1, 2) AS one, (3, 4)))");
+    Node *pv = p->kids[0];
+    cr_assert_eq(pv->kind, NK_Pivot);
+    cr_assert_eq(pv->u.pivot.nagg, 2);
+    cr_assert_eq(pv->u.pivot.nvalues, 2);
+    is_fn(pv->exprs[0], "named_struct", false, 4);
+    cr_assert_eq(pv->exprs[1]->kind, NK_Alias);
+    cr_assert_eq(pv->exprs[3]->kind, NK_Alias);
+    cr_assert_eq(pv->kids[0]->kind, NK_UnresolvedRelation);
+    /* UNPIVOT: EXCLUDE NULLS (the default) is a Filter above, the alias a SubqueryAlias */
+    p = P("SELECT * FROM t UNPIVOT ((v, w) FOR n IN ((a, b) AS ab, (c, d))) AS u");
+    Node *sa = p->kids[0];
+    cr_assert_eq(sa->kind, NK_SubqueryAlias);
+    cr_assert_eq(sa->kids[0]->kind, NK_Filter);
+    Node *up = sa->kids[0]->kids[0];
+    cr_assert_eq(up->kind, NK_Unpivot);
+    cr_assert_eq(up->nexprs, 2);
+    cr_assert_eq(up->u.unpivot.nvalue_cols, 2);
+    cr_assert_str_eq(up->u.unpivot.var_name, "n");
+    cr_assert_str_eq(up->u.unpivot.aliases[0], "ab");
+    cr_assert_null(up->u.unpivot.aliases[1]);
+    p = P("SELECT * FROM t UNPIVOT INCLUDE NULLS (v FOR n IN (a, b))");
+    cr_assert_eq(p->kids[0]->kind, NK_Unpivot);
+}
+
+Test(parser_unit, tablesample) {
+    /* applied over the aliased relation: a fraction is a Sample, rows a Limit */
+    Node *p = P("SELECT * FROM t TABLESAMPLE (25 PERCENT) REPEATABLE (9) x");
+    Node *s = p->kids[0];
+    cr_assert_eq(s->kind, NK_Sample);
+    cr_assert_float_eq(s->u.sample.upper, 0.25, 1e-12);
+    cr_assert_eq(s->u.sample.seed, 9);
+    cr_assert_eq(s->kids[0]->kind, NK_SubqueryAlias);
+    p = P("SELECT * FROM t TABLESAMPLE (5 ROWS)");
+    cr_assert_eq(p->kids[0]->kind, NK_GlobalLimit);
+    cr_assert_str_eq(E("SELECT * FROM t TABLESAMPLE ()")->error_class, "_LEGACY_ERROR_TEMP_0014");
+    cr_assert_str_eq(E("SELECT * FROM t TABLESAMPLE (-10 PERCENT)")->error_class, "_LEGACY_ERROR_TEMP_0064");
+    cr_assert_str_eq(E("SELECT * FROM t TABLESAMPLE (100)")->error_class, "_LEGACY_ERROR_TEMP_0016");
+}
+
+Test(parser_unit, script_transformation) {
+    Node *p = P("SELECT TRANSFORM(a, b) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' USING 'cat' AS (x int, y) FROM t");
+    cr_assert_eq(p->kind, NK_ScriptTransformation);
+    cr_assert_str_eq(p->u.script.script, "cat");
+    cr_assert_eq(p->u.script.ncols, 2);
+    cr_assert_eq(p->u.script.nin, 1);
+    cr_assert_str_eq(p->u.script.in_fmt[0], "TOK_TABLEROWFORMATFIELD");
+    cr_assert_eq(p->kids[0]->kind, NK_Project);
+    p = P("MAP a USING 'cat' FROM t");
+    cr_assert_eq(p->kind, NK_ScriptTransformation);
+    cr_assert(p->u.script.schema_less);
+    /* the higher-order function keeps its name */
+    p = P("SELECT transform(arr, x -> x + 1) FROM t");
+    cr_assert_eq(p->kind, NK_Project);
+    cr_assert_str_eq(E("SELECT TRANSFORM(DISTINCT a) USING 'cat' FROM t")->error_class, "UNSUPPORTED_FEATURE.TRANSFORM_DISTINCT_ALL");
 }

@@ -4,7 +4,7 @@
  * (ids normalised as Spark's golden files) must equal it; where it printed a
  * schema, ours must equal it. The shares that match are figures with floors
  * in tests/conformance/baseline.json (visible_plans, visible_schemas,
- * functions_schemas; floor.h); the differences go to
+ * broad_plans, broad_schemas, functions_schemas; floor.h); the differences go to
  * $CATALYZER_BUILD/print-*-diffs.txt. Exits 77 without ../shared. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -92,6 +92,13 @@ Test(corpus, analysed_plans_match_spark, .timeout = 300) {
     Stats st = run_file("spark-visible.jsonl", "visible");
     cr_expect(floor_check("visible_plans", st.matched, st.plans), "analysed plans identical to Spark's: see the figure");
     cr_expect(floor_check("visible_schemas", st.schemas_matched, st.schemas), "schemas identical to Spark's: see the figure");
+}
+
+/* The broad corpus (131 more of Spark's golden files): its plans and schemas. */
+Test(corpus, broad_plans_match_spark, .timeout = 600) {
+    Stats st = run_file("spark-broad.jsonl", "broad");
+    cr_expect(floor_check("broad_plans", st.matched, st.plans), "analysed plans identical to Spark's: see the figure");
+    cr_expect(floor_check("broad_schemas", st.schemas_matched, st.schemas), "schemas identical to Spark's: see the figure");
 }
 
 /* The function examples have no plans; their column names are Spark's pretty names. */

@@ -140,7 +140,19 @@ static Node *expand_arg_stars(Node *e, void *ctx) {
     for (uint32_t i = 0; i < e->u.un.nargs; i++) any = any || e->kids[i]->kind == NK_UnresolvedStar;
     if (!any) return e;
     const char *fn = e->u.un.name.n ? e->u.un.name.v[e->u.un.name.n - 1] : "";
-    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0) return e;
+    /* count(*) is count(1) (the parser's special case: not with DISTINCT) */
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0 && !(e->flags & NF_DISTINCT))
+        return e;
+    /* count(t.*) would count rows with a null column differently from count(*) */
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n > 0 &&
+        !conf_get_bool(c->an->conf, "spark.sql.legacy.allowStarWithSingleTableIdentifierInCount", false)) {
+        const NameParts *q = &e->kids[0]->u.un.name;
+        StrBuf sb;
+        sb_init(&sb, c->an->arena, 16);
+        for (uint32_t i = 0; i < q->n; i++) sb_printf(&sb, "%s%s", i ? "." : "", q->v[i]);
+        an_fail(c->an, error_make(c->an->arena, "_LEGACY_ERROR_TEMP_1021", e, "targetString", sb_str(&sb), NULL));
+        return e;
+    }
     uint32_t cap = e->nkids + c->input.n * 2 + 4, n = 0;
     Node **kids = ARENA_ARRAY(c->an->arena, Node *, cap);
     uint32_t nargs = 0;

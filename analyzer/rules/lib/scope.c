@@ -319,7 +319,8 @@ static bool star_except(Analysis *an, const Node *star, AttrList *r) {
         Node *a = to_attribute(an, r->v[k]);
         if (a) cols.v[cols.n++] = a;
     }
-    uint32_t np = star->nkids;
+    bool replace = (star->flags & NF_IMPLICIT) != 0;
+    uint32_t np = replace ? star->nkids / 2 : star->nkids;
     ExceptPair *ps = ARENA_ARRAY(an->arena, ExceptPair, np);
     for (uint32_t i = 0; i < np; i++) {
         const Node *ex = star->kids[i];
@@ -357,6 +358,17 @@ static bool star_except(Analysis *an, const Node *star, AttrList *r) {
             path[b] = t;
         }
         ps[i] = (ExceptPair){e->u.attr.id, path, n, ex};
+    }
+    if (replace) {
+        /* |> SET: each named column replaced in place by its new expression */
+        AttrList out = {r->n, ARENA_ARRAY(an->arena, Node *, r->n + 1)};
+        for (uint32_t k = 0; k < r->n; k++) {
+            out.v[k] = r->v[k];
+            for (uint32_t i = 0; i < np; i++)
+                if (ps[i].root == named_expr_id(r->v[k])) out.v[k] = star->kids[np + i];
+        }
+        *r = out;
+        return true;
     }
     return except_filter(an, star, *r, ps, np, r);
 }
