@@ -14,6 +14,7 @@ PACKAGES=(
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster
   libcriterion-dev                          # unit tests
+  tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   nghttp2-client curl                       # h2load bursts, curl tests
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)

@@ -35,6 +35,8 @@ typedef struct Conf {
     const char **values;
 } Conf;
 
+/* Whether spark.sql.session.timeZone may be set to v (Spark's isValidTimezone). */
+bool conf_valid_time_zone(const char *v);
 /* A boolean key as set in the session (any key, as text; dflt when unset or not a boolean). */
 bool conf_get_bool(const Conf *c, const char *key, bool dflt);
 

@@ -51,6 +51,62 @@ static const BoolKey BOOL_KEYS[] = {
     {"catalyzer.explain.finishAnalysis", offsetof(Conf, finish_analysis)},
 };
 
+/* An offset as java.time.ZoneOffset.of reads it after Spark's getZoneId
+ * (`+h`, `+hh`, `+hh:mm`, `+hhmm`, `+hh:mm:ss`, `+hhmmss`, at most 18 hours). */
+static bool valid_offset(const char *v) {
+    if (*v != '+' && *v != '-') return false;
+    v++;
+    int d[6], n = 0;
+    bool colons = strchr(v, ':') != NULL;
+    for (const char *q = v; *q; q++) {
+        if (*q == ':') continue;
+        if (*q < '0' || *q > '9' || n == 6) return false;
+        d[n++] = *q - '0';
+    }
+    int h, m = 0, sec = 0;
+    if (n == 1) h = d[0];
+    else if (n == 2 || n == 4 || n == 6) {
+        h = d[0] * 10 + d[1];
+        if (n >= 4) m = d[2] * 10 + d[3];
+        if (n == 6) sec = d[4] * 10 + d[5];
+        if (colons && strlen(v) != (size_t)(n + n / 2 - 1)) return false;
+    } else return false;
+    return h <= 18 && m < 60 && sec < 60 && (h < 18 || (m == 0 && sec == 0));
+}
+
+/* DateTimeUtils.getZoneId succeeds: an offset, UTC/GMT/UT with or without
+ * one, one of ZoneId.SHORT_IDS, or a region of the tz database (a file
+ * under /usr/share/zoneinfo; every region is taken when it is missing). */
+bool conf_valid_time_zone(const char *v) {
+    static const char *const SHORT[] = {"ACT", "AET", "AGT", "ART", "AST", "BET", "BST", "CAT", "CNT", "CST",
+                                        "CTT", "EAT", "ECT", "IET", "IST", "JST", "MIT", "NET", "NST", "PLT",
+                                        "PNT", "PRT", "PST", "SST", "VST", "EST", "MST", "HST"};
+    if (!v || !*v) return false;
+    if (!strcmp(v, "Z") || valid_offset(v)) return true;
+    for (size_t i = 0; i < sizeof SHORT / sizeof SHORT[0]; i++)
+        if (!strcmp(v, SHORT[i])) return true;
+    static const char *const PREFIX[] = {"UTC", "GMT", "UT"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(PREFIX[i]);
+        if (!strncmp(v, PREFIX[i], n) && (!v[n] || valid_offset(v + n))) return true;
+    }
+    for (const char *q = v; *q; q++)
+        if (!((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || strchr("~/._+-", *q)))
+            return false;
+    if (strstr(v, "..") || v[0] == '/' || v[0] == '.') return false;
+    FILE *dir = fopen("/usr/share/zoneinfo/UTC", "rb");
+    if (!dir) return true;
+    fclose(dir);
+    char path[512];
+    snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", v);
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char magic[4] = {0};
+    bool tzif = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "TZif", 4);
+    fclose(f);
+    return tzif;
+}
+
 bool conf_get_bool(const Conf *c, const char *key, bool dflt) {
     for (int i = c ? c->nentries - 1 : -1; i >= 0; i--)
         if (c->keys[i] && !strcasecmp(c->keys[i], key)) {
@@ -77,6 +133,7 @@ bool conf_apply(Conf *c, const char *key, const char *value) {
         else return false;
         return true;
     }
+    if (strcasecmp(key, "spark.sql.session.timeZone") == 0) return conf_valid_time_zone(value);
     if (strcasecmp(key, "spark.sql.analyzer.maxIterations") == 0) {
         char *end;
         long n = strtol(value, &end, 10);

@@ -228,6 +228,7 @@ struct Node {
                                       VariableReference: system.session */
             const Value *value;    /* VariableReference: the current value */
             bool metadata_col;     /* hidden (qualified-access-only) column, e.g. USING join */
+            int32_t char_len;      /* a CHAR(n) column's n (Spark's __CHAR_VARCHAR_TYPE_STRING metadata), 0: none */
             uint32_t name_hash;    /* attr_name_hash(name), or 0 if not computed: a prefilter for lookups */
         } attr;
         /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */
@@ -361,7 +362,7 @@ struct Node {
             const char *catalog;     /* the catalog the target resolved to (NULL as parsed) */
             const char *catalog_plugin; /* its plugin class (v2 catalogs) */
             const char *text;        /* CreateView: the query text; SetConfig: key */
-            const char *value;       /* SetConfig: value (NULL: show) */
+            const char *value;       /* SetConfig: value (NULL: show); NF_IMPLICIT: SET TIME ZONE LOCAL */
             /* CreateView: kids[0] = query; user column list in col_names (col_types NULL)
                CreateTable AS SELECT: kids[0] = query
                DeclareVariable: col_types[0] = declared type or NULL; exprs[0] = DEFAULT or none

@@ -107,9 +107,14 @@ Node *to_attribute(Analysis *an, Node *e) {
     case NK_AttributeReference: return e;
     case NK_OuterReference: /* a select item outer(a) outputs a */
     case NK_LateralColumnAliasReference: return to_attribute(an, e->kids[0]); /* ... and lca(a) too */
-    case NK_Alias:
-        return attr_new(an, e->u.attr.name, e->kids[0]->type, expr_nullable(e->kids[0]), e->u.attr.id,
-                        e->u.attr.qualifier, e->start, e->stop);
+    case NK_Alias: {
+        Node *a = attr_new(an, e->u.attr.name, e->kids[0]->type, expr_nullable(e->kids[0]), e->u.attr.id,
+                           e->u.attr.qualifier, e->start, e->stop);
+        /* the alias's explicit metadata, else its attribute child's */
+        a->u.attr.char_len = e->u.attr.char_len ? e->u.attr.char_len
+                             : e->kids[0]->kind == NK_AttributeReference ? e->kids[0]->u.attr.char_len : 0;
+        return a;
+    }
     default: return NULL;
     }
 }

@@ -442,6 +442,8 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
                         .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
+                        .timestamp_ntz = s->state->conf.timestamp_type_ntz != 0,
+                        .time_zone = conf_session_time_zone(r->arena, s->state),
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
@@ -461,6 +463,8 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
                         .having_without_group_by_as_where = s->state->conf.having_without_group_by_as_where,
                         .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
+                        .timestamp_ntz = s->state->conf.timestamp_type_ntz != 0,
+                        .time_zone = conf_session_time_zone(r->arena, s->state),
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);

@@ -864,7 +864,6 @@ static EvStatus f_to_date(Eval *ev, const Node *c, Value *a, uint32_t n, Value *
 }
 
 static EvStatus f_dt_add(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
-    (void)ev;
     bool sub = n == 2 && !strcmp(func_name(c->u.call.def), "@dt_sub");
     const Value *iv = &a[1];
     int64_t us;
@@ -873,6 +872,17 @@ static EvStatus f_dt_add(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o
         us = iv->u.iv.days * 86400000000LL + iv->u.iv.micros;
     else return EV_NOTCONST;
     if (sub) us = -us;
+    Value start = a[0];
+    /* DatetimeSub keeps a string start as written; its TimeAdd casts it */
+    if (type_is_string(start.type)) {
+        EvStatus st = ev_cast(ev, &a[0], c->type, c, &start);
+        if (st) return st;
+        if (start.is_null) {
+            *o = v_null(c->type);
+            return EV_OK;
+        }
+    }
+    a = &start;
     if (a[0].type->id == T_DATE) {
         if (us % 86400000000LL) return EV_NOTCONST;
         *o = v_long(c->type, a[0].u.i + us / 86400000000LL);

@@ -116,6 +116,10 @@ const DataType *fn_wider_decimal(Arena *a, const DataType *x, const DataType *y)
     int s = x->scale > y->scale ? x->scale : y->scale;
     int r1 = x->precision - x->scale, r2 = y->precision - y->scale;
     int r = r1 > r2 ? r1 : r2;
+    /* DecimalPrecision.widerDecimalType: over 38 digits the integral digits
+       are kept and the scale gives way (DecimalType.boundedPreferIntegralDigits;
+       spark.sql.legacy.decimal.retainFractionDigitsOnTruncate off) */
+    if (r + s > MAX_PREC) return type_decimal(a, MAX_PREC, s - (r + s - MAX_PREC) > 0 ? s - (r + s - MAX_PREC) : 0);
     return fn_decimal_bounded(a, r + s, s);
 }
 
@@ -279,14 +283,13 @@ bool can_cast(const DataType *from, const DataType *to, bool ansi) {
     case T_TIMESTAMP_NTZ: return fs || f == T_DATE || f == T_TIMESTAMP || f == T_VARIANT;
     case T_DATE: return fs || f == T_TIMESTAMP || f == T_TIMESTAMP_NTZ || f == T_VARIANT;
     case T_CALENDAR_INTERVAL: return fs;
-    case T_DT_INTERVAL:
-        return fs || f == T_DT_INTERVAL || (fi && to->start_field == to->end_field) || f == T_DECIMAL;
-    case T_YM_INTERVAL:
-        return fs || f == T_YM_INTERVAL || (fi && to->start_field == to->end_field) || f == T_DECIMAL;
+    /* Cast.canCast: an integral or decimal to any ANSI interval and back;
+       a multi-field interval fails at run time (CAST_INVALID_INPUT), not here */
+    case T_DT_INTERVAL: return fs || f == T_DT_INTERVAL || fi || f == T_DECIMAL;
+    case T_YM_INTERVAL: return fs || f == T_YM_INTERVAL || fi || f == T_DECIMAL;
     case T_BYTE: case T_SHORT: case T_INT: case T_LONG: case T_FLOAT: case T_DOUBLE: case T_DECIMAL:
         if (fn || fs || f == T_BOOLEAN || f == T_TIMESTAMP || f == T_VARIANT) return true;
-        if ((f == T_DT_INTERVAL || f == T_YM_INTERVAL) && (type_is_integral(to) || t == T_DECIMAL))
-            return from->start_field == from->end_field;
+        if ((f == T_DT_INTERVAL || f == T_YM_INTERVAL) && (type_is_integral(to) || t == T_DECIMAL)) return true;
         if (!ansi && (f == T_DATE || f == T_BINARY)) return f == T_DATE;
         return false;
     case T_ARRAY: return f == T_ARRAY ? can_cast(from->elem, to->elem, ansi) : f == T_VARIANT;

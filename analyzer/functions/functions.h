@@ -103,6 +103,17 @@ bool type_orderable(const DataType *t);
 /* Whether Spark can cast from → to (explicit CAST, ANSI). */
 bool can_cast(const DataType *from, const DataType *to, bool ansi);
 
+/* ---- CHAR / VARCHAR columns (char_varchar.c) ---- */
+
+/* Whether a CHAR(n) column is padded on read (not under
+ * spark.sql.legacy.charVarcharAsString or readSideCharPadding=false). */
+bool func_char_padding_on_read(const Analysis *an);
+/* static_invoke(CharVarcharCodegenUtils.readSidePadding(attr, length)), a STRING. */
+Node *func_char_read_padding(Analysis *an, Node *attr, int length);
+/* Whether CAST(x AS CHAR(n) / VARCHAR(n)) is a cast to STRING (not under
+ * spark.sql.preserveCharVarcharTypeInfo). */
+bool func_char_cast_as_string(const Analysis *an);
+
 /* ---- Spark's RuntimeReplaceable expressions (replacements.c) ---- */
 
 /* What a replacement builder may ask of the rule applying it. */

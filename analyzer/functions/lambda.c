@@ -87,6 +87,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     Arena *a = an->arena;
     Node *l = args[i];
     if (node_resolved(l) && l->type) return l;
+    if (!strcasecmp(def->name, "map_zip_with") && i == 2) fn_map_zip_with_coerce(an, args, nargs);
     int np = (int)l->nkids - 1;
     const DataType *types[8];
     int nt = func_lambda_arg_types(an, def, args, nargs, i, types, 8);

@@ -114,6 +114,9 @@ Node *fn_typer_error_type(TypeCtx *c, int argi, const DataType *required);
 Node *fn_fail_binary_diff(TypeCtx *c, const DataType *l, const DataType *r);
 const char *fn_call_sql_quoted(TypeCtx *c);
 
+/* typers_hof.c: MapZipWithCoercion over the two map arguments (in place) */
+void fn_map_zip_with_coerce(Analysis *an, Node **args, int nargs);
+
 /* lambda.c: binds and types argument i (a LambdaFunction) of a call */
 Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs, int i);
 
@@ -129,7 +132,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(count) X(from_schema) X(variant_get) X(timestamp_conf) X(extract) X(date_add) X(assert_true) \
     X(raise_error) X(first_last) X(within_group) X(udf) X(cast_alias) X(zero_null) X(uniform) \
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
-    X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(try_arith) X(try_div) X(try_rem) X(cmp) X(eq) X(logic) \
+    X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(try_arith) X(try_div) X(try_rem) X(double_or_interval) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
     X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask) X(randstr) X(schema_of) X(to_format) X(to_binary) X(signum) X(width_bucket) X(variant_explode) X(avro) X(sql_keywords) X(regexp_replace) X(format_string) X(convert_timezone) X(hex) X(pivot_first)
 

@@ -696,6 +696,23 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         args[0] = args[1];
         args[1] = t;
     }
+    /* log(x) is Logarithm(EulerNumber(), x): LOG(E(), x) */
+    if (nargs == 1 && !strcasecmp(def->name, "log") && args[0]->type) {
+        Node *e = fn_call_builtin(an, "e", NULL, 0, u);
+        if (!e) return NULL;
+        args[1] = args[0];
+        args[0] = e;
+        nargs = 2;
+    }
+    /* convert_timezone(target, ts) is ConvertTimezone(CurrentTimeZone(), target, ts) */
+    if (nargs == 2 && !strcasecmp(def->name, "convert_timezone") && args[0]->type && args[1]->type) {
+        Node *tz = fn_call_builtin(an, "current_timezone", NULL, 0, u);
+        if (!tz) return NULL;
+        args[2] = args[1];
+        args[1] = args[0];
+        args[0] = tz;
+        nargs = 3;
+    }
     /* count(*) is count(1) */
     if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
         args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);

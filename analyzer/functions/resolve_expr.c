@@ -25,6 +25,14 @@ static Node *type_cast(Analysis *an, Node *e) {
     Node *child = e->kids[0];
     const DataType *to = e->type;
     if (!to) return e;
+    /* CharVarcharUtils.replaceCharVarcharWithStringForCast: CAST(x AS CHAR(n))
+       is a cast to STRING (unless spark.sql.preserveCharVarcharTypeInfo) */
+    if ((to->id == T_CHAR || to->id == T_VARCHAR) && !(e->flags & NF_IMPLICIT) && func_char_cast_as_string(an)) {
+        Node *c = node_copy(a, e);
+        c->type = &TYPE_STRING;
+        e = c;
+        to = e->type;
+    }
     bool ansi = an->conf ? an->conf->ansi : true;
     if (!can_cast(child->type, to, ansi || e->u.cast.try_)) {
         /* Cast.typeCheckFailureMessage: functions to use instead, then the ANSI switch */

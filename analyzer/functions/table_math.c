@@ -23,7 +23,7 @@ const FuncDef FUNCS_MATH[] = {
     {SCALAR("round", 1, 2, "ni", round, NULL), .defaults = "i0"},
     {SCALAR("bround", 1, 2, "ni", round, NULL), .defaults = "i0"},
     {SCALAR("ceil", 1, 2, "n?", ceil_floor, NULL), .pname = "CEIL", .flags = FD_SCALE_LOWER},
-    {SCALAR("ceiling", 1, 2, "ni", ceil_floor, NULL), .flags = FD_SCALE_LOWER},
+    {SCALAR("ceiling", 1, 2, "n?", ceil_floor, NULL), .flags = FD_SCALE_LOWER},
     {SCALAR("floor", 1, 2, "n?", ceil_floor, NULL), .pname = "FLOOR", .flags = FD_SCALE_LOWER},
     {SCALAR("bin", 1, 1, "l", fixed, "string")},
     {SCALAR("conv", 3, 3, "sii", fixed, "string"), .flags = FD_NULLABLE, .tostring_tail = ", $A"},

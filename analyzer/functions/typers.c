@@ -12,6 +12,14 @@
 #include "catalog/conf.h"
 #include "print/printer.h"
 
+/* A boolean conf key set to true (the last setting wins). */
+static bool conf_true(const Analysis *an, const char *key) {
+    const Conf *cf = an->conf;
+    for (int i = cf ? cf->nentries - 1 : -1; i >= 0; i--)
+        if (cf->keys[i] && strcasecmp(cf->keys[i], key) == 0) return cf->values[i] && strcasecmp(cf->values[i], "true") == 0;
+    return false;
+}
+
 static const DataType *parse_type(Arena *a, const char *s) {
     const char *err = NULL;
     return s ? type_parse(a, s, strlen(s), NULL, &err) : NULL;
@@ -21,6 +29,30 @@ bool ty_fixed(TypeCtx *c) {
     c->result = parse_type(c->an->arena, c->def->out);
     if (!c->result) c->result = &TYPE_NULL;
     return true;
+}
+
+/* signum and width_bucket take TypeCollection(DoubleType,
+ * YearMonthIntervalType, DayTimeIntervalType): an ANSI interval stays as it
+ * is (width_bucket's value and bounds all of one interval family, their
+ * fields may differ), anything else is cast to double; the result is the
+ * row's type.
+ *     signum(INTERVAL '-10' YEAR)         → SIGNUM(INTERVAL '-10' YEAR)
+ *     width_bucket(5.3, 0.2, 10.6, 5)     → width_bucket(cast(5.3 as double), ...) */
+bool ty_double_or_interval(TypeCtx *c) {
+    int n = c->nargs < 3 ? c->nargs : 3;
+    TypeId fam = c->args[0]->type->id;
+    bool interval = fam == T_YM_INTERVAL || fam == T_DT_INTERVAL;
+    for (int i = 1; i < n && interval; i++) interval = c->args[i]->type->id == fam;
+    for (int i = 0; i < n && !interval; i++) {
+        const DataType *t = fn_implicit_cast_type(c->an->arena, c->args[i]->type, 'd');
+        if (!t && !c->an->conf->ansi) t = fn_legacy_implicit_cast_type(c->an->arena, c->args[i]->type, 'd');
+        if (!t) {
+            fn_typer_error(c, i, 'd');
+            return false;
+        }
+        c->args[i] = fn_mk_cast(c->an, c->args[i], t);
+    }
+    return ty_fixed(c);
 }
 
 bool ty_arg0(TypeCtx *c) {
@@ -806,6 +838,15 @@ bool ty_ceil_floor(TypeCtx *c) {
         return false;
     }
     if (c->nargs > 1) {
+        /* CeilExpressionBuilder / FloorExpressionBuilder: the scale must be a
+           foldable INT (a NULL or a string is no INT) */
+        const Node *scale = c->args[1];
+        if (!fn_is_foldable(scale) || scale->type->id != T_INT) {
+            Arena *a = c->an->arena;
+            an_fail(c->an, error_make(a, "NON_FOLDABLE_ARGUMENT", c->orig, "funcName", sql_ident(a, c->def->name),
+                                      "paramName", sql_ident(a, "scale"), "paramType", "\"INT\"", NULL));
+            return false;
+        }
         /* RoundCeil / RoundFloor: the input as a decimal, then RoundBase's type */
         const DataType *t0 = c->args[0]->type;
         if (t0->id != T_DECIMAL) {
@@ -1013,7 +1054,6 @@ bool ty_histogram(TypeCtx *c) {
     return true;
 }
 
-static bool conf_true(const Analysis *an, const char *key) { return fn_conf_true(an, key); }
 
 bool ty_count(TypeCtx *c) {
     if (c->nargs == 0 && !strcasecmp(c->def->name, "count") &&

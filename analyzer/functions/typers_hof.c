@@ -152,26 +152,45 @@ bool ty_transform_values(TypeCtx *c) {
     return true;
 }
 
+/* MapZipWithCoercion: two maps whose key types differ are cast to maps
+ * keyed by the wider type, unless the cast could make a key null
+ * (Cast.forceNullable: a string key beside a number, date, timestamp):
+ *     map_zip_with(map<tinyint,..> a, map<smallint,..> b, f)
+ *       → map_zip_with(cast(a as map<smallint,..>), b, f)
+ * Runs before the lambda is bound, so `k` has the wider type. */
 /* The key type map_zip_with's maps are cast to (MapZipWithCoercion: the
  * wider type without string promotion), NULL if none. */
 static const DataType *zip_key_type(Arena *a, const DataType *l, const DataType *r) {
     return type_same(l, r) ? l : fn_wider_no_string(a, l, r);
 }
 
+void fn_map_zip_with_coerce(Analysis *an, Node **args, int nargs) {
+    if (nargs < 2 || !args[0]->type || !args[1]->type || args[0]->type->id != T_MAP || args[1]->type->id != T_MAP)
+        return;
+    const DataType *l = args[0]->type, *r = args[1]->type;
+    if (type_same(l->elem, r->elem)) return;
+    if (type_is_string(l->elem) != type_is_string(r->elem)) return;
+    const DataType *k = coerce_wider_type(an->arena, l->elem, r->elem);
+    if (!k) return;
+    for (int i = 0; i < 2; i++) {
+        const DataType *t = args[i]->type;
+        if (!type_same(t->elem, k))
+            args[i] = fn_mk_cast(an, args[i], type_map(an->arena, k, t->value, t->contains_null));
+    }
+}
+
 bool ty_map_zip_with(TypeCtx *c) {
     if (!need(c, 0, T_MAP) || !need(c, 1, T_MAP)) return false;
-    Arena *a = c->an->arena;
-    const DataType *l = c->args[0]->type, *r = c->args[1]->type;
-    const DataType *k = zip_key_type(a, l->elem, r->elem);
-    if (!k) {
+    fn_map_zip_with_coerce(c->an, c->args, c->nargs);
+    const DataType *lk = c->args[0]->type->elem, *rk = c->args[1]->type->elem;
+    if (!type_same(lk, rk)) {
+        Arena *a = c->an->arena;
         an_fail(c->an, error_make(a, "DATATYPE_MISMATCH.MAP_ZIP_WITH_DIFF_TYPES", c->orig, "sqlExpr",
                                   fn_call_sql_quoted(c), "functionName", sql_ident(a, "map_zip_with"), "leftType",
-                                  sql_type_quoted(a, l->elem), "rightType", sql_type_quoted(a, r->elem), NULL));
+                                  sql_type_quoted(a, lk), "rightType", sql_type_quoted(a, rk), NULL));
         return false;
     }
-    if (!type_same(l->elem, k)) c->args[0] = fn_mk_cast(c->an, c->args[0], type_map(a, k, l->value, l->contains_null));
-    if (!type_same(r->elem, k)) c->args[1] = fn_mk_cast(c->an, c->args[1], type_map(a, k, r->value, r->contains_null));
-    c->result = type_map(a, k, body_type(c, 2), true);
+    c->result = type_map(c->an->arena, lk, body_type(c, 2), true);
     return true;
 }
 

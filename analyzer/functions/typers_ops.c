@@ -1,6 +1,7 @@
 /* Typing helpers for operators: arithmetic (with DecimalPrecision and the
  * datetime/interval forms of + - * /), comparisons, logic, bitwise. */
 #include <string.h>
+#include <strings.h>
 
 #include "functions.h"
 #include "registry.h"
@@ -38,6 +39,12 @@ static void binop_promote(TypeCtx *c, bool arithmetic) {
     Analysis *an = c->an;
     Arena *a = an->arena;
     Node **l = &c->args[0], **r = &c->args[1];
+    /* TypeCoercion.PromoteStrings (ANSI off): a string in arithmetic with a
+       number is a double (2147483647 + '1' is a double) */
+    if (arithmetic && !an->conf->ansi) {
+        if (type_is_string((*l)->type) && type_is_numeric((*r)->type)) *l = fn_mk_cast(an, *l, &TYPE_DOUBLE);
+        else if (type_is_string((*r)->type) && type_is_numeric((*l)->type)) *r = fn_mk_cast(an, *r, &TYPE_DOUBLE);
+    }
     const DataType *w = string_promotion((*l)->type, (*r)->type);
     if (w) {
         *l = fn_mk_cast(an, *l, w);
@@ -149,7 +156,9 @@ static bool time_add(TypeCtx *c, Node *start, Node *iv, const char *row) {
                                NULL));
         return false;
     }
-    Node *args[2] = {s, iv};
+    /* DatetimeSub(start, interval, TimeAdd(start, -interval)) prints its
+       parameters: the string start as written, the cast in the TimeAdd */
+    Node *args[2] = {strcmp(row, "@dt_sub") == 0 && type_is_string(st) ? start : s, iv};
     const FuncDef *d = func_lookup_arity(row, 2);
     Node *r = fn_mk_call(an, d, d->name, args, 2, s->type, c->orig);
     c->replacement = st->id == T_NULL ? r : fn_mk_cast(an, r, st);
@@ -176,6 +185,8 @@ static bool promote_string_datetime(TypeCtx *c, bool *handled) {
     *handled = false;
     return true;
 }
+
+static bool legacy_interval(const Analysis *an);
 
 static bool datetime_arith(TypeCtx *c, bool *handled) {
     Analysis *an = c->an;
@@ -214,6 +225,11 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         if (L == T_CALENDAR_INTERVAL || L == T_DT_INTERVAL) return time_add(c, r, l, "@dt_add");
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_add", l, r, NULL);
         if (R == T_DATE && !type_is_string(lt)) return replace_with(c, "date_add", r, l, NULL);
+        /* a timestamp beside NULL stays an Add of two types; without ANSI a
+           string beside it is cast to double (PromoteStrings) first */
+        if ((l_ts && R == T_NULL) || (L == T_NULL && r_ts)) return fn_fail_binary_diff(c, lt, rt), false;
+        if (!an->conf->ansi && l_ts && type_is_string(rt)) return fn_fail_binary_diff(c, lt, &TYPE_DOUBLE), false;
+        if (!an->conf->ansi && r_ts && type_is_string(lt)) return fn_fail_binary_diff(c, &TYPE_DOUBLE, rt), false;
         return promote_string_datetime(c, handled);
     case '-':
         if (op[1]) break;
@@ -234,6 +250,17 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
         }
         if (L == T_DATE && R == T_CALENDAR_INTERVAL) return replace_with(c, "@dt_sub", l, r, &TYPE_DATE);
         if (R == T_CALENDAR_INTERVAL || R == T_DT_INTERVAL) return time_add(c, l, r, "@dt_sub");
+        if (!an->conf->ansi && ((l_ts && type_is_string(rt)) || (r_ts && type_is_string(lt)))) {
+            /* without ANSI no rule casts the string: SubtractTimestamps's input check fails */
+            Arena *a = an->arena;
+            bool first = type_is_string(lt);
+            Node *bad = first ? l : r;
+            an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", c->orig, "sqlExpr", fn_call_sql_quoted(c),
+                                   "paramIndex", first ? "first" : "second", "inputSql", expr_sql_quoted(a, bad),
+                                   "inputType", sql_type_quoted(a, bad->type), "requiredType",
+                                   "\"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\"", NULL));
+            return false;
+        }
         if (l_ts || r_ts) {
             /* SubtractTimestamps: the other side is cast to this side's type */
             if (!l_ts) c->args[0] = fn_mk_cast(an, l, rt);
@@ -242,13 +269,13 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
                 c->args[0] = fn_mk_cast(an, l, &TYPE_TIMESTAMP);
                 c->args[1] = fn_mk_cast(an, r, &TYPE_TIMESTAMP);
             }
-            c->result = type_dt_interval(an->arena, IF_DAY, IF_SECOND);
+            c->result = legacy_interval(an) ? &TYPE_CALENDAR_INTERVAL : type_dt_interval(an->arena, IF_DAY, IF_SECOND);
             return true;
         }
         if (R == T_DATE) {
             /* SubtractDates (ANSI: interval day) */
             if (L != T_DATE) c->args[0] = fn_mk_cast(an, l, &TYPE_DATE);
-            c->result = type_dt_interval(an->arena, IF_DAY, IF_DAY);
+            c->result = legacy_interval(an) ? &TYPE_CALENDAR_INTERVAL : type_dt_interval(an->arena, IF_DAY, IF_DAY);
             return true;
         }
         if (L == T_DATE && !type_is_string(rt)) return replace_with(c, "date_sub", l, r, NULL);
@@ -276,6 +303,30 @@ static bool datetime_arith(TypeCtx *c, bool *handled) {
     return true;
 }
 
+/* spark.sql.decimalOperations.allowPrecisionLoss (true): DecimalPrecision
+ * adjusts a result wider than 38 digits keeping 6 fraction digits; off, it
+ * is DecimalType.bounded (precision and scale each capped at 38). */
+static bool allow_precision_loss(const TypeCtx *c) {
+    const Conf *cf = c->an->conf;
+    for (int i = cf ? cf->nentries - 1 : -1; i >= 0; i--)
+        if (cf->keys[i] && strcasecmp(cf->keys[i], "spark.sql.decimalOperations.allowPrecisionLoss") == 0)
+            return !(cf->values[i] && strcasecmp(cf->values[i], "false") == 0);
+    return true;
+}
+/* spark.sql.legacy.interval.enabled: SubtractTimestamps and SubtractDates
+ * return a CalendarInterval */
+static bool legacy_interval(const Analysis *an) {
+    const Conf *cf = an->conf;
+    for (int i = cf ? cf->nentries - 1 : -1; i >= 0; i--)
+        if (cf->keys[i] && strcasecmp(cf->keys[i], "spark.sql.legacy.interval.enabled") == 0)
+            return cf->values[i] && strcasecmp(cf->values[i], "true") == 0;
+    return false;
+}
+
+static const DataType *decimal_result(const TypeCtx *c, int p, int s) {
+    return allow_precision_loss(c) ? fn_decimal_adjust(c->an->arena, p, s) : fn_decimal_bounded(c->an->arena, p, s);
+}
+
 static bool numeric_or_interval(const DataType *t) { return type_is_numeric(t) || type_is_interval(t); }
 
 /* try_add & co. keep their own name (InheritAnalysisRules): a datetime
@@ -301,11 +352,11 @@ bool ty_arith(TypeCtx *c) {
     if (l->id == T_DECIMAL) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         if (c->def->op[0] == '*') {
-            c->result = fn_decimal_adjust(c->an->arena, p1 + p2 + 1, s1 + s2);
+            c->result = decimal_result(c, p1 + p2 + 1, s1 + s2);
         } else {
             int s = s1 > s2 ? s1 : s2;
             int i1 = p1 - s1, i2 = p2 - s2;
-            c->result = fn_decimal_adjust(c->an->arena, s + (i1 > i2 ? i1 : i2) + 1, s);
+            c->result = decimal_result(c, s + (i1 > i2 ? i1 : i2) + 1, s);
         }
         return true;
     }
@@ -354,7 +405,18 @@ bool ty_div(TypeCtx *c) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         int s = s1 + p2 + 1;
         if (s < 6) s = 6;
-        c->result = fn_decimal_adjust(c->an->arena, p1 - s1 + s2 + s, s);
+        if (allow_precision_loss(c)) {
+            c->result = fn_decimal_adjust(c->an->arena, p1 - s1 + s2 + s, s);
+        } else {
+            /* the integral digits first; an excess takes half from each side */
+            int int_dig = p1 - s1 + s2 < 38 ? p1 - s1 + s2 : 38, dec_dig = s < 38 ? s : 38;
+            int diff = int_dig + dec_dig - 38;
+            if (diff > 0) {
+                dec_dig -= diff / 2 + 1;
+                int_dig = 38 - dec_dig;
+            }
+            c->result = fn_decimal_bounded(c->an->arena, int_dig + dec_dig, dec_dig);
+        }
         c->nullable = 1;
         return true;
     }
@@ -407,7 +469,7 @@ bool ty_rem(TypeCtx *c) {
         int p1 = l->precision, s1 = l->scale, p2 = r->precision, s2 = r->scale;
         int s = s1 > s2 ? s1 : s2;
         int i1 = p1 - s1, i2 = p2 - s2;
-        c->result = fn_decimal_adjust(c->an->arena, (i1 < i2 ? i1 : i2) + s, s);
+        c->result = decimal_result(c, (i1 < i2 ? i1 : i2) + s, s);
     } else {
         c->result = l;
     }
@@ -415,7 +477,42 @@ bool ty_rem(TypeCtx *c) {
     return true;
 }
 
+static int char_len_of(const Node *e) {
+    if (e->kind == NK_OuterReference && e->nkids) e = e->kids[0];
+    return e->kind == NK_AttributeReference ? e->u.attr.char_len : 0;
+}
+
+static Node *rpad_to(TypeCtx *c, Node *e, int n) {
+    Node *args[3] = {e, fn_mk_int_lit(c->an->arena, n, &TYPE_INT), fn_mk_str_lit(c->an->arena, " ")};
+    Node *r = fn_call_builtin(c->an, "rpad", args, 3, c->orig);
+    if (!r || r->kind != NK_Call) return e;
+    /* inserted after the names are given: the column is named by its input */
+    Node *m = node_copy(c->an->arena, r);
+    m->flags |= NF_IMPLICIT;
+    return node_finish(m);
+}
+
+/* ApplyCharTypePadding: a comparison of two CHAR columns of different
+ * lengths pads the shorter (rpad(c7, 8, ' ') = c8); a CHAR(n) column beside a
+ * string constant longer than n is padded to the constant's length. */
+static void char_type_padding(TypeCtx *c) {
+    int ll = char_len_of(c->args[0]), rl = char_len_of(c->args[1]);
+    if (ll && rl) {
+        if (ll < rl) c->args[0] = rpad_to(c, c->args[0], rl);
+        else if (rl < ll) c->args[1] = rpad_to(c, c->args[1], ll);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        int n = i == 0 ? ll : rl;
+        const Node *o = c->args[1 - i];
+        if (!n || o->kind != NK_Literal || o->u.lit.v.is_null || !type_is_string(o->type)) continue;
+        int len = (int)o->u.lit.v.u.s.len;
+        if (len > n) c->args[i] = rpad_to(c, c->args[i], len);
+    }
+}
+
 static bool cmp_common(TypeCtx *c, bool ordering) {
+    char_type_padding(c);
     binop_promote(c, false);
     const DataType *l = c->args[0]->type, *r = c->args[1]->type;
     if (!type_same(l, r)) {

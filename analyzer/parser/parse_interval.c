@@ -7,7 +7,8 @@
  * millisecond/microsecond a day-time one (start/end fields = the smallest
  * and largest unit); both families together is _LEGACY_ERROR_TEMP_0029.
  * Fractions are allowed on seconds and truncated to microseconds. The other
- * errors are Spark's (_LEGACY_ERROR_TEMP_0024/0026/0027/0028/0062/0063). */
+ * errors are Spark's (_LEGACY_ERROR_TEMP_0024/0026/0027/0062/0063 and
+ * INVALID_INTERVAL_FORMAT.*). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -192,8 +193,20 @@ static const char *upper(Parser *p, const char *s) {
     return u;
 }
 
-/* '[+|-]y-m' YEAR TO MONTH / '[+|-]d h:m:s.n' DAY TO SECOND ...; NULL + *msg on error. */
-static bool unit_to_unit(Parser *p, const char *str, bool outer_neg, int from, int to, Iv *iv, const char **msg) {
+/* Why a unit-to-unit string was refused, as IntervalUtils reports it:
+ * INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING (year-month) or
+ * ..._WITH_NOTICE (day-time) when the string has not the form,
+ * INVALID_INTERVAL_FORMAT.INTERVAL_PARSING when a year-month value is out
+ * of range, _LEGACY_ERROR_TEMP_0063 (the `requirement failed` message)
+ * when a day-time field is. */
+typedef struct UnitErr {
+    const char *cls;
+    const char *msg;           /* _LEGACY_ERROR_TEMP_0063 */
+    const char *format;        /* UNMATCHED_*: the supported format */
+} UnitErr;
+
+/* '[+|-]y-m' YEAR TO MONTH / '[+|-]d h:m:s.n' DAY TO SECOND ...; false + *err on error. */
+static bool unit_to_unit(Parser *p, const char *str, bool outer_neg, int from, int to, Iv *iv, UnitErr *err) {
     const char *s = str, *e = str + strlen(str);
     memset(iv, 0, sizeof *iv);
     while (s < e && isspace((unsigned char)*s)) s++;
@@ -220,17 +233,13 @@ static bool unit_to_unit(Parser *p, const char *str, bool outer_neg, int from, i
             ok = ok && q == e;
         }
         if (!ok) {
-            *msg = arena_printf(p->a, "Interval string does not match year-month format of `[+|-]y-m`, "
-                                      "`INTERVAL [+|-]'[+|-]y-m' YEAR TO MONTH` when cast to interval year to month: %s", str);
-            return false;
-        }
-        if (m > 11) {
-            *msg = arena_printf(p->a, "requirement failed: month %lld outside range [0, 11]", (long long)m);
+            err->cls = "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING";
+            err->format = "`[+|-]y-m`, `INTERVAL [+|-]'[+|-]y-m' YEAR TO MONTH`";
             return false;
         }
         int64_t total = y * 12 + m;
-        if (total > (sign < 0 ? (int64_t)INT32_MAX + 1 : INT32_MAX)) {
-            *msg = "Error parsing interval year-month string: integer overflow";
+        if (m > 11 || total > (sign < 0 ? (int64_t)INT32_MAX + 1 : INT32_MAX)) {
+            err->cls = "INVALID_INTERVAL_FORMAT.INTERVAL_PARSING";
             return false;
         }
         iv->months = sign * total;
@@ -282,27 +291,28 @@ static bool unit_to_unit(Parser *p, const char *str, bool outer_neg, int from, i
     }
     if (!ok || q != e) {
         const char *F = fmts[fi][ti];
-        *msg = arena_printf(p->a,
-                            "Interval string does not match day-time format of `%s`, `INTERVAL [+|-]'%s' %s TO %s` when cast "
-                            "to interval %s to %s: %s, set spark.sql.legacy.fromDayTimeString.enabled to true to restore "
-                            "the behavior before Spark 3.0",
-                            F, F, upper(p, fname[fi]), upper(p, fname[ti]), fname[fi], fname[ti], str);
+        err->cls = "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE";
+        err->format = arena_printf(p->a, "`%s`, `INTERVAL [+|-]'%s' %s TO %s`", F, F, upper(p, fname[fi]),
+                                   upper(p, fname[ti]));
         return false;
     }
     for (int i = fi; i <= ti; i++) {
         int64_t max = i == fi ? lead_max[i] : inner_max[i];
         if (f[i] > max) {
-            *msg = arena_printf(p->a, "requirement failed: %s %lld outside range [0, %lld]", fname[i], (long long)f[i],
+            err->cls = "_LEGACY_ERROR_TEMP_0063";
+            err->msg = arena_printf(p->a, "requirement failed: %s %lld outside range [0, %lld]", fname[i], (long long)f[i],
                                 (long long)max);
             return false;
         }
     }
+    /* the most negative value, -106751991 04:00:54.775808, is a long too */
     __int128 total = ((((__int128)f[0] * 24 + f[1]) * 60 + f[2]) * 60 + f[3]) * 1000000 + frac;
-    if (total > INT64_MAX) {
-        *msg = "Error parsing interval day-time string: long overflow";
+    if (total > (sign < 0 ? (__int128)INT64_MAX + 1 : (__int128)INT64_MAX)) {
+        err->cls = "_LEGACY_ERROR_TEMP_0063";
+        err->msg = "Error parsing interval day-time string: long overflow";
         return false;
     }
-    iv->micros = sign * (int64_t)total;
+    iv->micros = (int64_t)(sign * total);
     return true;
 }
 
@@ -386,16 +396,29 @@ Node *ps_parse_interval(Parser *p, int32_t start) {
         int f = it->unit, t = it->to;
         bool ok = (f == U_YEAR && t == U_MONTH) || (f == U_DAY && (t == U_HOUR || t == U_MINUTE || t == U_SECOND)) ||
                   (f == U_HOUR && (t == U_MINUTE || t == U_SECOND)) || (f == U_MINUTE && t == U_SECOND);
+        /* the value as IntervalUtils sees it: an outer minus is prefixed */
+        const char *input = it->value;
+        if (it->neg) input = input[0] == '-' ? input + 1 : arena_printf(p->a, "-%s", input);
         if (!ok) {
             char *fl = arena_strdup(p->a, it->unit_text), *tl = arena_strdup(p->a, it->to_text);
             for (char *c = fl; *c; c++) *c = (char)tolower((unsigned char)*c);
             for (char *c = tl; *c; c++) *c = (char)tolower((unsigned char)*c);
-            FAIL_NULL(ps_perr(p, "_LEGACY_ERROR_TEMP_0028", it->start, it->stop, "from", fl, "to", tl, NULL));
+            FAIL_NULL(ps_perr(p, "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", it->start, it->stop, "from",
+                              fl, "input", input, "to", tl, NULL));
         }
         Iv iv;
-        const char *msg = NULL;
-        if (!unit_to_unit(p, it->value, it->neg, f, t, &iv, &msg))
-            FAIL_NULL(ps_perr(p, "_LEGACY_ERROR_TEMP_0063", it->start, it->stop, "msg", msg, NULL));
+        UnitErr ue = {NULL, NULL, NULL};
+        if (!unit_to_unit(p, it->value, it->neg, f, t, &iv, &ue)) {
+            bool ym = t == U_MONTH;
+            if (!strcmp(ue.cls, "_LEGACY_ERROR_TEMP_0063"))
+                FAIL_NULL(ps_perr(p, ue.cls, it->start, it->stop, "msg", ue.msg, NULL));
+            if (!strcmp(ue.cls, "INVALID_INTERVAL_FORMAT.INTERVAL_PARSING"))
+                FAIL_NULL(ps_perr(p, ue.cls, it->start, it->stop, "input", input, "interval", "year-month", NULL));
+            const char *tn = ym ? "interval year to month"
+                                : arena_printf(p->a, "interval %s to %s", UNIT_NAMES[f], UNIT_NAMES[t]);
+            FAIL_NULL(ps_perr(p, ue.cls, it->start, it->stop, "input", input, "intervalStr", ym ? "year-month" : "day-time",
+                              "supportedFormat", ue.format, "typeName", tn, NULL));
+        }
         if (t == U_MONTH) return iv_literal(p, &iv, type_ym_interval(p->a, IF_YEAR, IF_MONTH), start);
         return iv_literal(p, &iv, type_dt_interval(p->a, dt_field(f), dt_field(t)), start);
     }
@@ -418,9 +441,8 @@ Node *ps_parse_interval(Parser *p, int32_t start) {
         parse_num(items[i].value, strlen(items[i].value), &neg, &ip, &fr, &hf);
         if (items[i].neg) neg = !neg;
         if (items[i].unit == U_NANO)
-            FAIL_NULL(ps_perr(p, "_LEGACY_ERROR_TEMP_0062", body_start, body_stop, "msg",
-                              arena_printf(p->a, "Error parsing '%s' to interval, invalid unit '%s'", text.data,
-                                           items[i].unit_text), NULL));
+            FAIL_NULL(ps_perr(p, "INVALID_INTERVAL_FORMAT.INVALID_UNIT", body_start, body_stop, "input", text.data, "unit",
+                              items[i].unit_text, NULL));
         if (!iv_add(&iv, items[i].unit, neg, ip, fr, hf))
             FAIL_NULL(ps_perr(p, "_LEGACY_ERROR_TEMP_0062", body_start, body_stop, "msg",
                               arena_printf(p->a, "Error parsing '%s' to interval, '%s' cannot have fractional part",

@@ -5,11 +5,14 @@
  * parse_interval.c).
  * Timestamps with a time zone are taken as UTC (no session time zone here). */
 #include <ctype.h>
+#include <time.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parser_int.h"
+#include "core/tz.h"
 
 /* ---- strings ---- */
 
@@ -189,7 +192,18 @@ Node *ps_parse_number(Parser *p, bool neg, int32_t start) {
     }
     if (t->kind == TK_EXP || (t->kind == TK_TYPEDNUM && (suf == 'D' || suf == 'F'))) {
         double d = strtod(raw, NULL);
-        Node *l = lit(p, suf == 'F' ? &TYPE_FLOAT : &TYPE_DOUBLE, start);
+        /* beyond the type's range: INVALID_NUMERIC_LITERAL_RANGE, as Spark's
+           parser checks a float or double literal */
+        bool fl = suf == 'F';
+        if (isinf(d) || (fl && fabs(d) > 3.4028234663852886e38)) {
+            size_t rl = strlen(raw);
+            if (t->kind == TK_TYPEDNUM && rl && isalpha((unsigned char)raw[rl - 1])) rl--;
+            ps_defer_error(p, range_error(p, arena_strndup(p->a, raw, rl), fl ? "float" : "double",
+                                          fl ? "-3.4028234663852886E+38" : "-1.7976931348623157E+308",
+                                          fl ? "3.4028234663852886E+38" : "1.7976931348623157E+308", start));
+            d = 0;
+        }
+        Node *l = lit(p, fl ? &TYPE_FLOAT : &TYPE_DOUBLE, start);
         l->u.lit.v.u.d = d;
         return node_finish(l);
     }
@@ -297,8 +311,10 @@ static bool parse_date_str(const char *s, size_t n, int64_t *days) {
     return s == e || *s == ' ' || *s == 'T';
 }
 
-static bool parse_timestamp_str(const char *s, size_t n, int64_t *micros) {
+/* The wall-clock time written; zone[] the zone or offset after it ("" if none). */
+static bool parse_timestamp_str(const char *s, size_t n, int64_t *micros, char *zone, size_t zone_size) {
     const char *e = s + n;
+    zone[0] = '\0';
     trim(&s, &e);
     int64_t days;
     if (!parse_date_part(&s, e, &days)) return false;
@@ -329,22 +345,15 @@ static bool parse_timestamp_str(const char *s, size_t n, int64_t *micros) {
         }
         if (h > 23 || mi > 59 || sec > 59) return false;
         us += ((int64_t)h * 3600 + mi * 60 + sec) * 1000000;
-        /* zone: Z, +hh:mm, -hh:mm, or a region name: accepted, taken as UTC offset 0 unless numeric */
+        /* zone: Z, +hh:mm, -hh:mm, or a region name; the caller converts */
         while (s < e && *s == ' ') s++;
         if (s < e) {
-            if (*s == 'Z' && s + 1 == e) s++;
-            else if (*s == '+' || *s == '-') {
-                int sign = *s == '-' ? -1 : 1, oh = 0, om = 0;
+            const char *zs = s;
+            while (s < e && (isalnum((unsigned char)*s) || *s == '/' || *s == '_' || *s == '+' || *s == '-' || *s == ':'))
                 s++;
-                if (!read_int(&s, e, 2, &oh)) return false;
-                if (s < e && *s == ':') s++;
-                read_int(&s, e, 2, &om);
-                us -= sign * ((int64_t)oh * 3600 + om * 60) * 1000000;
-            } else {
-                while (s < e && (isalnum((unsigned char)*s) || *s == '/' || *s == '_' || *s == '+' || *s == '-' ||
-                                 *s == ':'))
-                    s++;
-            }
+            if (s != e || (size_t)(e - zs) >= zone_size) return false;
+            memcpy(zone, zs, (size_t)(e - zs));
+            zone[e - zs] = '\0';
         }
         if (s != e) return false;
     } else if (s != e) return false;
@@ -371,6 +380,87 @@ static bool parse_hex(Parser *p, const char *s, size_t n, const char **out, uint
     return true;
 }
 
+static const char *session_zone(const Parser *p) { return p->opts.time_zone ? p->opts.time_zone : "UTC"; }
+
+static int64_t now_micros(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* An instant as the wall clock of zone z (micros). */
+static bool to_wall(const char *z, int64_t instant, int64_t *out) {
+    int32_t off;
+    if (!tz_offset_at_instant(z, floor_div(instant, 1000000), &off)) return false;
+    *out = instant + (int64_t)off * 1000000;
+    return true;
+}
+
+/* DateTimeUtils' special values: `epoch`, `now`, `today`, `yesterday`,
+ * `tomorrow`, optionally followed by a zone (`tomorrow EST`); 0 = unknown word,
+ * 1..5 the word, *zone the zone or NULL. */
+static int special_word(Parser *p, const char *s, size_t n, const char **zone) {
+    static const char *const WORDS[] = {"epoch", "now", "today", "yesterday", "tomorrow"};
+    const char *e = s + n;
+    while (s < e && isspace((unsigned char)*s)) s++;
+    while (e > s && isspace((unsigned char)e[-1])) e--;
+    const char *w = s;
+    while (s < e && isalpha((unsigned char)*s)) s++;
+    size_t wl = (size_t)(s - w);
+    for (int i = 0; i < 5; i++) {
+        if (strlen(WORDS[i]) != wl || strncasecmp(w, WORDS[i], wl) != 0) continue;
+        while (s < e && *s == ' ') s++;
+        *zone = s < e ? arena_strndup(p->a, s, (size_t)(e - s)) : NULL;
+        return i + 1;
+    }
+    return 0;
+}
+
+/* convertSpecialTimestamp / convertSpecialTimestampNTZ: the value as the
+ * session zone's wall clock (today: midnight of today in the named zone) */
+static bool special_timestamp(Parser *p, const char *s, size_t n, bool ntz, int64_t *out) {
+    const char *zone;
+    int w = special_word(p, s, n, &zone);
+    if (!w || (w <= 2 && zone)) return false;
+    const char *sz = session_zone(p), *z = zone ? zone : sz;
+    int64_t instant = 0;
+    if (w == 1) instant = 0;
+    else {
+        int64_t now = now_micros();
+        if (w == 2) instant = now;
+        else {
+            int64_t local;
+            if (!to_wall(z, now, &local)) return false;
+            int64_t day = floor_div(local, 86400000000LL) + (w == 4 ? -1 : w == 5 ? 1 : 0);
+            int32_t off;
+            if (!tz_offset_at_local(z, day * 86400, &off)) return false;
+            instant = day * 86400000000LL - (int64_t)off * 1000000;
+        }
+    }
+    if (ntz && w == 1) {
+        *out = 0;
+        return true;
+    }
+    return to_wall(sz, instant, out);
+}
+
+/* convertSpecialDate: epoch, now/today, yesterday, tomorrow in the session zone */
+static bool special_date(Parser *p, const char *s, size_t n, int64_t *days) {
+    const char *zone;
+    int w = special_word(p, s, n, &zone);
+    if (!w || zone) return false;
+    if (w == 1) {
+        *days = 0;
+        return true;
+    }
+    int64_t local;
+    if (!to_wall(session_zone(p), now_micros(), &local)) return false;
+    *days = floor_div(local, 86400000000LL) + (w == 4 ? -1 : w == 5 ? 1 : 0);
+    return true;
+}
+
 Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     const Token *st = tk(p);
     size_t n;
@@ -379,7 +469,7 @@ Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     switch (kind) {
     case KW_DATE: {
         int64_t d;
-        if (parse_date_str(s, n, &d)) {
+        if (special_date(p, s, n, &d) || parse_date_str(s, n, &d)) {
             Node *l = lit(p, &TYPE_DATE, start);
             l->u.lit.v.u.i = d;
             return node_finish(l);
@@ -391,11 +481,21 @@ Node *ps_parse_typed_literal(Parser *p, Keyword kind, int32_t start) {
     case KW_TIMESTAMP_LTZ:
     case KW_TIMESTAMP_NTZ: {
         int64_t us;
-        if (parse_timestamp_str(s, n, &us)) {
-            Node *l = lit(p, kind == KW_TIMESTAMP_NTZ ? &TYPE_TIMESTAMP_NTZ : &TYPE_TIMESTAMP, start);
+        char zone[64];
+        bool special = special_timestamp(p, s, n, kind == KW_TIMESTAMP_NTZ, &us);
+        if (special || parse_timestamp_str(s, n, &us, zone, sizeof zone)) {
+            /* TIMESTAMP is spark.sql.timestampType; under TIMESTAMP_NTZ a value
+               naming a zone is still a TIMESTAMP (LTZ) literal */
+            bool zoned = !special && zone[0];
+            bool ntz = kind == KW_TIMESTAMP_NTZ || (kind == KW_TIMESTAMP && p->opts.timestamp_ntz && !zoned && !special);
+            /* a zone written: the time as the session zone's wall clock
+               (an NTZ literal drops the zone) */
+            if (!ntz && zoned && !tz_convert_local(zone, session_zone(p), us, &us)) goto bad_ts;
+            Node *l = lit(p, ntz ? &TYPE_TIMESTAMP_NTZ : &TYPE_TIMESTAMP, start);
             l->u.lit.v.u.i = us;
             return node_finish(l);
         }
+    bad_ts:
         vt = kind == KW_TIMESTAMP_NTZ ? "\"TIMESTAMP_NTZ\"" : kind == KW_TIMESTAMP_LTZ ? "\"TIMESTAMP_LTZ\"" : "\"TIMESTAMP\"";
         break;
     }

@@ -487,6 +487,40 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
     return node_finish(n);
 }
 
+/* SET TIME ZONE INTERVAL ...: the offset as ZoneOffset prints it (+10:00,
+ * -08:30, +15:40:32, Z); an offset with months, days, more than 18 hours
+ * or a fraction of a second is INVALID_INTERVAL_FORMAT.TIMEZONE_INTERVAL_OUT_OF_RANGE
+ * (the error deferred, "" returned). NULL when iv is no interval literal. */
+static const char *time_zone_offset(Parser *p, const Node *iv, int32_t start, int32_t stop) {
+    if (!iv || iv->kind != NK_Literal || !iv->type || iv->u.lit.v.is_null) return NULL;
+    int64_t months = 0, days = 0, micros = 0;
+    const DataType *t = iv->type;
+    if (t->id == T_YM_INTERVAL) months = iv->u.lit.v.u.i;
+    else if (t->id == T_CALENDAR_INTERVAL) {
+        months = iv->u.lit.v.u.iv.months;
+        days = iv->u.lit.v.u.iv.days;
+        micros = iv->u.lit.v.u.iv.micros;
+    } else if (t->id == T_DT_INTERVAL) {
+        micros = iv->u.lit.v.u.iv.micros;
+        if (t->start_field == IF_DAY) days = micros / 86400000000LL, micros %= 86400000000LL;
+    } else return NULL;
+    int64_t hours = (micros < 0 ? -micros : micros) / 3600000000LL;
+    const char *bad = months ? arena_printf(p->a, "%lld", (long long)months)
+                      : days ? arena_printf(p->a, "%lld", (long long)days)
+                      : hours > 18 || (hours == 18 && micros % 3600000000LL) ? arena_printf(p->a, "%lld", (long long)hours)
+                      : micros % 1000000 ? arena_printf(p->a, "%lld", (long long)micros)
+                      : NULL;
+    if (bad) {
+        ps_defer_error(p, ps_perr(p, "INVALID_INTERVAL_FORMAT.TIMEZONE_INTERVAL_OUT_OF_RANGE", start, stop, "input", bad, NULL));
+        return "";
+    }
+    int64_t secs = micros / 1000000, a = secs < 0 ? -secs : secs;
+    if (!secs) return "Z";
+    int h = (int)(a / 3600), m = (int)(a / 60 % 60), sec = (int)(a % 60);
+    return sec ? arena_printf(p->a, "%c%02d:%02d:%02d", secs < 0 ? '-' : '+', h, m, sec)
+               : arena_printf(p->a, "%c%02d:%02d", secs < 0 ? '-' : '+', h, m);
+}
+
 static Node *parse_set(Parser *p, int32_t start) {
     const Token *set_tok = tk(p);
     advance(p);
@@ -496,13 +530,23 @@ static Node *parse_set(Parser *p, int32_t start) {
         Node *n = node_new(p->a, NK_SetConfig, start, 0);
         n->u.ddl.text = "spark.sql.session.timeZone";
         if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
-        else if (ps_accept_word(p, "LOCAL")) n->u.ddl.value = "LOCAL";
-        else {
-            int32_t vs = cur_start(p);
-            ps_parse_value_expr(p);
-            n->u.ddl.value = ps_text_between(p, vs, prev_stop(p));
+        else if (ps_accept_word(p, "LOCAL")) {
+            /* TimeZone.getDefault: the statement puts in the zone a session starts with */
+            n->u.ddl.value = "LOCAL";
+            n->flags |= NF_IMPLICIT;
+        } else if (is_kw(p, KW_INTERVAL)) {
+            int32_t is = cur_start(p);
+            Node *iv = ps_parse_value_expr(p);
+            n->u.ddl.value = time_zone_offset(p, iv, is, prev_stop(p));
         }
         n->stop = prev_stop(p);
+        if (!n->u.ddl.value || (tk(p)->kind != TK_EOF && !is_op(p, OP_SEMI))) {
+            /* visitSetTimeZone: neither a zone nor an interval (or more after it) */
+            while (tk(p)->kind != TK_EOF && !is_op(p, OP_SEMI)) advance(p);
+            n->stop = prev_stop(p);
+            ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0045", start, n->stop, NULL));
+            n->u.ddl.value = "";
+        }
         return node_finish(n);
     }
     if (ps_word_is(p, 0, "CATALOG") && !is_op_at(p, 1, OP_EQ) && !is_op_at(p, 1, OP_DOT) && tk_at(p, 1)->kind != TK_EOF) {

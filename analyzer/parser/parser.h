@@ -15,6 +15,8 @@ typedef struct ParserOptions {
     bool enforce_reserved_keywords; /* spark.sql.ansi.enforceReservedKeywords */
     bool having_without_group_by_as_where; /* legacy: HAVING without GROUP BY is a WHERE */
     bool legacy_setops_precedence;  /* legacy: INTERSECT binds no tighter than UNION / EXCEPT */
+    bool timestamp_ntz;             /* spark.sql.timestampType=TIMESTAMP_NTZ: TIMESTAMP '...' is TIMESTAMP_NTZ */
+    const char *time_zone;          /* spark.sql.session.timeZone: literals naming a zone convert to it (NULL: UTC) */
     uint32_t max_depth;             /* nesting limit (0: 1000) */
 } ParserOptions;
 

@@ -587,7 +587,14 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         sb_putc(sb, ')');
         return;
 
-    case NK_Call: call_print(sb, e, st); return;
+    case NK_Call:
+        /* a call a coercion rule put in (ApplyCharTypePadding's rpad) is named by its input */
+        if (st == PS_PRETTY && (e->flags & NF_IMPLICIT) && e->nkids) {
+            expr_print_style(sb, e->kids[0], st);
+            return;
+        }
+        call_print(sb, e, st);
+        return;
     case NK_AggregateExpression:
         /* the function library prints DISTINCT and FILTER with the call */
         call_print(sb, e, st);

@@ -23,6 +23,7 @@
 #include "catalog/conf.h"
 #include "catalog/session.h"
 #include "core/output.h"
+#include "functions/functions.h"
 #include "parser/parser.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/cte_registry.h"
@@ -66,11 +67,31 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
         a->u.attr.id = an_new_id(an);
         a->u.attr.name_hash = t->cols[i].name_hash;
         a->type = t->cols[i].type;
+        /* CharVarcharUtils.replaceCharVarcharWithString: the columns read as STRING */
+        if (a->type->id == T_CHAR) a->u.attr.char_len = a->type->length;
+        if (a->type->id == T_CHAR || a->type->id == T_VARCHAR) a->type = &TYPE_STRING;
         if (t->cols[i].nullable) a->flags |= NF_NULLABLE;
         attrs[i] = node_finish(a);
     }
     node_set_exprs(an->arena, rel, attrs, (uint32_t)t->ncols);
-    return make_subquery_alias(an, node_finish(rel), full);
+    Node *plan = node_finish(rel);
+    /* a CHAR(n) column is padded to n on read (readSidePadding), in a Project
+       over the relation */
+    bool has_char = false;
+    for (int i = 0; i < t->ncols; i++) has_char = has_char || t->cols[i].type->id == T_CHAR;
+    if (has_char && func_char_padding_on_read(an)) {
+        Node **items = ARENA_ARRAY(an->arena, Node *, t->ncols + 1);
+        for (int i = 0; i < t->ncols; i++) {
+            items[i] = attrs[i];
+            if (t->cols[i].type->id != T_CHAR) continue;
+            Node *pad = func_char_read_padding(an, attrs[i], t->cols[i].type->length);
+            if (!pad) return NULL;
+            items[i] = make_alias(an, pad, t->cols[i].name, false);
+            items[i]->u.attr.char_len = t->cols[i].type->length;
+        }
+        plan = make_project(an, plan, items, (uint32_t)t->ncols);
+    }
+    return make_subquery_alias(an, plan, full);
 }
 
 /* Parses and analyses a view body; wraps it in View and SubqueryAlias. */

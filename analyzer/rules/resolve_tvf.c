@@ -35,12 +35,19 @@ static bool const_long(Analysis *an, const Node *e, int64_t *out) {
         *out = v.u.i;
         return true;
     }
-    /* a constant decimal: its integral part (Range takes Number.longValue) */
-    if (e->type && e->type->id == T_DECIMAL && expr_is_constant(e) && const_eval(an, e, &v) && !v.is_null) {
-        __int128 d = v.u.dec;
-        for (int s = 0; s < e->type->scale; s++) d /= 10;
-        if (d > INT64_MAX || d < INT64_MIN) return false;
-        *out = (int64_t)d;
+    /* Range.toLong: a decimal or floating-point constant is cast to bigint
+       (truncated): range(cast(4.0 as decimal(38,18)), -1.5) → Range (4, -1, ...) */
+    if ((e->type->id == T_DECIMAL || e->type->id == T_DOUBLE || e->type->id == T_FLOAT) && expr_is_constant(e) &&
+        const_eval(an, e, &v) && !v.is_null) {
+        if (e->type->id == T_DECIMAL) {
+            __int128 u = v.u.dec;
+            for (int i = 0; i < e->type->scale; i++) u /= 10;
+            if (u > INT64_MAX || u < INT64_MIN) return false;
+            *out = (int64_t)u;
+        } else {
+            if (!(v.u.d > -9.3e18 && v.u.d < 9.3e18)) return false;
+            *out = (int64_t)v.u.d;
+        }
         return true;
     }
     return false;

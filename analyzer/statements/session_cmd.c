@@ -19,6 +19,18 @@ Node *stmt_set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.SET_VARIABLE_USING_SET", stmt, "variableName",
                                       variable_key_sql(an, key), NULL));
     SessionState *st = pending_state(s, pend);
+    if (stmt->flags & NF_IMPLICIT) {
+        /* SET TIME ZONE LOCAL: the default zone */
+        char buf[128];
+        cz_default_time_zone(buf, sizeof buf);
+        Node *c = node_new(an->arena, NK_SetConfig, stmt->start, stmt->stop);
+        *c = *stmt;
+        c->u.ddl.value = arena_strdup(an->arena, buf);
+        stmt = c;
+    }
+    if (!strcasecmp(key, "spark.sql.session.timeZone") && !conf_valid_time_zone(stmt->u.ddl.value))
+        return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.TIME_ZONE", stmt, "confName", key, "confValue",
+                                      stmt->u.ddl.value, NULL));
     if (!state_set_conf(st, key, stmt->u.ddl.value))
         return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.DEFAULT", stmt, "confValue",
                                       arena_printf(an->arena, "'%s'", stmt->u.ddl.value), "confName",

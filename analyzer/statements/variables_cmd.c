@@ -50,6 +50,8 @@ static ParserOptions parser_options(const Analysis *an) {
                         .enforce_reserved_keywords = an->conf->enforce_reserved_keywords,
                         .having_without_group_by_as_where = an->conf->having_without_group_by_as_where,
                         .legacy_setops_precedence = an->conf->legacy_setops_precedence,
+                        .timestamp_ntz = an->conf->timestamp_type_ntz != 0,
+                        .time_zone = an->session ? conf_session_time_zone(an->arena, an->session) : NULL,
                         .max_depth = an->max_depth};
     return po;
 }

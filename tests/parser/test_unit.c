@@ -173,13 +173,13 @@ Test(parser_unit, interval_literals) {
     cr_assert_eq(n->u.lit.v.u.i, 12);
     n = X("INTERVAL -'178956970-8' YEAR TO MONTH");
     cr_assert_eq(n->u.lit.v.u.i, INT32_MIN);
-    cr_assert_str_eq(E("SELECT INTERVAL '178956970-8' YEAR TO MONTH")->error_class, "_LEGACY_ERROR_TEMP_0063");
-    cr_assert_str_eq(E("SELECT INTERVAL '15:40' hour to second")->error_class, "_LEGACY_ERROR_TEMP_0063");
+    cr_assert_str_eq(E("SELECT INTERVAL '178956970-8' YEAR TO MONTH")->error_class, "INVALID_INTERVAL_FORMAT.INTERVAL_PARSING");
+    cr_assert_str_eq(E("SELECT INTERVAL '15:40' hour to second")->error_class, "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE");
     cr_assert_str_eq(E("SELECT INTERVAL 1 year to month")->error_class, "_LEGACY_ERROR_TEMP_0027");
-    cr_assert_str_eq(E("SELECT INTERVAL '1' year to second")->error_class, "_LEGACY_ERROR_TEMP_0028");
+    cr_assert_str_eq(E("SELECT INTERVAL '1' year to second")->error_class, "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION");
     cr_assert_str_eq(E("SELECT INTERVAL 1 year '2-1' year to month")->error_class, "_LEGACY_ERROR_TEMP_0024");
     cr_assert_str_eq(E("SELECT INTERVAL '1 day 2' day")->error_class, "_LEGACY_ERROR_TEMP_0026");
-    cr_assert_str_eq(E("SELECT INTERVAL 10 nanoseconds")->error_class, "_LEGACY_ERROR_TEMP_0062");
+    cr_assert_str_eq(E("SELECT INTERVAL 10 nanoseconds")->error_class, "INVALID_INTERVAL_FORMAT.INVALID_UNIT");
     cr_assert_str_eq(E("SELECT INTERVAL '1'")->error_class, "INVALID_TYPED_LITERAL");
     ErrorInfo *ee = E("SELECT INTERVAL 1 fake_unit");
     cr_assert_str_eq(param(ee, "error"), "'fake_unit'");

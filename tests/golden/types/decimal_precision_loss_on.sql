@@ -1,0 +1,3 @@
+-- allowPrecisionLoss (the default) keeps 6 fraction digits instead.
+select 10.300000000000000000 * 3.000000000000000000;
+select 1.0123456789012345678901234567890123456e34BD / 1.0
