@@ -68,7 +68,9 @@ def render(out_dir):
     w.append("| run | isolation | req/s | vs threads | p50 ms | p99 ms | daemon CPU µs/call | errors |")
     w.append("|---|---|---|---|---|---|---|---|")
     verdict = None
+    cpu_verdict = None
     for run, label in RUNS:
+        base_us = None
         base = None
         for cfg, cfg_label in CONFIGS:
             rs = _runs(d, cfg, run)
@@ -86,14 +88,23 @@ def render(out_dir):
             delta = (med / base - 1) * 100 if base and cfg != "thread" else None
             if run == "saturating-lean" and delta is not None:
                 verdict = delta
+            if us and cfg == "thread":
+                base_us = statistics.median(us)
+            if run == "saturating-lean" and us and base_us and cfg != "thread":
+                cpu_verdict = (statistics.median(us) / base_us - 1) * 100
             w.append("| %s | %s | %s (%s) | %s | %.3f | %.3f | %s | %d |" % (
                 label, cfg_label, "{:,.0f}".format(med), ", ".join("{:,.0f}".format(x) for x in tps),
                 "%+.1f %%" % delta if delta is not None else "", p50, p99,
                 "%.1f" % statistics.median(us) if us else "", errs))
     w.append("")
     if verdict is not None:
-        w.append("Target (issue 13): isolation costs at most %.0f %% of saturating TPC-H throughput — this run: %+.1f %%, "
-                 "**%s**." % (TARGET, verdict, "met" if verdict >= -TARGET else "not met"))
+        w.append("Target (issue 13): isolation costs at most %.0f %% of saturating TPC-H throughput. This run's "
+                 "throughput: %+.1f %%; its daemon CPU per call: %s. Throughput only shows the cost when the daemon "
+                 "has the cores to itself: on a machine busy with other work (see the load averages below) both "
+                 "configurations are starved alike, so the CPU each call costs is the figure that decides — "
+                 "**%s**." % (TARGET, verdict, "%+.1f %%" % cpu_verdict if cpu_verdict is not None else "?",
+                              "met" if verdict >= -TARGET and (cpu_verdict is None or cpu_verdict <= TARGET)
+                              else "not met"))
         w.append("")
     w.append("Commands (PORT from the first log line):")
     w.append("")

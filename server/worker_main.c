@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,11 +47,13 @@ typedef struct Frame {
     uint8_t data[];
 } Frame;
 
-enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000 };
+enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000, STASH_MAX = 4 };
 
 typedef struct WState {
     int fd;
     Server srv;          /* cfg and per-job metrics, for rpc_run */
+    Frame *stash[4];     /* jobs read while waiting for a replay, in order */
+    int nstash;
     Buf out;             /* frames not yet written */
     uint64_t out_since_ns; /* when out became non-empty */
     uint64_t current_seq; /* the job running, 0: none (atomic: the SIGUSR1 handler reads it) */
@@ -204,14 +207,29 @@ static Frame *next_frame(WState *w) {
     return f;
 }
 
+/* Cancels of jobs not started yet (sent behind the running one). Only the
+ * analysis thread takes SIGUSR1, so the handler never races its reads. */
+enum { EARLY_CANCELS = 8 };
+static volatile uint32_t early_cancel[EARLY_CANCELS];
+static volatile uint32_t early_next;
+
 /* SIGUSR1 from the loop, its value the sequence number of the job to stop. */
 static void on_cancel(int sig, siginfo_t *si, void *uc) {
     (void)sig;
     (void)uc;
     WState *w = W;
+    uint32_t want = (uint32_t)si->si_value.sival_int;
     uint64_t seq = __atomic_load_n(&w->current_seq, __ATOMIC_ACQUIRE);
-    if (seq && (uint32_t)seq == (uint32_t)si->si_value.sival_int && w->current)
+    if (seq && (uint32_t)seq == want && w->current)
         __atomic_store_n(&w->current->cancel, 1, __ATOMIC_RELEASE);
+    else
+        early_cancel[early_next++ % EARLY_CANCELS] = want;
+}
+
+static bool cancelled_early(uint64_t seq) {
+    for (int i = 0; i < EARLY_CANCELS; i++)
+        if (early_cancel[i] == (uint32_t)seq) return true;
+    return false;
 }
 
 /* ---------------------------------------------------------------- sessions */
@@ -260,14 +278,22 @@ static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server
     send_buf(w, &b, true);
     buf_free(&b);
     Frame *f;
-    /* A FORGET may come first (another session dropped meanwhile). */
-    while ((f = next_frame(w))->type == WF_FORGET) {
-        Rd fr = {f->data, f->data + f->len, false};
-        char sid[40];
-        rd_str(&fr, sid, sizeof sid);
-        Cached *gone = cache_find(w, sid);
-        if (gone != c) cache_drop(gone);
-        free(f);
+    /* A FORGET may come first (another session dropped meanwhile), or the
+     * job the loop sent behind this one: kept for after it. */
+    for (;;) {
+        f = next_frame(w);
+        if (f->type == WF_FORGET) {
+            Rd fr = {f->data, f->data + f->len, false};
+            char sid[40];
+            rd_str(&fr, sid, sizeof sid);
+            Cached *gone = cache_find(w, sid);
+            if (gone != c) cache_drop(gone);
+            free(f);
+        } else if (f->type == WF_JOB && w->nstash < STASH_MAX) {
+            w->stash[w->nstash++] = f;
+        } else {
+            break;
+        }
     }
     Rd r = {f->data, f->data + f->len, false};
     uint64_t seq = rd_u64(&r);
@@ -339,6 +365,7 @@ static void run_job(WState *w, Frame *f) {
     w->state_bytes = 0;
     w->current = j;
     __atomic_store_n(&w->current_seq, seq, __ATOMIC_RELEASE);
+    if (cancelled_early(seq)) __atomic_store_n(&j->cancel, 1, __ATOMIC_RELEASE);
 
     Cached *c = NULL;
     if (!r.bad && server_id[0]) {
@@ -387,7 +414,13 @@ static void *analysis_thread(void *arg) {
     send_buf(w, &b, true);
     buf_free(&b);
     for (;;) {
-        Frame *f = next_frame(w);
+        Frame *f;
+        if (w->nstash) {
+            f = w->stash[0];
+            memmove(w->stash, w->stash + 1, (size_t)--w->nstash * sizeof *w->stash);
+        } else {
+            f = next_frame(w);
+        }
         if (f->type == WF_JOB) {
             run_job(w, f);
         } else if (f->type == WF_FORGET) {
@@ -431,6 +464,11 @@ int worker_process_main(int fd) {
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, SIG_IGN);  /* the loop drains on these; the worker goes when its socket closes */
     signal(SIGTERM, SIG_IGN);
+    /* Every request allocates and frees its arena: keep the memory rather
+     * than hand it back (brk, munmap) and fault it in again each time. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 4 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     WState *w = calloc(1, sizeof *w);
     if (!w) return 3;
     W = w;

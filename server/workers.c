@@ -2,6 +2,7 @@
 #include "workers.h"
 
 #include <inttypes.h>
+#include <malloc.h>
 #include <openssl/sha.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +45,13 @@ typedef struct WorkerProc {
     Buf in;
     uint64_t started_ns;
     char req_hash[17];  /* the job's request bytes, SHA-256 (first 8 bytes): how logs name it */
+    /* Under load a second job is sent while the first runs, so the worker
+     * goes from one to the next without sleeping in between (a wake-up
+     * saved per call). It has not started while `job` runs: if the worker
+     * dies, it goes back to the front of the queue. */
+    Job *next_job;
+    uint64_t next_seq;
+    char next_hash[17];
 } WorkerProc;
 
 struct Workers {
@@ -110,11 +118,30 @@ static void request_hash(const uint8_t *p, size_t n, char out[17]) {
     for (int i = 0; i < 8; i++) snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
+static void arm_deadline(WorkerProc *w) {
+    Job *j = w->job;
+    if (!j) return;
+    if (j->deadline_ns) {
+        uint64_t now = mono_ns();
+        uint64_t ms = j->deadline_ns > now ? (j->deadline_ns - now) / 1000000 : 0;
+        arm_kill(w, ms + DEADLINE_GRACE_MS);
+    }
+    if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) arm_kill(w, CANCEL_GRACE_MS);
+}
+
 static void start_job(WorkerProc *w, Job *j) {
     Workers *ws = w->ws;
-    w->job = j;
-    w->seq = ++ws->next_seq;
-    w->kill_reason = NULL;
+    bool head = w->job == NULL;
+    uint64_t seq = ++ws->next_seq;
+    char *hash = head ? w->req_hash : w->next_hash;
+    if (head) {
+        w->job = j;
+        w->seq = seq;
+        w->kill_reason = NULL;
+    } else {
+        w->next_job = j;
+        w->next_seq = seq;
+    }
     j->worker = w;
     j->on_cancel = on_job_cancel;
     j->on_drained = on_job_drained;
@@ -122,7 +149,7 @@ static void start_job(WorkerProc *w, Job *j) {
     Session *s = j->session;
     Buf b = {0};
     size_t at = wire_begin(&b, WF_JOB);
-    buf_u64(&b, w->seq);
+    buf_u64(&b, seq);
     buf_u8(&b, (uint8_t)j->method);
     buf_u8(&b, (uint8_t)j->fmt);
     buf_u64(&b, j->deadline_ns);
@@ -136,34 +163,54 @@ static void start_job(WorkerProc *w, Job *j) {
         buf_reserve(&b, n);
         if (!b.failed) {
             protobuf_c_message_pack(j->req_msg, b.data + b.len);
-            request_hash(b.data + b.len, n, w->req_hash);
+            request_hash(b.data + b.len, n, hash);
             b.len += n;
         }
     } else {
         buf_bytes(&b, j->req, j->req_len);
-        request_hash(j->req, j->req_len, w->req_hash);
+        request_hash(j->req, j->req_len, hash);
     }
     wire_end(&b, at);
     send_frame(w, &b);
-    if (j->deadline_ns) {
-        uint64_t now = mono_ns();
-        uint64_t ms = j->deadline_ns > now ? (j->deadline_ns - now) / 1000000 : 0;
-        arm_kill(w, ms + DEADLINE_GRACE_MS);
-    }
+    if (head) arm_deadline(w);
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) on_job_cancel(j);
 }
 
+static Job *pop(Workers *ws) {
+    Job *j = ws->head;
+    ws->head = j->next;
+    if (!ws->head) ws->tail = NULL;
+    j->next = NULL;
+    ws->len--;
+    return j;
+}
+
+/* Idle workers first; then, with jobs still waiting, one more job to each
+ * busy worker whose job is not stalled (paused output, a kill pending). */
 static void kick(Workers *ws) {
     for (uint32_t i = 0; i < ws->n && ws->head; i++) {
         WorkerProc *w = &ws->w[i];
         if (!w->ready || w->job || w->dead || w->pipe_closed) continue;
-        Job *j = ws->head;
-        ws->head = j->next;
-        if (!ws->head) ws->tail = NULL;
-        j->next = NULL;
-        ws->len--;
-        start_job(w, j);
+        start_job(w, pop(ws));
     }
+    for (uint32_t i = 0; i < ws->n && ws->head; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (!w->ready || !w->job || w->next_job || w->dead || w->pipe_closed || w->paused || w->kill_reason) continue;
+        if (__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE)) continue;
+        start_job(w, pop(ws));
+    }
+}
+
+/* Back to the front of the queue: a job that never started. */
+static void requeue_front(Workers *ws, Job *j) {
+    j->worker = NULL;
+    j->on_cancel = NULL;
+    j->on_drained = NULL;
+    ws->running--;
+    j->next = ws->head;
+    ws->head = j;
+    if (!ws->tail) ws->tail = j;
+    ws->len++;
 }
 
 void workers_push(Workers *ws, Job *j) {
@@ -199,6 +246,13 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
         w->paused = false;
         resume(w);
     }
+    if (w->next_job) { /* the worker goes on with it */
+        w->job = w->next_job;
+        w->seq = w->next_seq;
+        memcpy(w->req_hash, w->next_hash, sizeof w->req_hash);
+        w->next_job = NULL;
+        arm_deadline(w);
+    }
     job_set_done(j, status, msg);
     server_job_finished(ws->srv, j); /* may queue the session's next job */
     kick(ws);
@@ -206,9 +260,15 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
 
 static void on_job_cancel(Job *j) {
     WorkerProc *w = j->worker;
-    if (!w || w->job != j) return;
+    if (!w) return;
     /* SIGUSR1 carrying the job's sequence number: the worker's analysis
-     * thread sees it at once, and a late one cannot stop the next job. */
+     * thread sees it at once, and a late one cannot stop the next job
+     * (one for a job not started yet is remembered for when it starts). */
+    if (w->next_job == j) {
+        if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->next_seq});
+        return;
+    }
+    if (w->job != j) return;
     if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->seq});
     if (w->paused) { /* its output is dropped from now on: let it write */
         w->paused = false;
@@ -275,6 +335,10 @@ static void worker_gone(WorkerProc *w) {
         snprintf(why, sizeof why, "exit status %" PRId64 ", e.g. a sanitizer report", w->exit_status);
     else
         snprintf(why, sizeof why, "%s", reason);
+    /* The job sent behind the one that ran never started: another worker takes it. */
+    Job *pending = w->next_job;
+    w->next_job = NULL;
+    if (pending) requeue_front(ws, pending);
     bool expected = ws->closing;
     if (!expected) {
         metrics_worker_restart(&srv->metrics, reason);
@@ -668,6 +732,10 @@ static void reap_orphans(uv_timer_t *t) {
 }
 
 Workers *workers_start(Server *srv) {
+    /* The loop now copies every request and response through its heap:
+     * keep freed memory instead of trimming it back with brk each time. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 4 << 20);
     Workers *ws = calloc(1, sizeof *ws);
     if (!ws) return NULL;
     ws->srv = srv;
