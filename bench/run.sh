@@ -9,6 +9,7 @@
 #   3. growth: plans that double in one dimension at a time
 #   4. through the daemon: catalyzer-load at concurrency 1, 2 and saturating
 #   5. the cost of TLS and token checks through the daemon (bench/security.sh)
+#   6. TPC-H through Spark Connect's AnalyzePlan against catalyzer.v1 Analyze (bench/connect.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
@@ -215,6 +216,11 @@ kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
 log "security: TLS and token checks (bench/security.sh)"
 BENCH_SECURITY_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
     bash "$ROOT/bench/security.sh" || log "security: bench/security.sh exited $?"
+
+# --------------------------------------------------------------- connect ----
+log "connect: AnalyzePlan against Analyze (bench/connect.sh)"
+BENCH_CONNECT_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/connect.sh" || log "connect: bench/connect.sh exited $?"
 
 # --------------------------------------------------------------- report ----
 cat /proc/loadavg >"$OUT/loadavg_end.txt"

@@ -1024,6 +1024,7 @@ int main(int argc, char **argv) {
         free(L.queries[i].name);
         free(L.queries[i].setup);
         free(L.queries[i].sql);
+        if (L.queries[i].plan) protobuf_c_message_free_unpacked(&L.queries[i].plan->base, NULL);
     }
     free(L.queries);
     free(L.schema_sql);
