@@ -322,6 +322,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import security_report  # noqa: E402
 
 lines.extend(security_report.render(OUT))
+import connect_report  # noqa: E402
+
+lines.extend(connect_report.render(OUT))
 if lines[-1] != "":
     w("")
 import catalogs_report  # noqa: E402

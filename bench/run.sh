@@ -11,6 +11,7 @@
 #   5. the cost of TLS and token checks through the daemon (bench/security.sh)
 #   6. the cost of isolated analysis workers through the daemon (bench/isolation.sh)
 #   7. external catalogs: TPC-DS through the JDBC catalog, warm and cold (bench/catalogs.sh)
+#   8. TPC-H through Spark Connect's AnalyzePlan against catalyzer.v1 Analyze (bench/connect.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
@@ -227,6 +228,11 @@ BENCH_ISOLATION_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_S
 log "external catalogs: JDBC over PostgreSQL, warm and cold (bench/catalogs.sh)"
 BENCH_OUT="$OUT" CATALYZER="$BUILD/client/catalyzer" ITER_CZ="$ITER_CZ" CATALYZER_SHARED="$SHARED" \
     bash "$ROOT/bench/catalogs.sh" || log "catalogs: bench/catalogs.sh exited $?"
+
+# --------------------------------------------------------------- connect ----
+log "connect: AnalyzePlan against Analyze (bench/connect.sh)"
+BENCH_CONNECT_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/connect.sh" || log "connect: bench/connect.sh exited $?"
 
 # --------------------------------------------------------------- report ----
 cat /proc/loadavg >"$OUT/loadavg_end.txt"
