@@ -67,8 +67,9 @@ static void fail(CzCatalogFailure *f, const char *cls, const char *url, const ch
     jdbc_url_redact(url ? url : "", f->values[0], sizeof f->values[0]);
     f->nparams = 1;
     if (name2) {
-        snprintf(f->names[1], sizeof f->names[1], "%s", name2);
-        snprintf(f->values[1], sizeof f->values[1], "%s", value2);
+        snprintf(f->names[1], sizeof f->names[1], "%.*s", (int)sizeof f->names[1] - 1, name2);
+        /* a long value is cut to the failure's room (-O3 checks the bound) */
+        snprintf(f->values[1], sizeof f->values[1], "%.*s", (int)sizeof f->values[1] - 1, value2);
         f->nparams = 2;
     }
 }
