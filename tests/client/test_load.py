@@ -66,14 +66,17 @@ try:
             f.write("SELECT " + ", ".join("a + %d AS c%d" % (i, i) for i in range(2000)) + " FROM VALUES (1) AS v(a)")
         rc, out, err = load("--daemon", d.addr, "--workload", slow, "--requests", "20", "--lean", "--json")
         closed = json.loads(out) if rc == 0 else {}
-        rc, out, err = load("--daemon", d.addr, "--workload", slow, "--rate", "400", "--requests", "200", "--lean",
+        svc = closed["latency_us"]["p50"] if closed else 0
+        # due twice as fast as one connection answers: request k waits about k * svc / 2, so the 90th
+        # percentile of 200 is near 90 service times (asked: more than 30, whatever the machine's speed)
+        rate = max(50, int(2e6 / svc)) if svc else 400
+        rc, out, err = load("--daemon", d.addr, "--workload", slow, "--rate", str(rate), "--requests", "200", "--lean",
                             "--json")
         opened = json.loads(out) if rc == 0 else {}
         ok = closed and opened and opened["ok"] == 200
-        svc = closed["latency_us"]["p50"] if closed else 0
-        t.ok(ok and opened["latency_us"]["p90"] > 5 * svc and opened["latency_us"]["p90"] > 300000,
-             "open loop above capacity: latency from the due time grows (p90 %.0f us vs service time %.0f us)"
-             % (opened["latency_us"]["p90"] if opened else -1, svc), out + err)
+        t.ok(ok and opened["latency_us"]["p90"] > 30 * svc,
+             "open loop above capacity (%d/s): latency from the due time grows (p90 %.0f us vs service time %.0f us)"
+             % (rate, opened["latency_us"]["p90"] if opened else -1, svc), out + err)
 
         bad = os.path.join(w, "bad")
         os.mkdir(bad)
