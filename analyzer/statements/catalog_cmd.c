@@ -90,19 +90,8 @@ Node *v2_create_table(Analysis *an, CzSession *s, Node *stmt, const QualifiedNam
     }
     ColumnDef *cols;
     uint32_t ncols;
-    Node *query = NULL;
-    if (stmt->nkids) {
-        query = an_analyze_query(an, stmt->kids[0]);
-        if (!query) return NULL;
-        AttrList out = plan_output(an, query);
-        ncols = out.n;
-        cols = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
-        for (uint32_t i = 0; i < ncols; i++) cols[i] = (ColumnDef){out.v[i]->u.attr.name, out.v[i]->type, true};
-    } else {
-        ncols = stmt->u.ddl.ncols;
-        cols = ARENA_ARRAY(an->arena, ColumnDef, ncols + 1);
-        for (uint32_t i = 0; i < ncols; i++) cols[i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true};
-    }
+    Node *query;
+    if (!stmt_new_table_columns(an, stmt, &cols, &ncols, &query)) return NULL;
     catalog_v2_put_table(c, q->catalog.name, q->ns, q->name, (int)ncols, cols);
     Node *r = with_resolved_identifier(an, stmt, q);
     return query && r->nkids && r->kids[0] != query ? node_with_kid(an->arena, r, 0, query) : r;

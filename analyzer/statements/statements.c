@@ -127,6 +127,24 @@ bool stmt_fail_at(Analysis *an, const Node *at, ErrorInfo *e) {
     return false;
 }
 
+bool stmt_new_table_columns(Analysis *an, Node *stmt, ColumnDef **cols, uint32_t *ncols, Node **query) {
+    *query = NULL;
+    if (stmt->nkids) { /* CREATE TABLE ... AS query: the query's output, every column nullable */
+        *query = an_analyze_query(an, stmt->kids[0]);
+        if (!*query) return false;
+        AttrList out = plan_output(an, *query);
+        *ncols = out.n;
+        *cols = ARENA_ARRAY(an->arena, ColumnDef, out.n + 1);
+        for (uint32_t i = 0; i < out.n; i++) (*cols)[i] = (ColumnDef){out.v[i]->u.attr.name, out.v[i]->type, true};
+        return true;
+    }
+    *ncols = stmt->u.ddl.ncols;
+    *cols = ARENA_ARRAY(an->arena, ColumnDef, *ncols + 1);
+    for (uint32_t i = 0; i < *ncols; i++)
+        (*cols)[i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true};
+    return true;
+}
+
 bool stmt_split_table_name(Analysis *an, CzSession *s, const Node *at, NameParts n, QualifiedName *q,
                            const char **ns, const char **tbl) {
     if (n.n == 0) {

@@ -131,6 +131,11 @@ Node *v2_drop_table(Analysis *an, CzSession *s, Node *stmt, const QualifiedName 
 /* Fails the analysis with a catalog-layer error, positioned at the statement. */
 bool stmt_fail_at(Analysis *an, const Node *at, ErrorInfo *e);
 
+/* The columns of a table CREATE TABLE makes: its query's output (*query is
+ * the analysed query) or the declared columns (*query NULL); false when the
+ * query failed. */
+bool stmt_new_table_columns(Analysis *an, Node *stmt, ColumnDef **cols, uint32_t *ncols, Node **query);
+
 /* A table or view name split as Spark's CatalogAndIdentifier splits it; in
  * the session catalog the namespace must be a single part (*ns). */
 bool stmt_split_table_name(Analysis *an, CzSession *s, const Node *at, NameParts n, QualifiedName *q,
