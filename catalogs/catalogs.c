@@ -2,8 +2,6 @@
  * cache in front of them. */
 #include "catalogs.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +15,6 @@ struct CzCatalogs {
     CzCatalogsOptions opts;
     TableCache *cache;
     JdbcPostgres *pg;
-    atomic_uint_fast64_t loads, hits, failures;
 };
 
 static uint64_t now_ms(void) {
@@ -68,19 +65,16 @@ static CzCatalogStatus load_table(void *ctx, const CzCatalogRequest *req, CzExte
     uint32_t ttl = ttl_for(c, req);
     CachedTable *e = ttl ? table_cache_get(c->cache, key, now_ms()) : NULL;
     if (e) {
-        atomic_fetch_add(&c->hits, 1);
         *out = *cached_table(e);
         free(key);
         return CZ_CATALOG_FOUND;
     }
     CzExternalTable loaded;
     CzCatalogStatus st = jdbc_pg_load_table(c->pg, req, &loaded, f);
-    if (st == CZ_CATALOG_FAILED) atomic_fetch_add(&c->failures, 1);
     if (st != CZ_CATALOG_FOUND) {
         free(key);
         return st;
     }
-    atomic_fetch_add(&c->loads, 1);
     e = table_cache_put(c->cache, key, req->catalog, &loaded, now_ms(), ttl);
     jdbc_pg_table_free(&loaded);
     free(key);
@@ -125,19 +119,3 @@ void cz_catalogs_free(CzCatalogs *c) {
 }
 
 const CzCatalogProvider *cz_catalogs_provider(CzCatalogs *c) { return &c->provider; }
-
-void cz_catalogs_stats(CzCatalogs *c, CzCatalogsStats *out) {
-    TableCacheStats s;
-    table_cache_stats(c->cache, &s);
-    *out = (CzCatalogsStats){atomic_load(&c->loads), atomic_load(&c->hits), atomic_load(&c->failures), s.evictions,
-                             s.entries, s.bytes};
-}
-
-size_t cz_catalogs_invalidate(CzCatalogs *c, const char *catalog, const char *ns, const char *table) {
-    if (!catalog) return table_cache_invalidate(c->cache, NULL, NULL);
-    if (!table) return table_cache_invalidate(c->cache, catalog, NULL);
-    /* every cached copy of catalog.ns.table, whatever url or user it was read with */
-    char suffix[1024];
-    snprintf(suffix, sizeof suffix, "\x1f%s%s\x1f%s", ns && *ns ? ns : "", ns && *ns ? "\x1e" : "", table);
-    return table_cache_invalidate(c->cache, catalog, suffix);
-}

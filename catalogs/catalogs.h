@@ -4,7 +4,8 @@
  *     (spark.sql.catalog.NAME=org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog,
  *      .url=jdbc:postgresql://HOST:PORT/DB, .user, .password), through libpq;
  * with one bounded cache (entries, bytes, time to live) shared by every
- * session that uses the provider. Thread-safe. */
+ * session that uses the provider. Thread-safe. (Invalidation other than by
+ * time to live is not wired to a statement or an RPC yet.) */
 #ifndef CZ_CATALOGS_H
 #define CZ_CATALOGS_H
 
@@ -28,18 +29,5 @@ CzCatalogs *cz_catalogs_new(const CzCatalogsOptions *opts);
 void cz_catalogs_free(CzCatalogs *c);
 /* The provider to give sessions (cz_session_set_catalog_provider); lives as long as c. */
 const CzCatalogProvider *cz_catalogs_provider(CzCatalogs *c);
-
-typedef struct CzCatalogsStats {
-    uint64_t loads;        /* tables loaded from their source */
-    uint64_t hits;         /* tables served from the cache */
-    uint64_t failures;     /* loads that failed (unreachable, deadline, errors) */
-    uint64_t evictions;    /* entries dropped for the bounds */
-    size_t entries, bytes; /* the cache now */
-} CzCatalogsStats;
-void cz_catalogs_stats(CzCatalogs *c, CzCatalogsStats *out);
-
-/* Drops cached tables: one table (catalog, ns, table), a catalog's tables
- * (table NULL, ns NULL), or all (catalog NULL). Returns how many. */
-size_t cz_catalogs_invalidate(CzCatalogs *c, const char *catalog, const char *ns, const char *table);
 
 #endif

@@ -11,8 +11,7 @@ struct CachedTable {
     CzExternalTable table;   /* cols and strings live in the same block as the entry */
     size_t bytes;
     uint64_t expires_ms;
-    int refs;                /* the cache's own (while listed) + one per user */
-    bool listed;
+    int refs;                /* the cache's own (while in the table) + one per user */
     CachedTable *hnext;      /* hash chain */
     CachedTable *prev, *next;/* LRU: head most recent */
 };
@@ -61,7 +60,6 @@ static void unlist_locked(TableCache *c, CachedTable *e) {
     else c->head = e->next;
     if (e->next) e->next->prev = e->prev;
     else c->tail = e->prev;
-    e->listed = false;
     c->entries--;
     c->bytes -= e->bytes;
     unref_locked(e);
@@ -176,7 +174,6 @@ CachedTable *table_cache_put(TableCache *c, const char *key, const char *group, 
     if (c->head) c->head->prev = e;
     c->head = e;
     if (!c->tail) c->tail = e;
-    e->listed = true;
     c->entries++;
     c->bytes += e->bytes;
     pthread_mutex_unlock(&c->mu);
