@@ -263,8 +263,14 @@ static bool plan_streaming(const Node *p) {
 }
 
 /* Canonical text for sameSemantics / semanticHash: the analysed tree with
- * expression ids renumbered in order of appearance (Spark's
- * QueryPlan.canonicalized normalises ids the same way). */
+ * expression ids renumbered in order of appearance and the names of
+ * attributes and aliases erased, as Spark's QueryPlan.canonicalized does
+ * (an Alias canonicalises to an empty name, an AttributeReference to
+ * "none"): `SELECT id + 1 AS x` and `... AS y` are the same query. */
+static bool canonical_name_char(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '`';
+}
+
 static const char *canonical_text(Ctx *c, const CzResult *r) {
     const char *t = cz_result_tree(r);
     StrBuf sb;
@@ -272,7 +278,18 @@ static const char *canonical_text(Ctx *c, const CzResult *r) {
     unsigned long long seen[4096];
     size_t nseen = 0;
     for (const char *p = t ? t : ""; *p; p++) {
+        if (strncmp(p, " AS ", 4) == 0) {
+            /* an alias: its name, up to the id it defines on this line, is erased */
+            const char *id = p + 4;
+            while (*id && *id != '\n' && !(*id == '#' && id[1] >= '0' && id[1] <= '9')) id++;
+            if (*id == '#') {
+                sb_puts(&sb, " AS ");
+                p = id - 1;
+                continue;
+            }
+        }
         if (*p == '#' && p[1] >= '0' && p[1] <= '9') {
+            while (sb.len > 0 && canonical_name_char(sb.data[sb.len - 1])) sb_truncate(&sb, sb.len - 1);
             unsigned long long id = strtoull(p + 1, (char **)&p, 10);
             size_t k = 0;
             while (k < nseen && seen[k] != id) k++;

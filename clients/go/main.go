@@ -11,8 +11,9 @@
 // with every rule traced that reads the view in the same session, then a
 // stateless Analyze that must fail with a Spark error class; then, as a
 // Spark Connect client, AnalyzePlan (schema, explain) of a Connect plan over
-// the same session's view, and the same plan through catalyzer.v1 Analyze.
-// Each line it prints is checked by tests/polyglot; it exits non-zero on any
+// the same session's view, and the same plan through catalyzer.v1 Analyze;
+// then the Spark Connect tour (connect_tour.go: every AnalyzePlan kind, every
+// Config operation, ExecutePlan, errors, bad plans, ReleaseSession). Each line it prints is checked by tests/polyglot; it exits non-zero on any
 // mismatch.
 package main
 
@@ -204,4 +205,6 @@ func main() {
 		fail("DropSession: %v", err)
 	}
 	fmt.Printf("drop: existed=%v\n", drop.Existed)
+
+	connectTour(ctx, conn)
 }

@@ -388,12 +388,14 @@ def analyze_semantics():
     a = plan(sql_rel("SELECT 1 AS a"))
     b = plan(sql_rel("SELECT 1   AS   a"))
     c = plan(sql_rel("SELECT 2 AS a"))
+    renamed = plan(sql_rel("SELECT 1 AS other_name"))  # canonicalisation erases alias names
     S = B.AnalyzePlanRequest.SameSemantics
     assert analyze(analyze_req(same_semantics=S(target_plan=a, other_plan=b)), timeout=30).same_semantics.result
+    assert analyze(analyze_req(same_semantics=S(target_plan=a, other_plan=renamed)), timeout=30).same_semantics.result
     assert not analyze(analyze_req(same_semantics=S(target_plan=a, other_plan=c)), timeout=30).same_semantics.result
     h = lambda p: analyze(analyze_req(semantic_hash=B.AnalyzePlanRequest.SemanticHash(plan=p)),  # noqa: E731
                           timeout=30).semantic_hash.result
-    assert h(a) == h(b) and h(a) != h(c)
+    assert h(a) == h(b) and h(a) == h(renamed) and h(a) != h(c)
 
 
 t.check("AnalyzePlan same_semantics and semantic_hash", analyze_semantics)

@@ -11,7 +11,9 @@
 // with every rule traced that reads the view in the same session, then a
 // stateless Analyze that must fail with a Spark error class; then, as a Spark
 // Connect client, AnalyzePlan (schema, explain) of a Connect plan over the
-// same session's view, and the same plan through catalyzer.v1 Analyze. Each
+// same session's view, and the same plan through catalyzer.v1 Analyze; then
+// the Spark Connect tour (ConnectTour.java: every AnalyzePlan kind, every
+// Config operation, ExecutePlan, errors, bad plans, ReleaseSession). Each
 // line it prints is checked by tests/polyglot; it exits non-zero on any
 // mismatch.
 package io.catalyzer.example;
@@ -167,6 +169,8 @@ public final class CatalyzerClient {
             DropSessionResponse drop = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
                 .dropSession(DropSessionRequest.newBuilder().setSessionId(session).build());
             System.out.println("drop: existed=" + drop.getExisted());
+
+            ConnectTour.run(channel);
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
