@@ -176,6 +176,7 @@ static bool analyse_root(Ctx *c, const Spark__Connect__Plan *plan, const char *f
         .ansi = conf_true(c->s, "spark.sql.ansi.enabled", true),
         .double_quoted_identifiers = conf_true(c->s, "spark.sql.ansi.doubleQuotedIdentifiers", false),
         .enforce_reserved_keywords = conf_true(c->s, "spark.sql.ansi.enforceReservedKeywords", false),
+        .time_zone = cz_session_get_conf(c->s, "spark.sql.session.timeZone"),
     };
     DecodeResult dr;
     Node *p = plan_decode(cz_result_arena(r), plan->root, &lim, &opt, &dr);

@@ -14,6 +14,8 @@
 #include "functions/functions.h"
 #include "connect_schema.h"
 #include "core/output.h"
+#include "core/tz.h"
+#include "catalyzer.h"
 #include "parser/parser.h"
 
 typedef Spark__Connect__Relation Rel;
@@ -367,10 +369,24 @@ static bool literal_value(Dec *d, const Lit *l, const DataType *want, Value *v, 
         v->u.s.len = (uint32_t)strlen(l->string);
         return true;
     case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_DATE: v->type = &TYPE_DATE; v->u.i = l->date; return true;
-    case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP:
+    case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP: {
+        /* the wire holds an instant (micros since the epoch, UTC); the analyzer
+         * keeps a TIMESTAMP as the session zone's wall clock, which is also how
+         * Spark prints the literal (Literal.toString/sql use the session zone) */
+        char dflt[128];
+        const char *zone = d->opt->time_zone;
+        if (!zone || !*zone) { /* unset: the server's zone, Spark's default (the JVM's) */
+            cz_default_time_zone(dflt, sizeof dflt);
+            zone = dflt;
+        }
+        int64_t secs = l->timestamp / 1000000 - (l->timestamp % 1000000 < 0);
+        int32_t off = 0;
+        if (!tz_offset_at_instant(zone, secs, &off))
+            return invalid(d, "unknown session time zone '%s' for a timestamp literal", zone), false;
         v->type = &TYPE_TIMESTAMP;
-        v->u.i = l->timestamp;
+        v->u.i = l->timestamp + (int64_t)off * 1000000;
         return true;
+    }
     case SPARK__CONNECT__EXPRESSION__LITERAL__LITERAL_TYPE_TIMESTAMP_NTZ:
         v->type = &TYPE_TIMESTAMP_NTZ;
         v->u.i = l->timestamp_ntz;

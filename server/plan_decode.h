@@ -38,6 +38,8 @@ typedef struct DecodeOptions {
     bool enforce_reserved_keywords;
     int default_parallelism;        /* Range without num_partitions: its splits (0: not printed) */
     ExprId first_id;                /* attributes the decoder makes are numbered after this */
+    const char *time_zone;          /* spark.sql.session.timeZone (NULL: the server's zone): a TIMESTAMP literal's
+                                       instant becomes that zone's wall clock, as the analyzer keeps it */
 } DecodeOptions;
 
 typedef enum DecodeStatus {

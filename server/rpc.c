@@ -352,7 +352,8 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         r = cz_result_prepare();
         DecodeLimits lim = {j->srv->cfg.max_plan_depth, j->srv->cfg.max_plan_nodes};
         const char *ansi = cz_session_get_conf(s, "spark.sql.ansi.enabled");
-        DecodeOptions dopt = {.ansi = !ansi || strcasecmp(ansi, "false") != 0};
+        DecodeOptions dopt = {.ansi = !ansi || strcasecmp(ansi, "false") != 0,
+                              .time_zone = cz_session_get_conf(s, "spark.sql.session.timeZone")};
         DecodeResult dr;
         Node *plan = plan_decode(cz_result_arena(r), rq->plan, &lim, &dopt, &dr);
         if (!plan) {

@@ -316,6 +316,27 @@ def analyze_schema():
 t.check("AnalyzePlan schema: a DataType struct with names, types, nullability", analyze_schema)
 
 
+def timestamp_literal_in_session_zone():
+    # the wire holds an instant; Spark prints the literal in the session time zone
+    conf(B.ConfigRequest.Operation(set=B.ConfigRequest.Set(pairs=[
+        B.KeyValue(key="spark.sql.session.timeZone", value="America/Los_Angeles")])))
+    ts = E.Expression(literal=E.Expression.Literal(timestamp=1677155519808000))  # 2023-02-23T12:31:59.808Z
+    rel = R.Relation(project=R.Project(input=sql_rel("SELECT 1 AS one"), expressions=[ts]))
+    r = analyze(analyze_req(schema=B.AnalyzePlanRequest.Schema(plan=plan(rel))), timeout=30)
+    names = [f.name for f in r.schema.schema.struct.fields]
+    assert names == ["TIMESTAMP '2023-02-23 04:31:59.808'"], names
+    conf(B.ConfigRequest.Operation(set=B.ConfigRequest.Set(pairs=[
+        B.KeyValue(key="spark.sql.session.timeZone", value="Asia/Kolkata")])))
+    r = analyze(analyze_req(schema=B.AnalyzePlanRequest.Schema(plan=plan(rel))), timeout=30)
+    names = [f.name for f in r.schema.schema.struct.fields]
+    assert names == ["TIMESTAMP '2023-02-23 18:01:59.808'"], names
+    conf(B.ConfigRequest.Operation(set=B.ConfigRequest.Set(pairs=[
+        B.KeyValue(key="spark.sql.session.timeZone", value="America/Los_Angeles")])))
+
+
+t.check("a timestamp literal (an instant on the wire) prints in the session time zone", timestamp_literal_in_session_zone)
+
+
 def analyze_explain():
     p = plan(sql_rel("SELECT 1 AS a"))
     M = B.AnalyzePlanRequest.Explain
