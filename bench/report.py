@@ -321,6 +321,11 @@ w("")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import security_report  # noqa: E402
 
+import phases_report  # noqa: E402
+
+lines.extend(phases_report.render(OUT))
+if lines[-1] != "":
+    w("")
 lines.extend(security_report.render(OUT))
 import connect_report  # noqa: E402
 

@@ -3,7 +3,9 @@
 #   bash bench/run.sh            (as root on the project's Debian machine)
 # builds a release build in build-bench/, installs the peers it compares with
 # (none of them is a dependency of the build or the tests), runs
-#   1. in process: parse+analyse of every TPC-DS / TPC-H query (catalyzer bench)
+#   1. in process: parse+analyse of every TPC-DS / TPC-H query (catalyzer bench),
+#      then per query a series that times each phase (--phases: parse,
+#      resolve, check, encode of the full response)
 #   2. peers on the same queries: DuckDB's binder, PostgreSQL 15's parse
 #      analysis, SQLite's sqlite3_prepare_v2
 #   3. growth: plans that double in one dimension at a time
@@ -143,11 +145,12 @@ done
 # ------------------------------------------------ in process + peers ----
 # Per set, Catalyzer and the three peers run back to back so that they see
 # the same machine load.
+echo "catalyzer bench --schema SCHEMA --iterations $ITER_CZ --json --phases QUERIES" >"$OUT/phases_cmd.txt"
 for s in "${SETS[@]}"; do
     mapfile -t Q < <(set_queries "$s")
     mapfile -t A < <(for q in "${Q[@]}"; do echo "$OUT/adapted/$s/$(basename "$q")"; done)
     log "$s: catalyzer bench (${#Q[@]} queries x $ITER_CZ)"
-    "$CZ" bench --schema "$(set_schema "$s")" --iterations "$ITER_CZ" --json "${Q[@]}" >"$OUT/cz/$s.json"
+    "$CZ" bench --schema "$(set_schema "$s")" --iterations "$ITER_CZ" --json --phases "${Q[@]}" >"$OUT/cz/$s.json"
     log "$s: DuckDB prepare (x $ITER_PEER)"
     "$OUT/tools/duckdb_prepare" "$ITER_PEER" "$OUT/adapted/$s/schema.sql" "${A[@]}" >"$OUT/peers/duckdb-$s.jsonl" 2>/dev/null
     log "$s: PostgreSQL PREPARE (x $ITER_PEER)"

@@ -16,7 +16,7 @@ typedef struct Subcommand {
 static const Subcommand SUBCOMMANDS[] = {
     {"parse", cmd_parse, "parse FILE...          print the unresolved plan of each statement (.sql or .jsonl)"},
     {"run", cmd_run, "run [--conf k=v]... [--bare] [--plan] FILE   analyse each statement (--plan: Spark Connect plan) in one session; JSON line each"},
-    {"bench", cmd_bench, "bench [--schema FILE] [--iterations N] [--json] QUERY.sql...   in-process timing"},
+    {"bench", cmd_bench, "bench [--schema FILE] [--iterations N] [--json] [--phases] QUERY.sql...   in-process timing"},
     {"functions", cmd_functions, "functions          list the built-in functions (name, family, kind)"},
     {"trace", cmd_trace, "trace [--daemon H:P] [--diff] [--all] FILE   per-rule timeline of the last statement's analysis"},
     {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] [--plan] FILE   print each analysed plan (and rule trace)"},

@@ -8,7 +8,7 @@
 
 #include "source.h"
 
-enum { L_DAEMON = 256, L_CONF, L_BARE, L_TRACE, L_DIFF, L_ALL, L_PLAN, L_SCHEMA, L_ITERATIONS, L_JSON };
+enum { L_DAEMON = 256, L_CONF, L_BARE, L_TRACE, L_DIFF, L_ALL, L_PLAN, L_SCHEMA, L_ITERATIONS, L_JSON, L_PHASES };
 
 static const struct option LONGOPTS[] = {
     {"daemon", required_argument, NULL, L_DAEMON},
@@ -21,6 +21,7 @@ static const struct option LONGOPTS[] = {
     {"schema", required_argument, NULL, L_SCHEMA},
     {"iterations", required_argument, NULL, L_ITERATIONS},
     {"json", no_argument, NULL, L_JSON},
+    {"phases", no_argument, NULL, L_PHASES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -38,6 +39,7 @@ static unsigned needs(int c) {
     case L_SCHEMA: return CLI_O_SCHEMA;
     case L_ITERATIONS: return CLI_O_ITERATIONS;
     case L_JSON: return CLI_O_JSON;
+    case L_PHASES: return CLI_O_PHASES;
     case 'e': return CLI_O_EXPR;
     default: return 0;
     }
@@ -90,6 +92,7 @@ int cli_getopt(int argc, char **argv, unsigned allowed, const char *usage, bool 
             break;
         }
         case L_JSON: o->json = true; break;
+        case L_PHASES: o->phases = true; break;
         case 'e':
             if (have_expr) {
                 if (!quiet) fprintf(stderr, "catalyzer: one -e SQL at most\n");

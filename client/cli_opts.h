@@ -20,6 +20,7 @@ enum {
     CLI_O_ITERATIONS = 1 << 8, /* --iterations N */
     CLI_O_JSON = 1 << 9,       /* --json */
     CLI_O_EXPR = 1 << 10,      /* -e SQL */
+    CLI_O_PHASES = 1 << 11,    /* --phases */
 };
 
 enum { CLI_MAX_CONFS = 256, CLI_MAX_FILES = 4096 };
@@ -28,7 +29,7 @@ typedef struct CliOpts {
     const char *daemon;
     const char *confs[CLI_MAX_CONFS];
     int nconfs;
-    bool bare, trace, diff, all, plan, json;
+    bool bare, trace, diff, all, plan, json, phases;
     const char *schema;
     long iterations; /* 0 when not given */
     const char *files[CLI_MAX_FILES]; /* FILEs in order; `-e` adds SOURCE_INLINE */

@@ -1,8 +1,15 @@
-/* `catalyzer bench [--schema FILE] [--iterations N] [--conf k=v]... [--json] QUERY.sql...`
+/* `catalyzer bench [--schema FILE] [--iterations N] [--conf k=v]... [--json] [--phases] QUERY.sql...`
  * — a stable interface: parses and analyses each query N times in process
  * (after the schema's statements ran once in the session) and prints per
  * query the median, minimum and maximum microseconds and the arena bytes of
- * one analysis. The primitive the benchmarks and outside tools use. */
+ * one analysis. The primitive the benchmarks and outside tools use.
+ *
+ * --phases adds, per query, a second series of N runs that produce the full
+ * response the daemon sends (tree string, output attributes, structured
+ * plan packed as protobuf) and reports the median of each phase: parse,
+ * resolve, check, output (schema), tree, plan (structured plan encoded and
+ * packed), encode (tree + plan), and the text's size for the parser's
+ * µs per KB. The first series' figures stay exactly what they were. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +17,7 @@
 
 #include "bench_util.h"
 #include "catalyzer.h"
+#include "plan_encode.h"
 #include "cli_opts.h"
 #include "commands.h"
 #include "external_catalogs.h"
@@ -17,11 +25,73 @@
 #include "remote.h"
 
 
+enum { PH_PARSE, PH_RESOLVE, PH_CHECK, PH_OUTPUT, PH_TREE, PH_PLAN, PH_ENCODE, PH_TOTAL, PH_COUNT_ };
+static const char *const PHASE_NAMES[PH_COUNT_] = {"parse", "resolve", "check", "output", "tree", "plan", "encode", "total"};
+
+/* The structured plan and output attributes as the daemon's Analyze response
+ * carries them, packed; returns the packed size. */
+static size_t encode_structured(CzResult *r, uint8_t **buf, size_t *cap) {
+    const Node *plan = cz_result_plan(r);
+    if (!plan) return 0;
+    Arena *a = cz_result_arena(r);
+    size_t nout = 0;
+    Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
+    Catalyzer__V1__ResolvedPlan *pb = plan_encode(a, plan);
+    size_t n = catalyzer__v1__resolved_plan__get_packed_size(pb);
+    for (size_t i = 0; i < nout; i++) n += catalyzer__v1__attribute__get_packed_size(out[i]);
+    if (n > *cap) {
+        free(*buf);
+        *cap = n * 2;
+        *buf = malloc(*cap);
+        if (!*buf) abort();
+    }
+    size_t off = catalyzer__v1__resolved_plan__pack(pb, *buf);
+    for (size_t i = 0; i < nout; i++) off += catalyzer__v1__attribute__pack(out[i], *buf + off);
+    return off;
+}
+
+/* The phase series of one query: medians (µs) into med[PH_COUNT_]. */
+static void bench_phases(CzSession *s, const Statement *q, long iterations, double *med) {
+    double *t[PH_COUNT_];
+    for (int p = 0; p < PH_COUNT_; p++) {
+        t[p] = malloc(sizeof(double) * (size_t)iterations);
+        if (!t[p]) abort();
+    }
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    for (long it = 0; it < iterations; it++) {
+        CzPhaseTimes ph = {0};
+        CzRunOptions o = {.want_tree = true, .phases = &ph};
+        double t0 = bench_now_us();
+        CzResult *r = cz_run_sql(s, q->sql, q->len, &o);
+        double t1 = bench_now_us();
+        encode_structured(r, &buf, &cap);
+        double t2 = bench_now_us();
+        cz_result_free(r);
+        t[PH_PARSE][it] = (double)ph.parse_ns / 1e3;
+        t[PH_RESOLVE][it] = (double)ph.resolve_ns / 1e3;
+        t[PH_CHECK][it] = (double)ph.check_ns / 1e3;
+        t[PH_OUTPUT][it] = (double)ph.output_ns / 1e3;
+        t[PH_TREE][it] = (double)ph.tree_ns / 1e3;
+        t[PH_PLAN][it] = t2 - t1;
+        t[PH_ENCODE][it] = t[PH_TREE][it] + t[PH_PLAN][it];
+        t[PH_TOTAL][it] = t2 - t0;
+    }
+    for (int p = 0; p < PH_COUNT_; p++) {
+        qsort(t[p], (size_t)iterations, sizeof(double), bench_cmp_double);
+        med[p] = t[p][iterations / 2];
+        free(t[p]);
+    }
+    free(buf);
+}
+
 int cmd_bench(int argc, char **argv) {
     if (cli_daemon_arg(argc, argv)) return cmd_bench_daemon(argc, argv);
-    static const char USAGE[] = "bench [--schema FILE] [--iterations N] [--conf k=v]... [--json] QUERY.sql|-|-e SQL...";
+    static const char USAGE[] =
+        "bench [--schema FILE] [--iterations N] [--conf k=v]... [--json] [--phases] QUERY.sql|-|-e SQL...";
     CliOpts o;
-    int prc = cli_getopt(argc, argv, CLI_O_SCHEMA | CLI_O_ITERATIONS | CLI_O_CONF | CLI_O_JSON | CLI_O_EXPR, USAGE, false, &o);
+    int prc = cli_getopt(argc, argv, CLI_O_SCHEMA | CLI_O_ITERATIONS | CLI_O_CONF | CLI_O_JSON | CLI_O_EXPR | CLI_O_PHASES,
+                         USAGE, false, &o);
     if (prc == 1) return 0;
     if (prc != 0 || !o.nfiles) {
         fprintf(stderr, "usage: catalyzer %s\n", USAGE);
@@ -86,12 +156,26 @@ int cmd_bench(int argc, char **argv) {
         qsort(times, (size_t)iterations, sizeof(double), bench_cmp_double);
         double med = times[iterations / 2];
         total_median += med;
-        if (json)
-            printf("%s{\"query\":\"%s\",\"median_us\":%.2f,\"min_us\":%.2f,\"max_us\":%.2f,\"arena_bytes\":%zu,\"status\":\"%s\"}",
+        double pm[PH_COUNT_];
+        if (o.phases) bench_phases(s, &q, iterations, pm);
+        if (json) {
+            printf("%s{\"query\":\"%s\",\"median_us\":%.2f,\"min_us\":%.2f,\"max_us\":%.2f,\"arena_bytes\":%zu,\"status\":\"%s\"",
                    f ? "," : "", bench_base_name(files[f]), med, times[0], times[iterations - 1], bytes, st);
-        else
+            if (o.phases) {
+                printf(",\"phases\":{\"sql_bytes\":%zu", q.len);
+                for (int p = 0; p < PH_COUNT_; p++) printf(",\"%s_us\":%.3f", PHASE_NAMES[p], pm[p]);
+                printf("}");
+            }
+            printf("}");
+        } else {
             printf("%-28s %10.2f %10.2f %10.2f %12zu  %s\n", bench_base_name(files[f]), med, times[0], times[iterations - 1], bytes,
                    st);
+            if (o.phases) {
+                printf("  phases (median us, %zu bytes of SQL):", q.len);
+                for (int p = 0; p < PH_COUNT_; p++) printf(" %s %.2f", PHASE_NAMES[p], pm[p]);
+                printf("\n");
+            }
+        }
         statements_free(&l);
     }
     if (json) printf("],\"total_median_us\":%.2f}\n", total_median);

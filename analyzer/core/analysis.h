@@ -50,6 +50,7 @@ struct Analysis {
                                    and temporary views are not visible); NULL otherwise */
     const AnalysisDriver *driver; /* nested analyses; set by whoever creates the Analysis */
     const char *time_zone;      /* the session time zone (TimeZoneAwareExpression's timeZoneId); NULL: UTC */
+    struct CzPhaseTimes *phases; /* catalyzer.h: where resolve and check times are added; NULL: not timed */
 };
 
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }

@@ -24,6 +24,12 @@
  * thousands of nested subqueries, shallow enough for an 8 MiB stack. */
 #define DEFAULT_MAX_DEPTH 20000
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 struct CzResult {
     Arena *arena;
     CzStatus status;
@@ -333,6 +339,7 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
                    .driver = &ANALYSIS_DRIVER, .next_id = r->first_id,
                    .time_zone = conf_session_time_zone(r->arena, s->state)};
     if (opts) {
+        an.phases = opts->phases;
         an.deadline_ns = opts->deadline_ns;
         an.cancel = opts->cancel;
         if (opts->trace) {
@@ -381,6 +388,8 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
                     (stmt->kind == NK_UnresolvedIdentifierPlan && node_kind_is_command(stmt->u.idplan.builds));
     /* EXECUTE IMMEDIATE of a query answers as that query */
     if (stmt->kind == NK_ExecuteImmediate && !node_kind_is_command(plan->kind)) r->is_command = false;
+    CzPhaseTimes *ph = opts ? opts->phases : NULL;
+    uint64_t t_out = ph ? now_ns() : 0;
     if (!r->is_command) {
         AttrList out = visible_output(&an, plan_output(&an, plan));
         r->schema = schema_string(r->arena, out.v, out.n);
@@ -389,10 +398,13 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     } else {
         r->schema = "struct<>";
     }
+    uint64_t t_tree = ph ? now_ns() : 0;
+    if (ph) ph->output_ns += t_tree - t_out;
     /* with the statement's text, commands print their arguments as written */
     if (opts && opts->want_tree)
         r->tree = plan_tree_string_sql(r->arena, s->state->conf.finish_analysis ? normalize_expr_ids(&an, plan) : plan,
                                        sql, len);
+    if (ph) ph->tree_ns += now_ns() - t_tree;
 }
 
 static void run_guarded(CzSession *s, CzResult *r, Node *stmt, const char *sql, size_t len, const CzRunOptions *opts) {
@@ -436,6 +448,7 @@ static const char *substitute_session_vars(Arena *a, const SessionState *st, con
 
 CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
+    uint64_t t_parse = opts && opts->phases ? now_ns() : 0;
     const char *text = arena_strndup(r->arena, sql, len);
     text = substitute_session_vars(r->arena, s->state, text, &len);
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
@@ -447,6 +460,7 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
+    if (opts && opts->phases) opts->phases->parse_ns += now_ns() - t_parse;
     if (!stmt) {
         set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
                   len);

@@ -155,6 +155,18 @@ typedef void (*CzTraceFn)(void *ctx, const CzTraceEvent *ev);
 
 typedef enum CzTraceLevel { CZ_TRACE_NONE, CZ_TRACE_EFFECTIVE, CZ_TRACE_ALL } CzTraceLevel;
 
+/* Where one statement's time went, in nanoseconds (CzRunOptions.phases):
+ * what `catalyzer bench --phases` reports. Each field is added to, so one
+ * struct can sum several runs; a command's nested queries count in resolve
+ * and check. */
+typedef struct CzPhaseTimes {
+    uint64_t parse_ns;   /* ${var} substitution and SQL text -> unresolved plan (cz_run_sql only) */
+    uint64_t resolve_ns; /* resolution of the statement's queries: the rule batches, nested analyses included */
+    uint64_t check_ns;   /* CheckAnalysis of those queries */
+    uint64_t output_ns;  /* the result's output attributes and schema string */
+    uint64_t tree_ns;    /* the tree string (want_tree) */
+} CzPhaseTimes;
+
 typedef struct CzRunOptions {
     CzTraceFn trace;          /* NULL: no tracing (costs nothing) */
     void *trace_ctx;
@@ -171,6 +183,7 @@ typedef struct CzRunOptions {
     const char *const *param_values_sql;
     int npos_params;
     const char *const *pos_params_sql;
+    CzPhaseTimes *phases;     /* non-NULL: each phase's time is added here (costs a clock read a phase) */
 } CzRunOptions;
 
 /* ---- statements ---- */

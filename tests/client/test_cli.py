@@ -141,6 +141,22 @@ try:
             ok = False
         t.ok(ok, "bench --daemon: round-trip timing", b.stdout.decode() + b.stderr.decode())
 
+        lean = run(["bench", "--iterations", "5", "--json", q])
+        ph = run(["bench", "--iterations", "5", "--json", "--phases", q])
+        ok = lean.returncode == 0 and ph.returncode == 0
+        try:
+            jl, jp = json.loads(lean.stdout)["queries"][0], json.loads(ph.stdout)["queries"][0]
+            p = jp["phases"]
+            names = ["parse", "resolve", "check", "output", "tree", "plan", "encode", "total"]
+            ok = ok and "phases" not in jl and set(jl) | {"phases"} == set(jp) and \
+                all(p[n + "_us"] >= 0 for n in names) and p["resolve_us"] > 0 and p["plan_us"] > 0 and \
+                0 < p["sql_bytes"] < os.path.getsize(q) and \
+                p["total_us"] >= p["encode_us"] * 0.5
+        except (ValueError, KeyError, IndexError):
+            ok = False
+        t.ok(ok, "bench --phases: the same keys plus a phase breakdown (parse, resolve, check, encode)",
+             lean.stdout.decode() + ph.stdout.decode() + ph.stderr.decode())
+
         try:
             import grpc  # noqa: F401
             have_grpc = True
