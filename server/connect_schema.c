@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/collation.h"
 #include "core/strbuf.h"
 
 typedef Spark__Connect__DataType PType;
@@ -71,6 +72,8 @@ Spark__Connect__DataType *connect_type_encode(Arena *a, const DataType *t) {
     case T_STRING:
         o->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_STRING;
         o->string = NEWMSG(Spark__Connect__DataType__String, spark__connect__data_type__string__init);
+        /* the collation's name, as DataTypeProtoConverter sets it (left empty for UTF8_BINARY) */
+        if (t->collation != COLLATION_UTF8_BINARY) o->string->collation = (char *)collation_name(a, t->collation);
         break;
     case T_CHAR:
         o->kind_case = SPARK__CONNECT__DATA_TYPE__KIND_CHAR;
@@ -211,11 +214,15 @@ static const DataType *decode(Arena *a, const PType *t, unsigned depth, unsigned
     case SPARK__CONNECT__DATA_TYPE__KIND_CALENDAR_INTERVAL: return &TYPE_CALENDAR_INTERVAL;
     case SPARK__CONNECT__DATA_TYPE__KIND_VARIANT: return &TYPE_VARIANT;
     case SPARK__CONNECT__DATA_TYPE__KIND_STRING: {
+        /* DataTypeProtoConverter.toCatalystStringType: StringType(collationNameToId(collation)),
+           the default when empty; the qualified form SYSTEM.BUILTIN.<name> is read too. */
         const char *c = t->string->collation;
-        /* Collations other than the default are not modelled by the analyzer. */
-        if (c && *c && strcasecmp(c, "UTF8_BINARY") != 0 && strcasecmp(c, "SYSTEM.BUILTIN.UTF8_BINARY") != 0)
-            return fail(err, errlen, "DataType.String.collation: collation \"%s\" is not supported", c);
-        return &TYPE_STRING;
+        if (!c || !*c) return &TYPE_STRING;
+        if (strncasecmp(c, "SYSTEM.BUILTIN.", 15) == 0) c += 15;
+        int32_t id;
+        if (!collation_from_name(c, &id))
+            return fail(err, errlen, "DataType.String.collation: \"%s\" is not a collation name", c);
+        return type_string_collated(a, id);
     }
     case SPARK__CONNECT__DATA_TYPE__KIND_DECIMAL: {
         const Spark__Connect__DataType__Decimal *d = t->decimal;

@@ -105,6 +105,13 @@ static const ErrorClassDef CLASSES[] = {
     {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},
     {"UNRESOLVED_FIELD", "42703", "A field with name <fieldName> cannot be resolved with the struct-type column <columnPath>."},
     {"UNRESOLVED_MAP_KEY", "42703", "Cannot resolve column <objectName> as a map key."},
+    /* collations (core/collation.c, rules/collation_type_coercion.c) */
+    {"COLLATION_INVALID_NAME", "42704", "The value <collationName> does not represent a correct collation name. Suggested valid collation names: [<proposals>]."},
+    {"COLLATION_MISMATCH.EXPLICIT", "42P21", "Could not determine which collation to use for string functions and operators. Error occurred due to the mismatch between explicit collations: [<explicitTypes>]. Decide on a single explicit collation and remove others."},
+    {"COLLATION_MISMATCH.IMPLICIT", "42P21", "Could not determine which collation to use for string functions and operators. Error occurred due to the mismatch between implicit collations: [<implicitTypes>]. Use COLLATE function to set the collation explicitly."},
+    {"INDETERMINATE_COLLATION", "42P22", "Could not determine which collation to use for string operation. Use COLLATE clause to set the collation explicitly."},
+    {"INDETERMINATE_COLLATION_IN_EXPRESSION", "42P22", "Data type of <expr> has indeterminate collation. Use COLLATE clause to set the collation explicitly."},
+    {"INDETERMINATE_COLLATION_IN_SCHEMA", "42P22", "Schema contains indeterminate collation at: [<columnPaths>]. Use COLLATE clause to set the collation explicitly."},
     {"UNRESOLVED_ROUTINE", "42883", "Cannot resolve routine <routineName> on search path <searchPath>."},
     {"UNRESOLVED_USING_COLUMN_FOR_JOIN", "42703", "USING column <colName> cannot be resolved on the <side> side of the join. The <side>-side columns: <suggestion>."},
     {"UNRESOLVED_VARIABLE", "42883", "Cannot resolve variable <variableName> on search path <searchPath>."},

@@ -53,6 +53,7 @@ enum {
     FD_SCALE_LOWER = 1u << 11, /* ceil/floor: with a scale argument they are RoundCeil/RoundFloor, printed by their lower-case name */
     FD_EXPECTS_INPUT = 1u << 14, /* ExpectsInputTypes: no implicit casts; a NULL becomes a typed null literal
                                     (TypeCoercion's ImplicitTypeCasts for ExpectsInputTypes) */
+    FD_SQL_TAIL = 1u << 16,    /* sql prints the tostring_tail too (Collate's collation name) */
     FD_INHERIT_ANALYSIS = 1u << 15, /* RuntimeReplaceable with InheritAnalysisRules: the call keeps its
                                        parameters as written (the coercion is its replacement's) */
 };

@@ -1,5 +1,7 @@
 #include "types.h"
 
+#include "collation.h"
+
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -83,8 +85,56 @@ const DataType *type_dt_interval(Arena *a, int start, int end) {
     return t;
 }
 
+const DataType *type_string_collated(Arena *a, int32_t collation) {
+    if (collation == COLLATION_UTF8_BINARY) return &TYPE_STRING;
+    DataType *t = ARENA_NEW(a, DataType);
+    t->id = T_STRING;
+    t->collation = collation;
+    return t;
+}
+
+bool type_has_collated_string(const DataType *t) {
+    switch (t->id) {
+    case T_STRING: return t->collation != COLLATION_UTF8_BINARY;
+    case T_ARRAY: return type_has_collated_string(t->elem);
+    case T_MAP: return type_has_collated_string(t->elem) || type_has_collated_string(t->value);
+    case T_STRUCT:
+        for (int i = 0; i < t->nfields; i++)
+            if (type_has_collated_string(t->fields[i].type)) return true;
+        return false;
+    default: return false;
+    }
+}
+
+const DataType *type_with_collation(Arena *a, const DataType *t, int32_t collation) {
+    switch (t->id) {
+    case T_STRING: return t->collation == collation ? t : type_string_collated(a, collation);
+    case T_ARRAY: {
+        const DataType *e = type_with_collation(a, t->elem, collation);
+        return e == t->elem ? t : type_array(a, e, t->contains_null);
+    }
+    case T_MAP: {
+        const DataType *k = type_with_collation(a, t->elem, collation);
+        const DataType *v = type_with_collation(a, t->value, collation);
+        return k == t->elem && v == t->value ? t : type_map(a, k, v, t->contains_null);
+    }
+    case T_STRUCT: {
+        StructField *f = ARENA_ARRAY(a, StructField, t->nfields ? t->nfields : 1);
+        bool changed = false;
+        for (int i = 0; i < t->nfields; i++) {
+            f[i] = t->fields[i];
+            f[i].type = type_with_collation(a, t->fields[i].type, collation);
+            changed |= f[i].type != t->fields[i].type;
+        }
+        return changed ? type_struct(a, t->nfields, f) : t;
+    }
+    default: return t;
+    }
+}
+
 const DataType *type_copy(Arena *a, const DataType *t) {
     switch (t->id) {
+    case T_STRING: return type_string_collated(a, t->collation);
     case T_DECIMAL: return type_decimal(a, t->precision, t->scale);
     case T_CHAR:
     case T_VARCHAR: return type_char(a, t->id, t->length);
@@ -115,6 +165,7 @@ static bool type_eq(const DataType *x, const DataType *y, bool nullability) {
     if (x->id != y->id) return false;
     switch (x->id) {
     case T_DECIMAL: return x->precision == y->precision && x->scale == y->scale;
+    case T_STRING: return x->collation == y->collation;
     case T_CHAR:
     case T_VARCHAR: return x->length == y->length;
     case T_YM_INTERVAL:
@@ -186,6 +237,21 @@ static bool ident_needs_quote(const char *s) {
 
 static void type_print(StrBuf *sb, const DataType *t, bool sql) {
     switch (t->id) {
+    case T_STRING:
+        /* StringType.typeName; sql is its upper-cased simpleString. */
+        if (t->collation == COLLATION_UTF8_BINARY) {
+            sb_puts(sb, sql ? "STRING" : "string");
+        } else if (sql) {
+            StrBuf name;
+            sb_init(&name, sb->arena, 24);
+            collation_print_name(&name, t->collation);
+            sb_puts(sb, "STRING COLLATE ");
+            put_upper(sb, sb_str(&name));
+        } else {
+            sb_puts(sb, "string collate ");
+            collation_print_name(sb, t->collation);
+        }
+        return;
     case T_DECIMAL: sb_printf(sb, sql ? "DECIMAL(%d,%d)" : "decimal(%d,%d)", t->precision, t->scale); return;
     case T_CHAR: sb_printf(sb, sql ? "CHAR(%d)" : "char(%d)", t->length); return;
     case T_VARCHAR: sb_printf(sb, sql ? "VARCHAR(%d)" : "varchar(%d)", t->length); return;
@@ -234,6 +300,13 @@ void type_print_scala(StrBuf *sb, const DataType *t) {
         [T_CALENDAR_INTERVAL] = "CalendarIntervalType", [T_VARIANT] = "VariantType",
     };
     switch (t->id) {
+    case T_STRING:
+        sb_puts(sb, "StringType");
+        if (t->collation == COLLATION_UTF8_BINARY) return;
+        sb_putc(sb, '(');
+        collation_print_name(sb, t->collation);
+        sb_putc(sb, ')');
+        return;
     case T_DECIMAL: sb_printf(sb, "DecimalType(%d,%d)", t->precision, t->scale); return;
     case T_CHAR: sb_printf(sb, "CharType(%d)", t->length); return;
     case T_VARCHAR: sb_printf(sb, "VarcharType(%d)", t->length); return;
@@ -373,6 +446,16 @@ static const DataType *tp_type(TP *p, int depth) {
         {"timestamp", &TYPE_TIMESTAMP}, {"timestamp_ltz", &TYPE_TIMESTAMP}, {"timestamp_ntz", &TYPE_TIMESTAMP_NTZ},
         {"void", &TYPE_NULL}, {"variant", &TYPE_VARIANT},
     };
+    if (word_is(w, n, "string") && tp_keyword(p, "collate")) {
+        const char *cn;
+        size_t cl = tp_word(p, &cn);
+        int32_t id;
+        if (!cl || !collation_from_name(arena_strndup(p->a, cn, cl), &id)) {
+            p->error = "invalid collation name";
+            return NULL;
+        }
+        return type_string_collated(p->a, id);
+    }
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
         if (word_is(w, n, simple[i].name)) return simple[i].t;
     if (word_is(w, n, "decimal") || word_is(w, n, "dec") || word_is(w, n, "numeric")) {

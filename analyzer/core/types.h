@@ -64,6 +64,7 @@ struct DataType {
     uint8_t end_field;     /* intervals */
     bool contains_null;    /* array elements / map values may be null */
     int32_t length;        /* char(n) / varchar(n) */
+    int32_t collation;     /* string: a collation id (core/collation.h); 0 is UTF8_BINARY */
     const DataType *elem;  /* array element; map key */
     const DataType *value; /* map value */
     int nfields;           /* struct */
@@ -84,6 +85,16 @@ const DataType *type_struct(Arena *a, int nfields, const StructField *fields); /
 const DataType *type_char(Arena *a, TypeId id /* T_CHAR or T_VARCHAR */, int length);
 const DataType *type_ym_interval(Arena *a, int start, int end);
 const DataType *type_dt_interval(Arena *a, int start, int end);
+/* StringType(collationId): TYPE_STRING for UTF8_BINARY. */
+const DataType *type_string_collated(Arena *a, int32_t collation);
+/* The collation of a string type (0 for anything else). */
+static inline int32_t type_collation(const DataType *t) { return t->id == T_STRING ? t->collation : 0; }
+/* A string with a collation other than UTF8_BINARY anywhere inside
+ * (SchemaUtils.hasNonUTF8BinaryCollation). */
+bool type_has_collated_string(const DataType *t);
+/* `t` with every string in it given collation `collation` (arrays, maps and
+ * structs rebuilt as needed). */
+const DataType *type_with_collation(Arena *a, const DataType *t, int32_t collation);
 
 /* Deep copy into another arena (catalog publishing). */
 const DataType *type_copy(Arena *a, const DataType *t);

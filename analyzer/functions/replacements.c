@@ -451,8 +451,7 @@ static Node *r_try_reflect(ReplaceCtx *c, Node *e) {
 }
 
 static Node *r_collation(ReplaceCtx *c, Node *e) {
-    (void)e;
-    return lit_str(c, "SYSTEM.BUILTIN.UTF8_BINARY");
+    return lit_str(c, fn_collation_full_name(c->an->arena, e->kids[0]->type));
 }
 
 typedef Node *(*ReplaceFn)(ReplaceCtx *c, Node *call);

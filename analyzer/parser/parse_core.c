@@ -4,6 +4,7 @@
  * AstBuilder raises are deferred so a later syntax error still wins, as in
  * Spark where the whole statement is parsed before the tree is built. */
 #include "parser_int.h"
+#include "core/collation.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -231,6 +232,21 @@ const DataType *ps_parse_type(Parser *p) {
                                                FW("REAL") || FW("DATE") || FW("TIMESTAMP") || FW("TIMESTAMP_NTZ") ||
                                                FW("TIMESTAMP_LTZ") || FW("BINARY") || FW("VOID") || FW("INTERVAL") ||
                                                FW("VARIANT"));
+    /* STRING COLLATE name (AstBuilder's primitiveDataType with a collateClause) */
+    if (FW("STRING") && first->kind != TK_QIDENT && is_kw(p, KW_COLLATE)) {
+#undef FW
+        advance(p);
+        const Token *nt = tk(p);
+        if (!ps_at_identifier(p)) ps_syntax_error(p, "");
+        const char *cname = ps_parse_identifier(p);
+        int32_t id;
+        if (!collation_from_name(cname, &id)) {
+            ps_defer_error(p, ps_perr(p, "COLLATION_INVALID_NAME", nt->start, nt->end - 1, "collationName", cname,
+                                      "proposals", collation_suggestions(p->a, cname), NULL));
+            return &TYPE_STRING;
+        }
+        return type_string_collated(p->a, id);
+    }
 #undef FW
     while ((angle && is_op(p, OP_LT)) || (paren && is_op(p, OP_LPAREN)) || depth > 0) {
         const Token *t = tk(p);

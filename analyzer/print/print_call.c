@@ -52,6 +52,7 @@ static uint32_t nargs_of(const Node *call) {
  *   $A   the ANSI mode the call was built under (failOnError), $a its negation
  *   $F   the boolean configuration the row's conf_flag names, as it was when the call was built
  *   $T   the result type as DataType.toString prints it (TimestampType)
+ *   $S   the call's u.call.extra as text (Collate's collation name)
  *   $?N  argument N as an Option: Some(arg), or None when it is absent
  * and a leading `$<N` meaning toString prints only the first N arguments
  * before the tail. A tail after no arguments drops its leading ", ". */
@@ -76,6 +77,7 @@ static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t 
         case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
         case 'F': sb_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
         case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
+        case 'S': sb_puts(sb, call->u.call.extra ? (const char *)call->u.call.extra : ""); break;
         case 'T': type_print_scala(sb, call->type ? call->type : &TYPE_NULL); break;
         case '?': {
             uint32_t i = (uint32_t)(p[1] - '0');
@@ -241,7 +243,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
     }
     if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
-    if (!sql && d && d->tostring_tail) print_tail(sb, call, d->tostring_tail, n, pa, ctx);
+    if (d && d->tostring_tail && (!sql || (d->flags & FD_SQL_TAIL))) print_tail(sb, call, d->tostring_tail, n, pa, ctx);
     /* ArraysZip(children, names): the field names follow the arrays */
     if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
         call->type->elem->id == T_STRUCT)
