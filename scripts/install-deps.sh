@@ -17,6 +17,7 @@ PACKAGES=(
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   nghttp2-client curl                       # h2load bursts, curl tests
+  prometheus                                # promtool check metrics: the daemon's /metrics page is checked by Prometheus' own linter
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)
   # tests/polyglot: Go and Java engines on their stock gRPC stacks, built offline
   # from Debian's packaged sources and jars. The explicit golang-protobuf 1.5
@@ -40,3 +41,8 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Only promtool is wanted from the prometheus package: where systemd runs, the
+# package also starts a Prometheus server (port 9090); stop the one we installed.
+if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
+  $SUDO systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi

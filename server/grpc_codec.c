@@ -38,6 +38,28 @@ GrpcFrameResult grpc_frame_parse(const uint8_t *buf, size_t len, uint32_t max, c
     return GRPC_FRAME_MESSAGE;
 }
 
+uint32_t grpc_frame_count(GrpcFrameCounter *fc, const uint8_t *p, size_t n) {
+    uint32_t messages = 0;
+    size_t i = 0;
+    while (i < n) {
+        if (fc->left) {
+            size_t k = n - i < fc->left ? n - i : fc->left;
+            fc->left -= (uint32_t)k;
+            i += k;
+            continue;
+        }
+        if (fc->prefix > 0) fc->len[fc->prefix - 1] = p[i]; /* byte 0 is the compressed flag */
+        fc->prefix++;
+        i++;
+        if (fc->prefix == 5) {
+            fc->left = (uint32_t)fc->len[0] << 24 | (uint32_t)fc->len[1] << 16 | (uint32_t)fc->len[2] << 8 | fc->len[3];
+            fc->prefix = 0;
+            messages++;
+        }
+    }
+    return messages;
+}
+
 size_t grpc_percent_encode(const char *in, size_t len, char *out, size_t cap) {
     static const char HEX[] = "0123456789ABCDEF";
     size_t o = 0;

@@ -48,6 +48,16 @@ typedef enum GrpcFrameResult {
 GrpcFrameResult grpc_frame_parse(const uint8_t *buf, size_t len, uint32_t max, const uint8_t **msg, uint32_t *msg_len,
                                  size_t *consumed);
 
+/* Counts the messages that begin in a stream of length-prefixed messages
+ * read in pieces of any size (the grpc_server_msg_sent_total figure). */
+typedef struct GrpcFrameCounter {
+    uint32_t left;  /* payload bytes of the current message still to come */
+    uint8_t prefix; /* bytes of the current 5-byte prefix seen */
+    uint8_t len[4];
+} GrpcFrameCounter;
+/* Returns how many prefixes were completed in p[0..n). */
+uint32_t grpc_frame_count(GrpcFrameCounter *fc, const uint8_t *p, size_t n);
+
 /* grpc-message value: bytes outside 0x20..0x7E and '%' become %XX. Writes at
  * most cap-1 bytes plus NUL into out (truncating at a whole escape); returns
  * the length written. */

@@ -12,6 +12,7 @@
 
 #include "conn.h"
 #include "grpc_codec.h"
+#include "grpc_methods.h"
 #include "health.pb-c.h"
 #include "connect_service.h"
 #include "log.h"
@@ -46,6 +47,7 @@ typedef struct H2Call {
     char request_id[32];
     uint64_t start_ns;
     int watch_sent;        /* health Watch: last status sent, -1 none */
+    GrpcFrameCounter sent_frames; /* response messages, for grpc_server_msg_sent_total */
     bool service_unknown;  /* health Watch of a service we do not serve */
     struct H2Call *wnext, *wprev;
     struct H2Call *cnext, *cprev; /* the connection's calls */
@@ -170,6 +172,8 @@ static ssize_t data_read(nghttp2_session *ng, int32_t sid, uint8_t *buf, size_t 
     if (!call->job) return NGHTTP2_ERR_DEFERRED;
     bool eof;
     size_t n = job_take(call->job, buf, len, &eof);
+    if (n && call->known_method)
+        metrics_grpc_messages(&call->conn->head.srv->metrics, call->method, 0, grpc_frame_count(&call->sent_frames, buf, n));
     if (eof) {
         *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
         submit_trailers(call, call->job->status, call->job->status_msg);
@@ -293,24 +297,6 @@ void h2_health_changed(Server *srv) {
 
 /* ---------------------------------------------------------------- dispatch */
 
-static const struct {
-    const char *path;
-    RpcMethod m;
-} METHODS[] = {
-    {"/catalyzer.v1.Analyzer/Analyze", RPC_ANALYZE},
-    {"/catalyzer.v1.Analyzer/Execute", RPC_EXECUTE},
-    {"/catalyzer.v1.Analyzer/RegisterCatalog", RPC_REGISTER_CATALOG},
-    {"/catalyzer.v1.Analyzer/DropSession", RPC_DROP_SESSION},
-    {"/catalyzer.v1.Analyzer/ListFunctions", RPC_LIST_FUNCTIONS},
-    {"/spark.connect.SparkConnectService/ExecutePlan", RPC_CONNECT_EXECUTE_PLAN},
-    {"/spark.connect.SparkConnectService/AnalyzePlan", RPC_CONNECT_ANALYZE_PLAN},
-    {"/spark.connect.SparkConnectService/Config", RPC_CONNECT_CONFIG},
-    {"/spark.connect.SparkConnectService/ReleaseExecute", RPC_CONNECT_RELEASE_EXECUTE},
-    {"/spark.connect.SparkConnectService/ReleaseSession", RPC_CONNECT_RELEASE_SESSION},
-    {"/grpc.health.v1.Health/Check", RPC_HEALTH_CHECK},
-    {"/grpc.health.v1.Health/Watch", RPC_HEALTH_WATCH},
-};
-
 /* session_id is field 1 (string) of every Analyzer request: find it at the
  * top level of the wire without unpacking (the loop stays cheap). *out is
  * NULL when absent; the session-id rule is checked by server_session. */
@@ -422,6 +408,7 @@ static void dispatch(H2Call *call) {
         metrics_bad_input(&srv->metrics);
         return trailers_only(call, bad_status, bad);
     }
+    metrics_grpc_messages(&srv->metrics, call->method, 1, 0);
     if (call->method == RPC_HEALTH_CHECK || call->method == RPC_HEALTH_WATCH) {
         char err[128];
         if (!health_service_known(msg, mlen, err, sizeof err)) {
@@ -569,11 +556,12 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t 
         size_t k = vl < sizeof call->path - 1 ? vl : sizeof call->path - 1;
         memcpy(call->path, value, k);
         call->path[k] = '\0';
-        for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
-            if (vl == strlen(METHODS[i].path) && memcmp(value, METHODS[i].path, vl) == 0) {
-                call->method = METHODS[i].m;
-                call->known_method = true;
-            }
+        RpcMethod m = grpc_method_by_path((const char *)value, vl);
+        call->known_method = m != RPC_COUNT_;
+        if (call->known_method) {
+            call->method = m;
+            metrics_grpc_started(&c->head.srv->metrics, m);
+        }
     } else if (header_is(name, nl, "content-type")) {
         /* application/grpc, optionally +proto or ;params */
         call->has_ct = true;

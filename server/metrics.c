@@ -7,6 +7,7 @@
 
 #include "grpc_codec.h"
 #include "job.h"
+#include "metrics_process.h"
 
 _Static_assert((int)RPC_COUNT_ < (int)METRIC_METHODS, "a metrics row per method, and one for unknown ones");
 
@@ -27,10 +28,11 @@ void metrics_free(Metrics *m) {
     pthread_mutex_destroy(&m->mu);
 }
 
-void metrics_request(Metrics *m, int method, int status, const char *error_class, double seconds) {
+void metrics_request(Metrics *m, int method, bool grpc, int status, const char *error_class, double seconds) {
     if (method < 0 || method >= METRIC_METHODS) return;
     if (status < 0 || status >= METRIC_STATUSES) status = GRPC_UNKNOWN;
     pthread_mutex_lock(&m->mu);
+    if (grpc) grpc_metrics_handled(&m->grpc, (RpcMethod)method, status, seconds);
     m->requests[method][status]++;
     for (int b = 0; b < METRIC_BUCKETS; b++)
         if (seconds <= BUCKETS[b]) m->latency_buckets[method][b]++;
@@ -45,6 +47,21 @@ void metrics_request(Metrics *m, int method, int status, const char *error_class
         }
         if (i < m->nclasses) m->classes[i].count++;
     }
+    pthread_mutex_unlock(&m->mu);
+}
+
+void metrics_grpc_started(Metrics *m, RpcMethod method) {
+    if (method >= RPC_COUNT_) return;
+    pthread_mutex_lock(&m->mu);
+    m->grpc.started[method]++;
+    pthread_mutex_unlock(&m->mu);
+}
+
+void metrics_grpc_messages(Metrics *m, RpcMethod method, uint32_t received, uint32_t sent) {
+    if (method >= RPC_COUNT_ || (!received && !sent)) return;
+    pthread_mutex_lock(&m->mu);
+    m->grpc.msg_received[method] += received;
+    m->grpc.msg_sent[method] += sent;
     pthread_mutex_unlock(&m->mu);
 }
 
@@ -193,5 +210,8 @@ void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t runni
         put_label(sb, m->rules[i].rule);
         sb_printf(sb, "\"} %.9f\n", (double)m->rules[i].nanos / 1e9);
     }
+    grpc_metrics_render(&m->grpc, sb);
     pthread_mutex_unlock(&m->mu);
+    process_metrics_render(sb);
+    build_info_render(sb);
 }

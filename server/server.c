@@ -358,7 +358,7 @@ void server_record_session(Server *srv, RpcMethod m, const char *transport, cons
                            const char *session_id, int status, const char *error_class, const char *message,
                            uint64_t start_ns) {
     double secs = (double)(mono_ns() - start_ns) / 1e9;
-    metrics_request(&srv->metrics, (int)m, status, error_class, secs);
+    metrics_request(&srv->metrics, (int)m, strcmp(transport, "grpc") == 0, status, error_class, secs);
     int level = status == GRPC_OK ? LOG_INFO : (status == GRPC_INTERNAL || status == GRPC_UNKNOWN ? LOG_ERROR : LOG_WARN);
     if (level < srv->cfg.log_level) return;
     json_t *f = json_pack("{s:s,s:s,s:s,s:s,s:f}", "request_id", request_id ? request_id : "", "method", rpc_method_name(m),

@@ -45,6 +45,30 @@ Test(framing, partial_and_bad_input) {
     cr_assert_eq(grpc_frame_parse(huge, 5, 4u << 20, &msg, &len, &used), GRPC_FRAME_TOO_LARGE);
 }
 
+/* Messages counted in a response stream however it is cut (grpc_server_msg_sent_total). */
+Test(framing, count_messages_across_pieces) {
+    uint8_t stream[64];
+    size_t n = 0;
+    const uint32_t lens[] = {3, 0, 20, 1};
+    for (size_t k = 0; k < 4; k++) {
+        grpc_frame_header(stream + n, lens[k]);
+        n += 5;
+        memset(stream + n, 0xAB, lens[k]);
+        n += lens[k];
+    }
+    for (size_t piece = 1; piece <= n; piece++) {
+        GrpcFrameCounter fc = {0};
+        uint32_t total = 0;
+        for (size_t off = 0; off < n; off += piece) total += grpc_frame_count(&fc, stream + off, off + piece <= n ? piece : n - off);
+        cr_assert_eq(total, 4, "pieces of %zu: %u messages", piece, total);
+        cr_assert_eq(fc.left, 0);
+        cr_assert_eq(fc.prefix, 0);
+    }
+    GrpcFrameCounter fc = {0};
+    cr_assert_eq(grpc_frame_count(&fc, stream, 7), 1); /* a prefix and part of its payload */
+    cr_assert_eq(fc.left, 1);
+}
+
 Test(percent, encode_decode) {
     char out[64], back[64];
     grpc_percent_encode("a b%c\n\xc3\xa9", 8, out, sizeof out);
