@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "catalog_request.h"
 #include "jdbc_postgres.h"
+#include "remote_catalog.h"
 #include "table_cache.h"
 
 struct CzCatalogs {
@@ -15,6 +17,9 @@ struct CzCatalogs {
     CzCatalogsOptions opts;
     TableCache *cache;
     JdbcPostgres *pg;
+    RemoteCatalog *remote;
+    CzCatalogsInvalidateFn on_invalidate;
+    void *on_invalidate_ud;
 };
 
 static uint64_t now_ms(void) {
@@ -23,27 +28,107 @@ static uint64_t now_ms(void) {
     return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
 }
 
+static bool is_remote(const CzCatalogRequest *req) { return !strcmp(req->plugin_class, CZ_REMOTE_TABLE_CATALOG); }
+
 static bool handles(void *ctx, const char *plugin) {
     (void)ctx;
-    return !strcmp(plugin, CZ_JDBC_TABLE_CATALOG);
+    return !strcmp(plugin, CZ_JDBC_TABLE_CATALOG) || !strcmp(plugin, CZ_REMOTE_TABLE_CATALOG);
 }
 
-/* What a cached table is keyed by: the catalog, where its tables come from,
- * how they are read, and the table's name. Parts are separated by 0x1f,
- * which no option value from a conf line carries. */
+/* A growing key; parts are separated by 0x1f (0x1e ends each namespace
+ * part, 0x1d each option), which no option value from a conf line carries. */
+typedef struct Key {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} Key;
+
+static void key_put(Key *k, const char *part, size_t n) {
+    if (k->failed) return;
+    if (k->len + n + 1 > k->cap) {
+        size_t cap = (k->len + n + 1) * 2 + 64;
+        char *s = realloc(k->s, cap);
+        if (!s) {
+            k->failed = true;
+            return;
+        }
+        k->s = s;
+        k->cap = cap;
+    }
+    memcpy(k->s + k->len, part, n);
+    k->len += n;
+    k->s[k->len] = 0;
+}
+static void key_str(Key *k, const char *part) { key_put(k, part ? part : "", part ? strlen(part) : 0); }
+static void key_sep(Key *k, char sep) { key_put(k, &sep, 1); }
+
+/* Every key ends with this: the namespace and the table's name (what
+ * invalidation by table matches). */
+static void key_table(Key *k, int nns, const char *const *ns, const char *table) {
+    key_sep(k, '\x1f');
+    for (int i = 0; i < nns; i++) {
+        key_str(k, ns[i]);
+        key_sep(k, '\x1e');
+    }
+    key_sep(k, '\x1f');
+    key_str(k, table);
+}
+
+static int option_order(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The options a remote catalog's provider is sent, sorted: "k=v" each
+ * followed by 0x1d. */
+static void key_remote_options(Key *k, const CzCatalogRequest *req) {
+    char **kv = calloc((size_t)req->noptions + 1, sizeof *kv);
+    int n = 0;
+    if (!kv) {
+        k->failed = true;
+        return;
+    }
+    for (int i = 0; i < req->noptions; i++) {
+        if (remote_option_is_own(req->option_keys[i])) continue;
+        Key o = {0};
+        key_str(&o, req->option_keys[i]);
+        key_sep(&o, '=');
+        key_str(&o, req->option_values[i]);
+        if (o.failed) k->failed = true;
+        kv[n++] = o.s;
+    }
+    if (!k->failed) qsort(kv, (size_t)n, sizeof *kv, option_order);
+    for (int i = 0; i < n; i++) {
+        key_str(k, kv[i]);
+        key_sep(k, '\x1d');
+        free(kv[i]);
+    }
+    free(kv);
+}
+
+/* What a cached table is keyed by: the catalog, where its tables come from
+ * and how they are read (JDBC: url, user, preferTimestampNTZ; remote: the
+ * uri and the options the provider is sent), and the table's name. */
 static char *cache_key(const CzCatalogRequest *req) {
-    const char *url = catalog_option(req, "url"), *user = catalog_option(req, "user");
-    const char *ntz = catalog_option(req, "preferTimestampNTZ");
-    size_t len = strlen(req->catalog) + (url ? strlen(url) : 0) + (user ? strlen(user) : 0) + 16 +
-                 (ntz ? strlen(ntz) : 0) + strlen(req->table);
-    for (int i = 0; i < req->nnamespace; i++) len += strlen(req->ns[i]) + 1;
-    char *k = malloc(len + 8);
-    if (!k) return NULL;
-    size_t o = (size_t)sprintf(k, "%s\x1f%s\x1f%s\x1f%s\x1f", req->catalog, url ? url : "", user ? user : "",
-                               ntz ? ntz : "");
-    for (int i = 0; i < req->nnamespace; i++) o += (size_t)sprintf(k + o, "%s\x1e", req->ns[i]);
-    sprintf(k + o, "\x1f%s", req->table);
-    return k;
+    Key k = {0};
+    key_str(&k, req->catalog);
+    key_sep(&k, '\x1f');
+    if (is_remote(req)) {
+        key_str(&k, catalog_option(req, "uri"));
+        key_sep(&k, '\x1f');
+        key_remote_options(&k, req);
+    } else {
+        key_str(&k, catalog_option(req, "url"));
+        key_sep(&k, '\x1f');
+        key_str(&k, catalog_option(req, "user"));
+        key_sep(&k, '\x1f');
+        key_str(&k, catalog_option(req, "preferTimestampNTZ"));
+    }
+    key_table(&k, req->nnamespace, req->ns, req->table);
+    if (k.failed) {
+        free(k.s);
+        return NULL;
+    }
+    return k.s;
 }
 
 static uint32_t ttl_for(const CzCatalogs *c, const CzCatalogRequest *req) {
@@ -56,34 +141,81 @@ static uint32_t ttl_for(const CzCatalogs *c, const CzCatalogRequest *req) {
     return c->opts.cache_ttl_ms;
 }
 
+static CzCatalogStatus out_of_memory(CzCatalogFailure *f, const CzCatalogRequest *req) {
+    if (is_remote(req)) {
+        snprintf(f->error_class, sizeof f->error_class, "REMOTE_CATALOG.FAILED");
+        const char *names[4] = {"catalog", "uri", "operation", "reason"};
+        const char *uri = catalog_option(req, "uri");
+        const char *values[4] = {req->catalog, uri ? uri : "", "LoadTable", "out of memory"};
+        for (int i = 0; i < 4; i++) {
+            snprintf(f->names[i], sizeof f->names[i], "%s", names[i]);
+            snprintf(f->values[i], sizeof f->values[i], "%.*s", (int)sizeof f->values[i] - 1, values[i]);
+        }
+        f->nparams = 4;
+    } else {
+        snprintf(f->error_class, sizeof f->error_class, "FAILED_JDBC.UNCLASSIFIED");
+    }
+    return CZ_CATALOG_FAILED;
+}
+
+/* A remote table: the cached copy while it lives; past its time to live
+ * the provider is asked with the copy's version and the copy lives on when
+ * it is current (no transfer, and sessions keep their converted copies). */
+static CzCatalogStatus load_remote(CzCatalogs *c, const CzCatalogRequest *req, const char *key, uint32_t ttl,
+                                   CzExternalTable *out, CzCatalogFailure *f) {
+    bool fresh = false;
+    CachedTable *e = table_cache_lookup(c->cache, key, now_ms(), &fresh);
+    if (e && fresh) {
+        *out = *cached_table(e);
+        return CZ_CATALOG_FOUND;
+    }
+    uint64_t generation = table_cache_generation(c->cache);
+    RemoteTable loaded;
+    bool not_modified = false;
+    CzCatalogStatus st =
+        remote_load_table(c->remote, req, e ? cached_table_source_version(e) : NULL, &not_modified, &loaded, f);
+    if (st == CZ_CATALOG_FOUND && not_modified) {
+        table_cache_renew(c->cache, e, now_ms(), ttl);
+        *out = *cached_table(e);
+        return CZ_CATALOG_FOUND;
+    }
+    if (e) table_cache_release(c->cache, e);
+    if (st != CZ_CATALOG_FOUND) return st;
+    e = table_cache_put_loaded(c->cache, key, req->catalog, &loaded.table, loaded.version, generation, now_ms(), ttl);
+    remote_table_free(&loaded);
+    if (!e) return out_of_memory(f, req);
+    *out = *cached_table(e);
+    return CZ_CATALOG_FOUND;
+}
+
+static CzCatalogStatus load_jdbc(CzCatalogs *c, const CzCatalogRequest *req, const char *key, uint32_t ttl,
+                                 CzExternalTable *out, CzCatalogFailure *f) {
+    CachedTable *e = ttl ? table_cache_get(c->cache, key, now_ms()) : NULL;
+    if (e) {
+        *out = *cached_table(e);
+        return CZ_CATALOG_FOUND;
+    }
+    uint64_t generation = table_cache_generation(c->cache);
+    CzExternalTable loaded;
+    CzCatalogStatus st = jdbc_pg_load_table(c->pg, req, &loaded, f);
+    if (st != CZ_CATALOG_FOUND) return st;
+    e = table_cache_put_loaded(c->cache, key, req->catalog, &loaded, NULL, generation, now_ms(), ttl);
+    jdbc_pg_table_free(&loaded);
+    if (!e) return out_of_memory(f, req);
+    *out = *cached_table(e);
+    return CZ_CATALOG_FOUND;
+}
+
 static CzCatalogStatus load_table(void *ctx, const CzCatalogRequest *req, CzExternalTable *out,
                                   CzCatalogFailure *f) {
     CzCatalogs *c = ctx;
     memset(out, 0, sizeof *out);
     char *key = cache_key(req);
-    if (!key) return CZ_CATALOG_FAILED;
+    if (!key) return out_of_memory(f, req);
     uint32_t ttl = ttl_for(c, req);
-    CachedTable *e = ttl ? table_cache_get(c->cache, key, now_ms()) : NULL;
-    if (e) {
-        *out = *cached_table(e);
-        free(key);
-        return CZ_CATALOG_FOUND;
-    }
-    CzExternalTable loaded;
-    CzCatalogStatus st = jdbc_pg_load_table(c->pg, req, &loaded, f);
-    if (st != CZ_CATALOG_FOUND) {
-        free(key);
-        return st;
-    }
-    e = table_cache_put(c->cache, key, req->catalog, &loaded, now_ms(), ttl);
-    jdbc_pg_table_free(&loaded);
+    CzCatalogStatus st = is_remote(req) ? load_remote(c, req, key, ttl, out, f) : load_jdbc(c, req, key, ttl, out, f);
     free(key);
-    if (!e) {
-        snprintf(f->error_class, sizeof f->error_class, "FAILED_JDBC.UNCLASSIFIED");
-        return CZ_CATALOG_FAILED;
-    }
-    *out = *cached_table(e);
-    return CZ_CATALOG_FOUND;
+    return st;
 }
 
 static void release_table(void *ctx, CzExternalTable *t) {
@@ -94,7 +226,43 @@ static void release_table(void *ctx, CzExternalTable *t) {
 
 static CzCatalogStatus namespace_exists(void *ctx, const CzCatalogRequest *req, CzCatalogFailure *f) {
     CzCatalogs *c = ctx;
-    return jdbc_pg_namespace_exists(c->pg, req, f);
+    return is_remote(req) ? remote_namespace_exists(c->remote, req, f) : jdbc_pg_namespace_exists(c->pg, req, f);
+}
+
+size_t cz_catalogs_invalidate(CzCatalogs *c, const char *catalog, int nns, const char *const *ns, const char *table,
+                              bool notify) {
+    size_t n;
+    if (table) {
+        Key k = {0};
+        key_table(&k, nns, ns, table);
+        if (k.failed) { /* cannot say which: drop the catalog's */
+            free(k.s);
+            n = table_cache_invalidate(c->cache, catalog, NULL);
+        } else {
+            n = table_cache_invalidate(c->cache, catalog, k.s);
+            free(k.s);
+        }
+    } else {
+        n = table_cache_invalidate(c->cache, catalog, NULL);
+    }
+    if (notify && c->on_invalidate) c->on_invalidate(c->on_invalidate_ud, catalog, nns, ns, table);
+    return n;
+}
+
+static void invalidate_table(void *ctx, const CzCatalogRequest *req) {
+    cz_catalogs_invalidate(ctx, req->catalog, req->nnamespace, req->ns, req->table, true);
+}
+
+void cz_catalogs_on_invalidate(CzCatalogs *c, CzCatalogsInvalidateFn fn, void *ud) {
+    c->on_invalidate = fn;
+    c->on_invalidate_ud = ud;
+}
+
+void cz_catalogs_cache_usage(CzCatalogs *c, size_t *entries, size_t *bytes) {
+    TableCacheStats st;
+    table_cache_stats(c->cache, &st);
+    if (entries) *entries = st.entries;
+    if (bytes) *bytes = st.bytes;
 }
 
 CzCatalogs *cz_catalogs_new(const CzCatalogsOptions *opts) {
@@ -106,8 +274,10 @@ CzCatalogs *cz_catalogs_new(const CzCatalogsOptions *opts) {
     if (!c->opts.cache_ttl_ms) c->opts.cache_ttl_ms = 300000;
     c->cache = table_cache_new(c->opts.cache_max_entries, c->opts.cache_max_bytes);
     c->pg = jdbc_pg_new(c->opts.connect_timeout_ms);
+    c->remote = remote_catalog_new();
     c->provider = (CzCatalogProvider){.ctx = c, .handles = handles, .load_table = load_table,
-                                      .release_table = release_table, .namespace_exists = namespace_exists};
+                                      .release_table = release_table, .namespace_exists = namespace_exists,
+                                      .invalidate_table = invalidate_table};
     return c;
 }
 
@@ -115,6 +285,7 @@ void cz_catalogs_free(CzCatalogs *c) {
     if (!c) return;
     table_cache_free(c->cache);
     jdbc_pg_free(c->pg);
+    remote_catalog_free(c->remote);
     free(c);
 }
 

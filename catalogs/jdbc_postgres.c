@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "catalog_request.h"
 #include "jdbc_url.h"
 #include "pg_types.h"
 
@@ -53,12 +54,6 @@ void jdbc_pg_free(JdbcPostgres *j) {
     }
     pthread_mutex_destroy(&j->mu);
     free(j);
-}
-
-const char *catalog_option(const CzCatalogRequest *req, const char *key) {
-    for (int i = req->noptions - 1; i >= 0; i--)
-        if (!strcasecmp(req->option_keys[i], key)) return req->option_values[i];
-    return NULL;
 }
 
 static void fail(CzCatalogFailure *f, const char *cls, const char *url, const char *name2, const char *value2) {
@@ -200,24 +195,6 @@ late : {
     *timed_out = true;
     return NULL;
 }
-}
-
-/* Identifier.toString: each part as is when it is a plain word, else in backquotes. */
-static void append_quoted_if_needed(char *out, size_t size, size_t *o, const char *part) {
-    bool plain = *part != 0, digits = true;
-    for (const char *p = part; *p; p++) {
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
-            plain = false;
-        if (*p < '0' || *p > '9') digits = false;
-    }
-    if (plain && !digits) {
-        *o += (size_t)snprintf(out + *o, *o < size ? size - *o : 0, "%s", part);
-        return;
-    }
-    *o += (size_t)snprintf(out + *o, *o < size ? size - *o : 0, "`");
-    for (const char *p = part; *p; p++)
-        *o += (size_t)snprintf(out + *o, *o < size ? size - *o : 0, *p == '`' ? "``" : "%c", *p);
-    *o += (size_t)snprintf(out + *o, *o < size ? size - *o : 0, "`");
 }
 
 typedef struct Conn {
@@ -362,12 +339,7 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
     if (st != CZ_CATALOG_FOUND) return st;
     char *table = quoted_table(c.c, req);
     char ident[1024];
-    size_t io = 0;
-    for (int i = 0; i < req->nnamespace; i++) {
-        append_quoted_if_needed(ident, sizeof ident, &io, req->ns[i]);
-        io += (size_t)snprintf(ident + io, io < sizeof ident ? sizeof ident - io : 0, ".");
-    }
-    append_quoted_if_needed(ident, sizeof ident, &io, req->table);
+    catalog_identifier_string(req, ident, sizeof ident);
     char sql[4096];
     snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE 1=0", table ? table : "\"\"");
     free(table);

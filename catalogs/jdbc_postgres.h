@@ -20,7 +20,4 @@ CzCatalogStatus jdbc_pg_load_table(JdbcPostgres *j, const CzCatalogRequest *req,
 void jdbc_pg_table_free(CzExternalTable *t);
 CzCatalogStatus jdbc_pg_namespace_exists(JdbcPostgres *j, const CzCatalogRequest *req, CzCatalogFailure *f);
 
-/* A catalog option by name (case-insensitive, as Spark's CaseInsensitiveStringMap). */
-const char *catalog_option(const CzCatalogRequest *req, const char *key);
-
 #endif

@@ -8,6 +8,7 @@
 struct CachedTable {
     char *key;
     char *group;
+    char *source_version;    /* the source's own version of the table ("" if none) */
     CzExternalTable table;   /* cols and strings live in the same block as the entry */
     size_t bytes;
     uint64_t expires_ms;
@@ -19,6 +20,7 @@ struct CachedTable {
 struct TableCache {
     pthread_mutex_t mu;
     uint64_t next_version;   /* each entry's copy gets a new one */
+    uint64_t generation;     /* counts invalidations */
     size_t max_entries, max_bytes;
     size_t nbuckets;
     CachedTable **buckets;
@@ -106,6 +108,18 @@ static void touch_locked(TableCache *c, CachedTable *e) {
     c->head = e;
 }
 
+CachedTable *table_cache_lookup(TableCache *c, const char *key, uint64_t now_ms, bool *fresh) {
+    pthread_mutex_lock(&c->mu);
+    CachedTable *e = find_locked(c, key);
+    if (e) {
+        touch_locked(c, e);
+        e->refs++;
+        *fresh = e->expires_ms > now_ms;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return e;
+}
+
 CachedTable *table_cache_get(TableCache *c, const char *key, uint64_t now_ms) {
     pthread_mutex_lock(&c->mu);
     CachedTable *e = find_locked(c, key);
@@ -121,9 +135,24 @@ CachedTable *table_cache_get(TableCache *c, const char *key, uint64_t now_ms) {
     return e;
 }
 
+void table_cache_renew(TableCache *c, CachedTable *e, uint64_t now_ms, uint32_t ttl_ms) {
+    pthread_mutex_lock(&c->mu);
+    e->expires_ms = now_ms + ttl_ms;
+    pthread_mutex_unlock(&c->mu);
+}
+
+uint64_t table_cache_generation(TableCache *c) {
+    pthread_mutex_lock(&c->mu);
+    uint64_t g = c->generation;
+    pthread_mutex_unlock(&c->mu);
+    return g;
+}
+
 /* One block: the entry, the columns, then every string. */
-static CachedTable *entry_new(const char *key, const char *group, const CzExternalTable *t) {
-    size_t strings = strlen(key) + 1 + strlen(group) + 1 + (t->name ? strlen(t->name) + 1 : 0);
+static CachedTable *entry_new(const char *key, const char *group, const CzExternalTable *t, const char *source_version) {
+    if (!source_version) source_version = "";
+    size_t strings = strlen(key) + 1 + strlen(group) + 1 + (t->name ? strlen(t->name) + 1 : 0) +
+                     strlen(source_version) + 1;
     for (int i = 0; i < t->ncols; i++) strings += strlen(t->cols[i].name) + 1 + strlen(t->cols[i].type) + 1;
     size_t bytes = sizeof(CachedTable) + (size_t)t->ncols * sizeof(CzExternalColumn) + strings;
     CachedTable *e = calloc(1, bytes);
@@ -133,6 +162,7 @@ static CachedTable *entry_new(const char *key, const char *group, const CzExtern
 #define COPY(dst, src) do { size_t n_ = strlen(src) + 1; memcpy(p, (src), n_); (dst) = p; p += n_; } while (0)
     COPY(e->key, key);
     COPY(e->group, group);
+    COPY(e->source_version, source_version);
     if (t->name) COPY(e->table.name, t->name);
     for (int i = 0; i < t->ncols; i++) {
         COPY(cols[i].name, t->cols[i].name);
@@ -149,12 +179,23 @@ static CachedTable *entry_new(const char *key, const char *group, const CzExtern
 
 CachedTable *table_cache_put(TableCache *c, const char *key, const char *group, const CzExternalTable *t,
                              uint64_t now_ms, uint32_t ttl_ms) {
-    CachedTable *e = entry_new(key, group, t);
+    return table_cache_put_loaded(c, key, group, t, NULL, table_cache_generation(c), now_ms, ttl_ms);
+}
+
+CachedTable *table_cache_put_loaded(TableCache *c, const char *key, const char *group, const CzExternalTable *t,
+                                    const char *source_version, uint64_t generation, uint64_t now_ms,
+                                    uint32_t ttl_ms) {
+    CachedTable *e = entry_new(key, group, t, source_version);
     if (!e) return NULL;
     e->expires_ms = now_ms + ttl_ms;
     e->refs = 2; /* the cache's and the caller's */
     pthread_mutex_lock(&c->mu);
     e->table.version = ++c->next_version;
+    if (c->generation != generation) { /* invalidated while it loaded: it may be the old table */
+        e->refs = 1;
+        pthread_mutex_unlock(&c->mu);
+        return e;
+    }
     CachedTable *old = find_locked(c, key);
     if (old) unlist_locked(c, old);
     if (e->bytes > c->max_bytes || c->max_entries == 0) {
@@ -188,10 +229,12 @@ void table_cache_release(TableCache *c, CachedTable *e) {
 }
 
 const CzExternalTable *cached_table(const CachedTable *e) { return &e->table; }
+const char *cached_table_source_version(const CachedTable *e) { return e->source_version; }
 
 size_t table_cache_invalidate(TableCache *c, const char *group, const char *suffix) {
     size_t n = 0, slen = suffix ? strlen(suffix) : 0;
     pthread_mutex_lock(&c->mu);
+    c->generation++;
     for (CachedTable *e = c->head, *next; e; e = next) {
         next = e->next;
         if (group && strcmp(e->group, group)) continue;

@@ -58,6 +58,9 @@ static const Opt OPTS[] = {
     {"max-http-connections", "CATALYZERD_MAX_HTTP_CONNECTIONS", OPT_U32, OFF(max_http_connections), "256", "open client connections on the JSON port (within --max-connections), so it cannot crowd out gRPC"},
     {"max-pinned-calls", "CATALYZERD_MAX_PINNED_CALLS", OPT_U32, OFF(max_pinned_calls), "1", "per HTTP/2 connection: calls whose output waits for the client to open its flow-control window; more calls on it get RESOURCE_EXHAUSTED"},
     {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' state together (the same two measures); 0 = unlimited"},
+    {"catalog-cache-max-entries", "CATALYZERD_CATALOG_CACHE_MAX_ENTRIES", OPT_U32, OFF(catalog_cache_max_entries), "10000", "tables of external catalogs (JDBC, catalyzer.remote) each worker keeps cached"},
+    {"catalog-cache-max-bytes", "CATALYZERD_CATALOG_CACHE_MAX_BYTES", OPT_SIZE, OFF(catalog_cache_max_bytes), "67108864", "bytes of those cached tables per worker (least recently used go first)"},
+    {"catalog-cache-ttl-seconds", "CATALYZERD_CATALOG_CACHE_TTL_SECONDS", OPT_U32, OFF(catalog_cache_ttl_seconds), "300", "how long a cached table is used before it is loaded (remote: revalidated by version) again; a catalog's cacheTtlSeconds option overrides it; 0 = the default"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 

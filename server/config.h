@@ -52,6 +52,10 @@ typedef struct Config {
     uint32_t max_grpc_connections; /* open connections on the gRPC port */
     uint32_t max_http_connections; /* open connections on the JSON port */
     uint32_t max_pinned_calls;  /* per HTTP/2 connection: calls waiting on the client's flow-control window */
+    /* External catalogs (catalogs/catalogs.h): each worker's table cache. */
+    uint32_t catalog_cache_max_entries;
+    size_t catalog_cache_max_bytes;
+    uint32_t catalog_cache_ttl_seconds; /* a catalog's cacheTtlSeconds option overrides it */
 } Config;
 
 /* Fills cfg from defaults, environment, then argv. Returns 0 to run, 1 when

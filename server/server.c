@@ -126,6 +126,13 @@ static uint32_t hash_str(const char *s) {
     return h;
 }
 
+struct CzCatalogs *server_new_catalogs(const Config *cfg) {
+    CzCatalogsOptions o = {.cache_max_entries = cfg->catalog_cache_max_entries,
+                           .cache_max_bytes = cfg->catalog_cache_max_bytes,
+                           .cache_ttl_ms = cfg->catalog_cache_ttl_seconds * 1000u};
+    return cz_catalogs_new(&o);
+}
+
 CzSession *server_new_cz_session(Server *srv) {
     CzSession *s = cz_session_new(false);
     if (s && srv && srv->catalogs) cz_session_set_catalog_provider(s, cz_catalogs_provider(srv->catalogs));
@@ -538,7 +545,7 @@ int server_run(const Config *cfg) {
     pthread_mutex_init(&srv->notify_mu, NULL);
     signal(SIGPIPE, SIG_IGN);
     if (security_setup(srv) != 0) return 1;
-    srv->catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
+    srv->catalogs = server_new_catalogs(cfg);
 
     int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
     if (rc) {

@@ -110,6 +110,8 @@ const char *server_session_refusal(int status);
 
 /* A new analyzer session with the server's external catalogs attached: every
  * session the daemon makes comes from here. */
+/* The external-catalog provider with the --catalog-cache-* flags (one per process). */
+struct CzCatalogs *server_new_catalogs(const Config *cfg);
 CzSession *server_new_cz_session(Server *srv);
 
 void server_next_request_id(Server *srv, char *out, size_t cap);

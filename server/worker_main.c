@@ -481,7 +481,7 @@ int worker_process_main(int fd) {
     if (hdr[4] != WF_CONFIG || n != sizeof(Config) || !read_all(fd, (uint8_t *)&w->srv.cfg, n)) return 3;
     const Config *cfg = &w->srv.cfg;
     /* each worker keeps its own external-catalog cache and connections (made after the fork) */
-    w->srv.catalogs = cz_catalogs_new(&(CzCatalogsOptions){0});
+    w->srv.catalogs = server_new_catalogs(cfg);
 #ifndef CZ_ASAN
     if (cfg->worker_memory_limit) {
         struct rlimit rl = {cfg->worker_memory_limit, cfg->worker_memory_limit};

@@ -156,6 +156,13 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
     return NULL;
 }
 
+void external_invalidate_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name) {
+    const CzCatalogProvider *p = s->catalog_provider;
+    if (!p->invalidate_table) return;
+    CzCatalogRequest req = request_for(a, s, cat, ns, name, 0, NULL);
+    p->invalidate_table(p->ctx, &req);
+}
+
 ErrorInfo *external_namespace_exists(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
                                      uint64_t deadline_ns, const volatile int *cancel, bool *exists) {
     *exists = false;

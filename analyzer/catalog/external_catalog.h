@@ -29,6 +29,9 @@ bool external_catalog_handles(const SessionState *s, const char *plugin_class);
 ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name,
                                uint64_t deadline_ns, const volatile int *cancel, const TableDef **out);
 
+/* REFRESH TABLE cat.ns.name: the provider forgets what it cached of the table. */
+void external_invalidate_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name);
+
 /* Whether the namespace cat.ns exists; an error when the provider failed. */
 ErrorInfo *external_namespace_exists(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
                                      uint64_t deadline_ns, const volatile int *cancel, bool *exists);

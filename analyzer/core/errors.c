@@ -100,6 +100,12 @@ static const ErrorClassDef CLASSES[] = {
     {"FAILED_JDBC.LOAD_TABLE", "HV000", "Failed JDBC <url> on the operation: Load the table <tableName>."},
     {"FAILED_JDBC.NAMESPACE_EXISTS", "HV000", "Failed JDBC <url> on the operation: Check that the namespace <namespace> exists."},
     {"FAILED_JDBC.UNCLASSIFIED", "HV000", "Failed JDBC <url> on the operation: <message>"},
+    /* catalyzer.remote catalogs (catalogs/remote_catalog.c): Catalyzer's own, Spark has no remote catalog */
+    {"REMOTE_CATALOG.UNREACHABLE", "08001", "Cannot reach the catalog provider of <catalog> at <uri> (<operation>): <reason>"},
+    {"REMOTE_CATALOG.DEADLINE_EXCEEDED", "HYT00", "The catalog provider of <catalog> at <uri> did not answer <operation> within <millis> ms."},
+    {"REMOTE_CATALOG.FAILED", "HV000", "The catalog provider of <catalog> at <uri> failed <operation>: <reason>"},
+    {"REMOTE_CATALOG.INVALID_RESPONSE", "HV000", "The catalog provider of <catalog> at <uri> answered <operation> with what Catalyzer cannot read: <reason>"},
+    {"REMOTE_CATALOG.INVALID_OPTION", "42K06", "Catalog <catalog>: the option <option> = <value> is invalid: <reason>"},
     {"TABLE_OR_VIEW_NOT_FOUND", "42P01", "The table or view <relationName> cannot be found."},
     {"TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "428EK", "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view names, but got: <actualName>."},
     {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},

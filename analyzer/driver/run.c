@@ -213,6 +213,17 @@ bool cz_session_register_function(CzSession *s, const char *name, int nargs, con
     return true;
 }
 
+bool cz_type_check(const char *type, char *why, size_t whylen) {
+    Arena *a = arena_new(1024);
+    const char *e = NULL;
+    size_t used = 0, len = strlen(type);
+    const DataType *t = type_parse(a, type, len, &used, &e);
+    bool ok = t && used == len;
+    if (!ok && why) snprintf(why, whylen, "%s", t ? "text after the type" : e ? e : "not a type");
+    arena_free(a);
+    return ok;
+}
+
 /* ---- results ---- */
 
 CzResult *cz_result_prepare(void) {

@@ -122,7 +122,14 @@ typedef struct CzCatalogProvider {
     void (*release_table)(void *ctx, CzExternalTable *t);
     /* Whether the namespace req->ns exists (req->table is NULL). */
     CzCatalogStatus (*namespace_exists)(void *ctx, const CzCatalogRequest *req, CzCatalogFailure *failure);
+    /* REFRESH TABLE: forget what is cached of req's table (NULL: nothing is cached). */
+    void (*invalidate_table)(void *ctx, const CzCatalogRequest *req);
 } CzCatalogProvider;
+
+/* Whether type is a Spark type string the analyzer reads ("decimal(7,2)",
+ * "array<struct<a:int>>"): for providers checking what a source gave them
+ * before handing it over. False with the reason in why. */
+bool cz_type_check(const char *type, char *why, size_t whylen);
 
 /* Gives the session a provider (NULL: none). The provider must outlive the
  * session; one provider may serve many sessions (it must then be thread-safe). */

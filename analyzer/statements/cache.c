@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "catalog/external_catalog.h"
 #include "core/output.h"
 #include "print/printer.h"
 
@@ -73,6 +74,12 @@ Node *stmt_clear_cache(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
 /* REFRESH TABLE t: a table or view (UnresolvedTableOrView). */
 Node *stmt_refresh_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;
+    /* RefreshTableExec: catalog.invalidateTable(ident) first, so an external
+     * catalog forgets its cached copy and the lookup below loads it afresh */
+    QualifiedName q;
+    if (!catalog_split_identifier(an->arena, s->state, stmt->u.ddl.name, &q) && !q.catalog.is_session &&
+        external_catalog_handles(s->state, q.catalog.plugin))
+        external_invalidate_table(an->arena, s->state, &q.catalog, q.ns, q.name);
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE_OR_VIEW, "REFRESH TABLE", false, &r)) return NULL;
     return stmt_resolved_target(an, stmt, &r);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalog/catalog_manager.h"
+#include "catalog/external_catalog.h"
 #include "core/output.h"
 #include "print/printer.h"
 
@@ -231,9 +232,17 @@ bool stmt_resolve_relation(Analysis *an, CzSession *s, const Node *stmt, RelWant
         return true;
     }
     if (!stmt_split_table_name(an, s, stmt, n, &out->q, &out->ns, &out->tbl)) return false;
-    const TableDef *t = out->q.catalog.is_session
-                            ? catalog_find_table(s->catalog, out->ns, out->tbl)
-                            : catalog_v2_find_table(s->catalog, out->q.catalog.name, out->q.ns, out->tbl);
+    const TableDef *t = NULL;
+    if (out->q.catalog.is_session) {
+        t = catalog_find_table(s->catalog, out->ns, out->tbl);
+    } else if (external_catalog_handles(s->state, out->q.catalog.plugin)) {
+        /* CatalogPlugin.loadTable, as ResolveRelations loads it */
+        ErrorInfo *le = external_load_table(an->arena, s->state, &out->q.catalog, out->q.ns, out->tbl, an->deadline_ns,
+                                            an->cancel, &t);
+        if (le) return stmt_fail_at(an, stmt, le);
+    } else {
+        t = catalog_v2_find_table(s->catalog, out->q.catalog.name, out->q.ns, out->tbl);
+    }
     if (!t)
         return stmt_fail_at(an, stmt, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
                                                  sql_id_parts(an->arena, n), NULL));

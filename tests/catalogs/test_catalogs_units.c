@@ -182,3 +182,43 @@ Test(table_cache, bytes_bound_holds_under_100000_tables) {
     table_cache_release(c, last);
     table_cache_free(c);
 }
+
+Test(table_cache, expired_entry_kept_for_revalidation_and_renewed) {
+    TableCache *c = table_cache_new(10, 1 << 20);
+    CzExternalColumn cols[2];
+    CzExternalTable t = table_of(2, cols, "ns.t");
+    CachedTable *e = table_cache_put_loaded(c, "k", "rc", &t, "v7", table_cache_generation(c), 1000, 500);
+    uint64_t copy = cached_table(e)->version;
+    table_cache_release(c, e);
+    bool fresh = true;
+    CachedTable *old = table_cache_lookup(c, "k", 1600, &fresh);
+    cr_assert(old != NULL, "past its time to live it stays, to be revalidated");
+    cr_expect(!fresh);
+    cr_expect_str_eq(cached_table_source_version(old), "v7");
+    table_cache_renew(c, old, 1600, 500);
+    table_cache_release(c, old);
+    CachedTable *renewed = table_cache_lookup(c, "k", 2000, &fresh);
+    cr_expect(fresh, "renewed: live again");
+    cr_expect_eq(cached_table(renewed)->version, copy, "the same copy: sessions keep their converted tables");
+    table_cache_release(c, renewed);
+    cr_expect_null(table_cache_get(c, "k", 2100), "table_cache_get drops an expired entry");
+    table_cache_free(c);
+}
+
+Test(table_cache, a_load_that_raced_an_invalidation_is_not_kept) {
+    TableCache *c = table_cache_new(10, 1 << 20);
+    CzExternalColumn cols[1];
+    CzExternalTable t = table_of(1, cols, "t");
+    uint64_t before = table_cache_generation(c);
+    cr_expect_eq(table_cache_invalidate(c, "rc", NULL), 0);
+    CachedTable *e = table_cache_put_loaded(c, "k", "rc", &t, "v1", before, 0, 10000);
+    cr_assert(e != NULL, "the caller still gets the table it loaded");
+    table_cache_release(c, e);
+    cr_expect_null(table_cache_get(c, "k", 1), "but it may be the old table: not cached");
+    e = table_cache_put_loaded(c, "k", "rc", &t, "v1", table_cache_generation(c), 0, 10000);
+    table_cache_release(c, e);
+    CachedTable *h = table_cache_get(c, "k", 1);
+    cr_expect(h != NULL, "a load after the invalidation is kept");
+    table_cache_release(c, h);
+    table_cache_free(c);
+}
