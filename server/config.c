@@ -58,6 +58,7 @@ static const Opt OPTS[] = {
     {"max-http-connections", "CATALYZERD_MAX_HTTP_CONNECTIONS", OPT_U32, OFF(max_http_connections), "256", "open client connections on the JSON port (within --max-connections), so it cannot crowd out gRPC"},
     {"max-pinned-calls", "CATALYZERD_MAX_PINNED_CALLS", OPT_U32, OFF(max_pinned_calls), "1", "per HTTP/2 connection: calls whose output waits for the client to open its flow-control window; more calls on it get RESOURCE_EXHAUSTED"},
     {"max-total-session-state-bytes", "CATALYZERD_MAX_TOTAL_SESSION_STATE_BYTES", OPT_SIZE, OFF(max_total_session_state_bytes), "1073741824", "all sessions' state together (the same two measures); 0 = unlimited"},
+    {"session-store", "CATALYZERD_SESSION_STORE", OPT_STRING, OFF(session_store), "memory", "where sessions' journals live: 'memory' (this process) or redis://[:PASSWORD@]HOST[:PORT][/DB][?timeout_ms=N&prefix=P], shared by replicas so any of them serves any session"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -293,6 +294,15 @@ int config_load(Config *cfg, int argc, char **argv) {
     }
     if (!cfg->worker_processes && cfg->worker_memory_limit) {
         fprintf(stderr, "catalyzerd: --worker-memory-limit needs --worker-isolation process\n");
+        return -1;
+    }
+    if (strcmp(cfg->session_store, "memory") != 0 && strncmp(cfg->session_store, "redis://", 8) != 0) {
+        fprintf(stderr, "catalyzerd: --session-store is 'memory' or a redis:// URL, not '%s'\n", cfg->session_store);
+        return -1;
+    }
+    if (!cfg->worker_processes && strcmp(cfg->session_store, "memory") != 0) {
+        fprintf(stderr, "catalyzerd: --session-store redis://... needs --worker-isolation process (threads share the "
+                        "daemon's own sessions, which no journal rebuilds)\n");
         return -1;
     }
     if (cfg->worker_memory_limit && cfg->worker_memory_limit < (64u << 20)) {
