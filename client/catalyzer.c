@@ -20,6 +20,7 @@ static const Subcommand SUBCOMMANDS[] = {
     {"functions", cmd_functions, "functions          list the built-in functions (name, family, kind)"},
     {"trace", cmd_trace, "trace [--daemon H:P] [--diff] [--all] FILE   per-rule timeline of the last statement's analysis"},
     {"explain", cmd_explain, "explain [--conf k=v]... [--bare] [--trace] [--plan] FILE   print each analysed plan (and rule trace)"},
+    {"health", cmd_health, HEALTH_USAGE_LINE},
 };
 
 static int usage(FILE *f) {

@@ -9,6 +9,9 @@ int cmd_run(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_functions(int argc, char **argv);
+/* Exit 0 if the daemon at HOST:PORT reports SERVING, 1 for another status, 2 for none. */
+int cmd_health(int argc, char **argv);
+#define HEALTH_USAGE_LINE "health HOST:PORT   is the daemon serving? (grpc.health.v1; exit 0 if SERVING; --service NAME)"
 
 /* Options shared by run/explain: --conf k=v, --bare, --trace, --plan (FILE
  * holds Spark Connect plans, see plan_input.h); FILE may be `-` or -e SQL.

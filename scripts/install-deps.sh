@@ -13,6 +13,7 @@ PACKAGES=(
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster
+  libhiredis-dev redis-server               # shared session store for replicas (--session-store redis://); its tests start a throwaway redis-server
   libcriterion-dev                          # unit tests
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests

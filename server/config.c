@@ -61,6 +61,7 @@ static const Opt OPTS[] = {
     {"catalog-cache-max-entries", "CATALYZERD_CATALOG_CACHE_MAX_ENTRIES", OPT_U32, OFF(catalog_cache_max_entries), "10000", "tables of external catalogs (JDBC, catalyzer.remote) each worker keeps cached"},
     {"catalog-cache-max-bytes", "CATALYZERD_CATALOG_CACHE_MAX_BYTES", OPT_SIZE, OFF(catalog_cache_max_bytes), "67108864", "bytes of those cached tables per worker (least recently used go first)"},
     {"catalog-cache-ttl-seconds", "CATALYZERD_CATALOG_CACHE_TTL_SECONDS", OPT_U32, OFF(catalog_cache_ttl_seconds), "300", "how long a cached table is used before it is loaded (remote: revalidated by version) again; a catalog's cacheTtlSeconds option overrides it; 0 = the default"},
+    {"session-store", "CATALYZERD_SESSION_STORE", OPT_STRING, OFF(session_store), "memory", "where sessions' journals live: 'memory' (this process) or redis://[:PASSWORD@]HOST[:PORT][/DB][?timeout_ms=N&prefix=P], shared by replicas so any of them serves any session"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -296,6 +297,15 @@ int config_load(Config *cfg, int argc, char **argv) {
     }
     if (!cfg->worker_processes && cfg->worker_memory_limit) {
         fprintf(stderr, "catalyzerd: --worker-memory-limit needs --worker-isolation process\n");
+        return -1;
+    }
+    if (strcmp(cfg->session_store, "memory") != 0 && strncmp(cfg->session_store, "redis://", 8) != 0) {
+        fprintf(stderr, "catalyzerd: --session-store is 'memory' or a redis:// URL, not '%s'\n", cfg->session_store);
+        return -1;
+    }
+    if (!cfg->worker_processes && strcmp(cfg->session_store, "memory") != 0) {
+        fprintf(stderr, "catalyzerd: --session-store redis://... needs --worker-isolation process (threads share the "
+                        "daemon's own sessions, which no journal rebuilds)\n");
         return -1;
     }
     if (cfg->worker_memory_limit && cfg->worker_memory_limit < (64u << 20)) {

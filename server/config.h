@@ -47,6 +47,7 @@ typedef struct Config {
     bool enable_fault_injection; /* the catalyzer.debug.fault request conf is accepted (fault.h) */
     size_t max_session_state_bytes;       /* one session's journal; 0: unlimited */
     size_t max_total_session_state_bytes; /* all sessions' journals; 0: unlimited */
+    char session_store[CONFIG_STR_MAX]; /* "" or "memory": in this process; redis://...: shared by replicas */
     /* Server limits (issue 13, item 4). */
     uint32_t max_timeout_ms;    /* longest deadline a call gets (client grpc-timeout capped); 0: none */
     uint32_t max_grpc_connections; /* open connections on the gRPC port */

@@ -498,10 +498,12 @@ static void dispatch(H2Call *call) {
     call->job = j;
     int st = server_submit(srv, j);
     if (st != GRPC_OK) {
+        char why[sizeof j->status_msg];
+        snprintf(why, sizeof why, "%s", server_submit_refusal(j, st));
         call->job = NULL;
         j->call = NULL;
         job_unref(j);
-        return trailers_only(call, st, st == GRPC_UNAVAILABLE ? "server shutting down" : "server overloaded: queue full");
+        return trailers_only(call, st, why);
     }
     if (call->timeout_ns > 0) {
         call->deadline = malloc(sizeof(uv_timer_t));

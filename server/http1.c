@@ -515,12 +515,14 @@ static void handle(Http1Conn *c) {
     c->busy = true;
     int st = server_submit(srv, j);
     if (st != GRPC_OK) {
+        char why[sizeof j->status_msg];
+        snprintf(why, sizeof why, "%s", server_submit_refusal(j, st));
         c->job = NULL;
         j->call = NULL;
         job_unref(j);
         c->busy = false;
         server_record(srv, c->method, "json", c->request_id, st, NULL, "rejected", c->start_ns);
-        return respond_error(c, st, st == GRPC_UNAVAILABLE ? "server shutting down" : "server overloaded: queue full");
+        return respond_error(c, st, why);
     }
 }
 

@@ -14,6 +14,7 @@
 #include "grpc_codec.h"
 #include "log.h"
 #include "security.h"
+#include "session_store_redis.h"
 #include "rpc.h"
 
 /* ---------------------------------------------------------------- pool */
@@ -188,7 +189,11 @@ const char *server_session_refusal(int status) {
     }
 }
 
-static void session_unlink(Server *srv, Session *s) {
+/* Removes s from the table. dropped: the client ended it (DropSession,
+ * ReleaseSession), so its journal goes from a shared store too; otherwise
+ * (idle, a failed first call) only this replica forgets it, and a shared
+ * store keeps it for the other replicas (it expires there by itself). */
+static void session_unlink(Server *srv, Session *s, bool dropped) {
     if (s->unlinked) return;
     uint32_t b = hash_str(s->id) % SESSION_BUCKETS;
     for (Session **pp = &srv->sessions[b]; *pp; pp = &(*pp)->hnext)
@@ -198,7 +203,7 @@ static void session_unlink(Server *srv, Session *s) {
         }
     s->unlinked = true;
     srv->nsessions--;
-    if (srv->store) store_drop(srv->store, s->id);
+    if (srv->store && (dropped || !srv->store->shared)) store_drop(srv->store, s->id);
     srv->state_bytes_total -= s->state_bytes;
     s->state_bytes = 0;
     if (srv->workers) workers_forget(srv->workers, s);
@@ -221,7 +226,7 @@ static void session_sweep(uv_timer_t *t) {
                 log_session_tag(s->id, tag);
                 log_json(srv->cfg.log_level, LOG_INFO, "session expired",
                          json_pack("{s:s,s:s}", "session", tag, "server_session_id", s->server_id));
-                session_unlink(srv, s);
+                session_unlink(srv, s, false);
                 session_free(s);
             }
         }
@@ -230,11 +235,42 @@ static void session_sweep(uv_timer_t *t) {
 
 /* ---------------------------------------------------------------- submit / complete */
 
+/* With a shared store, the version a job on s starts from is the store's:
+ * another replica may have moved the session on since this one last served
+ * it, and the worker then replays what it lacks rather than use its stale
+ * copy. Called only while no job runs on s here (the version a running job
+ * started from is the one its changes are appended to). GRPC_OK, or the
+ * status to refuse the job with. */
+static int session_sync(Server *srv, Session *s) {
+    if (!srv->store->shared) return GRPC_OK;
+    uint64_t v = 0;
+    StoreStatus st = store_sync(srv->store, s->id, s->owner, &v);
+    if (st == STORE_FORBIDDEN) return GRPC_PERMISSION_DENIED; /* another replica's session of another principal */
+    if (st != STORE_OK) {
+        log_json_limited(srv->cfg.log_level, LOG_WARN, "session-store", "session store unavailable",
+                         json_pack("{s:s}", "status", store_status_name(st)));
+        return GRPC_UNAVAILABLE;
+    }
+    s->version = v;
+    return GRPC_OK;
+}
+
+/* The message for a job session_sync refused. */
+static const char *session_sync_refusal(int status) {
+    return status == GRPC_PERMISSION_DENIED ? "the session belongs to another principal"
+                                            : "the session store is unavailable; the session is kept there";
+}
+
+const char *server_submit_refusal(const Job *j, int status) {
+    if (j->done && j->status_msg[0]) return j->status_msg;
+    return status == GRPC_UNAVAILABLE ? "server shutting down" : "server overloaded: queue full";
+}
+
 /* A call refused before it ran: the session it would have created goes. */
 static int refuse(Server *srv, Job *j, int status) {
     Session *s = j->session;
     if (s && s->provisional && !s->busy && !s->wait_head) {
-        session_unlink(srv, s);
+        session_unlink(srv, s, false);
         session_free(s);
         j->session = NULL;
     }
@@ -264,6 +300,11 @@ int server_submit(Server *srv, Job *j) {
             job_ref(j); /* the worker's reference, taken now */
             return GRPC_OK;
         }
+        int st = session_sync(srv, s);
+        if (st != GRPC_OK) {
+            job_set_done(j, st, session_sync_refusal(st));
+            return refuse(srv, j, st);
+        }
         s->busy = true;
     }
     pool_push(srv, j);
@@ -276,18 +317,24 @@ static void job_complete(Server *srv, Job *j) {
         s->busy = false;
         s->last_used_ns = mono_ns();
         if ((j->method == RPC_DROP_SESSION || j->method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
-            session_unlink(srv, s);
+            session_unlink(srv, s, true);
         /* Sessions come into being with a call that succeeds: rejected
          * requests (undecodable, invalid) leave none behind. */
         if (s->provisional && j->status == GRPC_OK) s->provisional = false;
-        else if (s->provisional && !s->wait_head) session_unlink(srv, s);
+        else if (s->provisional && !s->wait_head) session_unlink(srv, s, false);
         if (s->wait_head) {
             Job *n = s->wait_head;
             s->wait_head = n->next;
             if (!s->wait_head) s->wait_tail = NULL;
             srv->session_waiting--;
             s->busy = true;
-            dispatch(srv, n); /* its worker reference was taken when it was parked */
+            int st = s->unlinked ? GRPC_OK : session_sync(srv, s);
+            if (st == GRPC_OK) {
+                dispatch(srv, n); /* its worker reference was taken when it was parked */
+            } else { /* answered here; completing it hands the session to the next waiter */
+                job_set_done(n, st, session_sync_refusal(st));
+                server_job_finished(srv, n);
+            }
         } else if (s->unlinked) {
             session_free(s);
         }
@@ -527,6 +574,28 @@ static int listen_on(Server *srv, uv_tcp_t *tcp, const char *host, int port, uv_
     return 0;
 }
 
+/* --session-store: the sessions' journals in this process (the default) or
+ * in Redis, shared with the other replicas (session_store_redis.h). */
+static int open_session_store(Server *srv) {
+    const Config *cfg = &srv->cfg;
+    const char *url = cfg->session_store;
+    if (!url[0] || strcmp(url, "memory") == 0) {
+        srv->store = session_store_memory(cfg->max_session_state_bytes, cfg->max_total_session_state_bytes);
+        return srv->store ? 0 : 1;
+    }
+    char err[300];
+    srv->store = session_store_redis(url, cfg->max_session_state_bytes, cfg->session_idle_seconds, err, sizeof err);
+    if (!srv->store) {
+        log_json(cfg->log_level, LOG_ERROR, "bad --session-store", json_pack("{s:s}", "error", err));
+        return 1;
+    }
+    /* Unreachable for now is no reason not to start (replicas may start
+     * before their Redis): each call on a session tries again. */
+    if (!session_store_redis_connect(srv->store, err, sizeof err))
+        log_json(cfg->log_level, LOG_WARN, "session store unreachable at start", json_pack("{s:s}", "error", err));
+    return 0;
+}
+
 static void close_walk(uv_handle_t *h, void *arg) {
     (void)arg;
     if (!uv_is_closing(h)) uv_close(h, NULL);
@@ -563,8 +632,7 @@ int server_run(const Config *cfg) {
             return 1;
         }
     }
-    srv->store = session_store_memory(cfg->max_session_state_bytes, cfg->max_total_session_state_bytes);
-    if (!srv->store) return 1;
+    if (open_session_store(srv) != 0) return 1;
     if (cfg->worker_processes ? !(srv->workers = workers_start(srv)) : pool_start(srv) != 0) {
         log_json(cfg->log_level, LOG_ERROR, "cannot start workers", NULL);
         return 1;
@@ -600,6 +668,7 @@ int server_run(const Config *cfg) {
                            "max_message_bytes", (int)cfg->max_message_bytes, "pid", (int)getpid(), "tls",
                            srv->tls_grpc != NULL, "auth", srv->tokens != NULL);
     json_object_set_new(lf, "isolation", json_string(cfg->worker_isolation));
+    json_object_set_new(lf, "session_store", json_string(srv->store->shared ? "redis" : "memory"));
     if (cfg->enable_fault_injection) json_object_set_new(lf, "fault_injection", json_true());
     log_json(LOG_DEBUG, LOG_INFO, "listening", lf);
     security_announce(srv);

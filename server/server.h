@@ -94,8 +94,13 @@ void server_notify(Server *srv, Job *j);
 void server_notify_finish(Server *srv, Job *j);
 
 /* Loop: submits a job (possibly parking it behind its session). Returns a
- * gRPC status: OK, RESOURCE_EXHAUSTED (queue full) or UNAVAILABLE (draining). */
+ * gRPC status: OK, RESOURCE_EXHAUSTED (queue full), UNAVAILABLE (draining,
+ * shared session store unreachable) or PERMISSION_DENIED (a shared store's
+ * session of another principal). */
 int server_submit(Server *srv, Job *j);
+/* The client-facing message for a status server_submit refused j with
+ * (read it before dropping the reference to j). */
+const char *server_submit_refusal(const Job *j, int status);
 
 /* Loop: finds or creates the session id[0..len) for principal (what
  * conn_principal says; "" when anonymous, where Spark Connect passes the

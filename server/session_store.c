@@ -39,9 +39,10 @@ static Journal **find(MemStore *m, const char *key) {
     return pp;
 }
 
-static StoreStatus mem_append(SessionStore *st, const char *key, uint64_t expect, const uint8_t *batch, size_t len,
-                              uint64_t *version) {
+static StoreStatus mem_append(SessionStore *st, const char *key, const char *owner, uint64_t expect,
+                              const uint8_t *batch, size_t len, uint64_t *version) {
     MemStore *m = (MemStore *)st;
+    (void)owner; /* the loop's own session table holds the owner */
     Journal **pp = find(m, key), *j = *pp;
     uint64_t have = j ? j->n : 0;
     if (have != expect) {
@@ -133,7 +134,7 @@ static void mem_free(SessionStore *st) {
     free(m);
 }
 
-static const SessionStoreOps MEM_OPS = {mem_append, mem_read, mem_drop, mem_stats, mem_free};
+static const SessionStoreOps MEM_OPS = {mem_append, mem_read, NULL, mem_drop, mem_stats, mem_free};
 
 SessionStore *session_store_memory(size_t max_session_bytes, size_t max_total_bytes) {
     MemStore *m = calloc(1, sizeof *m);
@@ -150,6 +151,7 @@ const char *store_status_name(StoreStatus s) {
     case STORE_CONFLICT: return "conflict";
     case STORE_SESSION_FULL: return "session full";
     case STORE_TOTAL_FULL: return "total full";
+    case STORE_FORBIDDEN: return "forbidden";
     default: return "error";
     }
 }

@@ -388,7 +388,7 @@ static void run_job(WState *w, Frame *f) {
     }
     rpc_run(j); /* ends with job_finish: the DONE frame */
     if (c) {
-        if (w->journal.len) c->version = version + 1; /* what the loop's append makes it */
+        if (w->journal.len) c->version++; /* what the loop's append makes it (or it is forgotten) */
         if (w->journal.failed || w->drop_session) cache_drop(c);
         else if ((method == RPC_DROP_SESSION || method == RPC_CONNECT_RELEASE_SESSION) && j->status == GRPC_OK)
             cache_drop(c);

@@ -371,6 +371,10 @@ static void worker_gone(WorkerProc *w) {
                      "request %s: the analysis worker ran out of memory (--worker-memory-limit %zu bytes); the session "
                      "is intact",
                      j->request_id, srv->cfg.worker_memory_limit);
+        } else if (strcmp(reason, "store") == 0) { /* its session's journal could not be read */
+            status = GRPC_UNAVAILABLE;
+            snprintf(msg, sizeof msg, "request %s: the session store is unavailable; the session is kept there",
+                     j->request_id);
         } else if (expected) {
             status = GRPC_UNAVAILABLE;
             snprintf(msg, sizeof msg, "server shutting down");
@@ -457,6 +461,10 @@ static void frame_need(WorkerProc *w, Rd *r) {
         free(recs);
         return kill_worker(w, "store");
     }
+    /* A shared store may be ahead of the version the job was sent with
+     * (another replica appended since): the worker now holds this one, and
+     * the job's changes are appended to it. */
+    s->version = version;
     Buf b = {0};
     size_t at = wire_begin(&b, WF_REPLAY);
     buf_u64(&b, seq);
@@ -527,17 +535,29 @@ static void frame_done(WorkerProc *w, Rd *r) {
         size_t others = srv->state_bytes_total - s->state_bytes;
         StoreStatus st = total_max && others + state_bytes > total_max
                              ? STORE_TOTAL_FULL
-                             : store_append(srv->store, s->id, s->version, journal, jn, &v);
+                             : store_append(srv->store, s->id, s->owner, s->version, journal, jn, &v);
         if (st == STORE_OK) {
             s->version = v;
             srv->state_bytes_total = others + state_bytes;
             s->state_bytes = state_bytes;
         } else {
-            /* The worker's copy now runs ahead of the journal: its next job
-             * on this session finds the version it holds refused and
-             * starts over from the journal. */
-            status = GRPC_RESOURCE_EXHAUSTED;
-            if (st == STORE_SESSION_FULL)
+            /* The worker's copy now runs ahead of the journal with changes
+             * the journal refused: every worker drops its copy, and the
+             * next job on the session replays the journal. (A shared
+             * store's next version may be another replica's, so the
+             * version alone would not tell the copy is stale.) */
+            workers_forget(ws, s);
+            status = st == STORE_CONFLICT ? GRPC_ABORTED
+                     : st == STORE_ERROR  ? GRPC_UNAVAILABLE
+                     : st == STORE_FORBIDDEN ? GRPC_PERMISSION_DENIED
+                                          : GRPC_RESOURCE_EXHAUSTED;
+            if (st == STORE_CONFLICT)
+                snprintf(msg, sizeof msg,
+                         "the session changed on another replica while this request ran; its changes were not kept "
+                         "(retry it)");
+            else if (st == STORE_FORBIDDEN)
+                snprintf(msg, sizeof msg, "the session belongs to another principal");
+            else if (st == STORE_SESSION_FULL)
                 snprintf(msg, sizeof msg,
                          "session state limit: this session's changes would exceed --max-session-state-bytes (%zu "
                          "bytes); the request's changes were not kept",
@@ -548,7 +568,7 @@ static void frame_done(WorkerProc *w, Rd *r) {
                          "(%zu bytes); the request's changes were not kept",
                          srv->store->max_total_bytes);
             else
-                snprintf(msg, sizeof msg, "the session store refused the request's changes (%s)",
+                snprintf(msg, sizeof msg, "the session store could not keep the request's changes (%s)",
                          store_status_name(st));
             free(j->status_details);
             j->status_details = NULL;

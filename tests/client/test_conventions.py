@@ -107,6 +107,26 @@ try:
 finally:
     d.stop()
 
+# catalyzer health: the probe containers and orchestrators run.
+r = run([CLI, "health", "--help"])
+t.ok(r.returncode == 0 and r.stdout.startswith("usage: catalyzer health"), "catalyzer health --help", r.stdout + r.stderr)
+r = run([CLI, "health"])
+t.ok(r.returncode == 2 and "usage" in r.stderr, "catalyzer health without HOST:PORT: usage, exit 2", r.stderr)
+hd = Daemon()
+try:
+    r = run([CLI, "health", hd.addr])
+    t.ok(r.returncode == 0 and r.stdout == "SERVING\n", "catalyzer health HOST:PORT: SERVING, exit 0", r.stdout + r.stderr)
+    r = run([CLI, "health", "--service", "catalyzer.v1.Analyzer", hd.addr])
+    t.ok(r.returncode == 0 and r.stdout == "SERVING\n", "catalyzer health --service catalyzer.v1.Analyzer", r.stdout + r.stderr)
+    r = run([CLI, "health", "--service=no.such.Service", hd.addr])
+    t.ok(r.returncode == 2 and "NOT_FOUND" in r.stderr and not r.stdout, "catalyzer health, an unknown service: exit 2",
+         r.stdout + r.stderr)
+finally:
+    hd.stop()
+r = run([CLI, "health", hd.addr])
+t.ok(r.returncode == 2 and "UNAVAILABLE" in r.stderr and not r.stdout, "catalyzer health, nothing listening: exit 2",
+     r.stdout + r.stderr)
+
 # The man pages: each names every long option its binary's --help lists.
 MAN = os.path.join(SOURCE, "docs", "man")
 for page, binary in (("catalyzerd.8", CATALYZERD), ("catalyzer-load.1", LOAD), ("catalyzer.1", CLI)):

@@ -1,7 +1,8 @@
 /* Criterion units for the in-process session store (server/session_store.c):
  * versions count batches, reads replay the batches after a version in order,
  * compare-and-append refuses a stale writer, both byte limits hold, drop
- * forgets a journal. A shared store must pass the same cases. Then the
+ * forgets a journal. The shared store passes the same cases
+ * (test_session_store_redis.c). Then the
  * journal's records: what a request changed, replayed into a new session,
  * rebuilds it (statements with their parameters, conf set and unset,
  * catalog tables and functions; failures and queries leave no record). */
@@ -14,7 +15,7 @@
 #include "session_store.h"
 
 static StoreStatus put(SessionStore *st, const char *key, uint64_t expect, const char *text, uint64_t *v) {
-    return store_append(st, key, expect, (const uint8_t *)text, strlen(text), v);
+    return store_append(st, key, "", expect, (const uint8_t *)text, strlen(text), v);
 }
 
 static char *get(SessionStore *st, const char *key, uint64_t after, uint64_t *v) {
