@@ -10,6 +10,8 @@ import os
 import statistics
 import sys
 
+from benchmarks_section import write_section
+
 BEGIN = "<!-- phases-bench:begin -->"
 END = "<!-- phases-bench:end -->"
 SETS = [("tpcds", "TPC-DS"), ("tpcds-v2.7.0", "TPC-DS v2.7"), ("tpch", "TPC-H")]
@@ -82,18 +84,7 @@ def render(out_dir):
 
 def main():
     out_dir, dest = sys.argv[1], sys.argv[2]
-    section = "\n".join(render(out_dir))
-    if not section:
-        sys.exit("no phase results in %s" % out_dir)
-    text = open(dest).read() if os.path.exists(dest) else ""
-    if BEGIN in text and END in text:
-        pre, rest = text.split(BEGIN, 1)
-        post = rest.split(END, 1)[1]
-        text = pre + section + post
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    with open(dest, "w") as f:
-        f.write(text)
+    write_section(dest, render(out_dir), BEGIN, END, "no phase results in " + out_dir)
 
 
 if __name__ == "__main__":

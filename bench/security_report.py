@@ -10,6 +10,8 @@ import re
 import statistics
 import sys
 
+from benchmarks_section import write_section
+
 BEGIN = "<!-- security-bench:begin -->"
 END = "<!-- security-bench:end -->"
 CONFIGS = [("plain", "cleartext", "none"), ("token", "cleartext", "bearer token (100 in the file)"),
@@ -161,18 +163,7 @@ def render(out_dir):
 
 def main():
     out_dir, dest = sys.argv[1], sys.argv[2]
-    section = "\n".join(render(out_dir))
-    if not section:
-        sys.exit("no security results in %s" % out_dir)
-    text = open(dest).read() if os.path.exists(dest) else ""
-    if BEGIN in text and END in text:
-        pre, rest = text.split(BEGIN, 1)
-        post = rest.split(END, 1)[1]
-        text = pre + section + post
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    with open(dest, "w") as f:
-        f.write(text)
+    write_section(dest, render(out_dir), BEGIN, END, "no security results in " + out_dir)
 
 
 if __name__ == "__main__":
