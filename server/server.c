@@ -342,8 +342,20 @@ static void job_complete(Server *srv, Job *j) {
     job_unref(j); /* the worker's reference */
 }
 
+/* DropSession / ReleaseSession that succeeded: the session (and its journal
+ * in a shared store) goes before the client hears it ended, so a call the
+ * client then sends to another replica cannot find the old journal there.
+ * job_complete's own unlink is then a no-op. */
+static void end_dropped_session(Server *srv, Job *j) {
+    Session *s = j->session;
+    if (s && !s->unlinked && j->status == GRPC_OK &&
+        (j->method == RPC_DROP_SESSION || j->method == RPC_CONNECT_RELEASE_SESSION))
+        session_unlink(srv, s, true);
+}
+
 void server_job_finished(Server *srv, Job *j) {
     job_ref(j); /* the transport may drop its reference below */
+    if (!j->completed) end_dropped_session(srv, j);
     if (j->call && j->on_output) j->on_output(j);
     if (!j->completed) {
         j->completed = true;
@@ -385,6 +397,7 @@ static void on_notify(uv_async_t *a) {
     pthread_mutex_unlock(&srv->notify_mu);
     for (Job *j = batch, *n; j; j = n) {
         n = j->run_next;
+        if (!j->completed && j->finish_taken) end_dropped_session(srv, j);
         if (j->call && j->on_output) j->on_output(j);
         /* Complete (and possibly free) only once the worker's final
          * notification is in hand: seeing `done` earlier is not enough,
@@ -589,11 +602,16 @@ static int open_session_store(Server *srv) {
         log_json(cfg->log_level, LOG_ERROR, "bad --session-store", json_pack("{s:s}", "error", err));
         return 1;
     }
-    /* Unreachable for now is no reason not to start (replicas may start
-     * before their Redis): each call on a session tries again. */
-    if (!session_store_redis_connect(srv->store, err, sizeof err))
-        log_json(cfg->log_level, LOG_WARN, "session store unreachable at start", json_pack("{s:s}", "error", err));
     return 0;
+}
+
+/* After the "listening" line (the first line names the ports): unreachable
+ * for now is no reason not to start (replicas may start before their
+ * Redis), each call on a session tries again. */
+static void check_session_store(Server *srv) {
+    char err[300];
+    if (srv->store->shared && !session_store_redis_connect(srv->store, err, sizeof err))
+        log_json(srv->cfg.log_level, LOG_WARN, "session store unreachable at start", json_pack("{s:s}", "error", err));
 }
 
 static void close_walk(uv_handle_t *h, void *arg) {
@@ -672,6 +690,7 @@ int server_run(const Config *cfg) {
     if (cfg->enable_fault_injection) json_object_set_new(lf, "fault_injection", json_true());
     log_json(LOG_DEBUG, LOG_INFO, "listening", lf);
     security_announce(srv);
+    check_session_store(srv);
 
     uv_run(&loop, UV_RUN_DEFAULT);
 

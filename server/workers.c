@@ -465,6 +465,13 @@ static void frame_need(WorkerProc *w, Rd *r) {
      * (another replica appended since): the worker now holds this one, and
      * the job's changes are appended to it. */
     s->version = version;
+    if (ws->srv->cfg.log_level <= LOG_DEBUG) {
+        char tag[13];
+        log_session_tag(s->id, tag);
+        log_json(LOG_DEBUG, LOG_DEBUG, "session replay",
+                 json_pack("{s:s,s:b,s:I,s:I,s:I}", "session", tag, "from_scratch", reset, "held", (json_int_t)held,
+                           "version", (json_int_t)version, "bytes", (json_int_t)len));
+    }
     Buf b = {0};
     size_t at = wire_begin(&b, WF_REPLAY);
     buf_u64(&b, seq);
@@ -537,6 +544,11 @@ static void frame_done(WorkerProc *w, Rd *r) {
                              ? STORE_TOTAL_FULL
                              : store_append(srv->store, s->id, s->owner, s->version, journal, jn, &v);
         if (st == STORE_OK) {
+            /* The worker took its copy to the version after the one it
+             * had; a shared store starts a new journal at its own base, so
+             * that copy's number is not the journal's: it is dropped, and
+             * the next job replays the journal once. */
+            if (v != s->version + 1) workers_forget(ws, s);
             s->version = v;
             srv->state_bytes_total = others + state_bytes;
             s->state_bytes = state_bytes;
