@@ -104,6 +104,20 @@ static Node *type_case_when(Analysis *an, Node *e) {
                                           "inputType", sql_type_quoted(a, c->type), "requiredType", "\"BOOLEAN\"",
                                           NULL));
     }
+    /* CollationTypeCasts: the values brought to one collation when their types differ */
+    Node **vals = ARENA_ARRAY(a, Node *, n + 1);
+    int nv = 0;
+    bool same = true;
+    for (uint32_t i = 0; i < n; i++)
+        if ((i % 2 == 1) || (has_else && i == n - 1)) {
+            vals[nv++] = k[i];
+            same = same && type_same(vals[0]->type, k[i]->type);
+        }
+    if (!same) {
+        if (!fn_collation_coerce_all(an, vals, nv, e)) return NULL;
+        for (uint32_t i = 0, j = 0; i < n; i++)
+            if ((i % 2 == 1) || (has_else && i == n - 1)) k[i] = vals[j++];
+    }
     const DataType *t = &TYPE_NULL;
     bool nullable = !has_else;
     for (uint32_t i = 0; i < n; i++) {
@@ -150,6 +164,7 @@ static Node *type_in(Analysis *an, Node *e) {
     uint32_t n = e->nkids;
     Node **k = ARENA_ARRAY(a, Node *, n + 1);
     memcpy(k, e->kids, sizeof(Node *) * n);
+    if (!fn_collation_coerce_all(an, k, (int)n, e)) return NULL; /* CollationTypeCasts before InConversion */
     bool differ = false;
     for (uint32_t i = 1; i < n; i++) differ = differ || !type_same(k[i]->type, k[0]->type);
     if (differ) {
