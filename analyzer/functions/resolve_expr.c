@@ -316,6 +316,16 @@ static Node *type_extract(Analysis *an, Node *e) {
                 return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child),
                                               "other", sql_type_quoted(a, key->type), NULL));
             args[1] = fn_mk_cast(an, key, it);
+        } else if (t->elem->id == T_STRING && key->type->id == T_STRING && key->type->collation != t->elem->collation) {
+            /* CollationTypeCoercion casts a string literal key to the key type;
+               GetMapValue (ExpectsInputTypes) takes no other collation */
+            if (key->kind != NK_Literal)
+                return an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", e, "sqlExpr",
+                                              arena_printf(a, "\"%s[%s]\"", expr_sql(a, child), expr_sql(a, key)),
+                                              "paramIndex", "second", "inputSql", expr_sql_quoted(a, key), "inputType",
+                                              sql_type_quoted(a, key->type), "requiredType",
+                                              sql_type_quoted(a, t->elem), NULL));
+            args[1] = fn_mk_cast(an, key, t->elem);
         } else {
             const DataType *w = coerce_wider_type(a, t->elem, key->type);
             if (w && type_equal(w, t->elem)) args[1] = fn_mk_cast(an, key, w);
