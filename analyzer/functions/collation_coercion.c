@@ -292,10 +292,24 @@ static const char *const BINARY_LCASE[] = {
     "regexp_extract_all", "regexp_count", "regexp_substr", "regexp_instr", "split", NULL,
 };
 
-bool fn_collation_arg_supported(const char *name, const DataType *t) {
-    if (!t || t->id != T_STRING || t->collation == COLLATION_UTF8_BINARY || t->collation == COLLATION_UTF8_LCASE)
-        return true;
-    for (const char *const *p = BINARY_LCASE; *p; p++)
-        if (!strcasecmp(*p, name)) return false;
+/* The expressions that search with ICU's StringSearch take no case-sensitive,
+ * accent-insensitive collation (StringTypeNonCSAICollation, SPARK-49667). */
+static const char *const NON_CS_AI[] = {
+    "contains", "startswith", "endswith", "instr", "locate", "position", "replace", "substring_index",
+    "split_part", NULL,
+};
+
+static bool listed(const char *const *list, const char *name) {
+    for (const char *const *p = list; *p; p++)
+        if (!strcasecmp(*p, name)) return true;
+    return false;
+}
+
+bool fn_collation_arg_supported(const char *name, int i, const DataType *t) {
+    if (!t || t->id != T_STRING || t->collation == COLLATION_UTF8_BINARY) return true;
+    if (i == 0 && t->collation != COLLATION_UTF8_LCASE && listed(BINARY_LCASE, name)) return false;
+    if (collation_is_icu(t->collation) && collation_is_accent_insensitive(t->collation) &&
+        !collation_is_case_insensitive(t->collation) && listed(NON_CS_AI, name))
+        return false;
     return true;
 }

@@ -144,9 +144,10 @@ const char *fn_collation_full_name(Arena *a, const DataType *t);
  * result type of a string function whose type is its input's. */
 bool fn_collation_coerce_call(Analysis *an, const char *name, Node **args, int nargs, const Node *at);
 bool fn_collation_coerce_all(Analysis *an, Node **args, int nargs, const Node *at);
-/* false when the first argument of `name` has a collation the function does
- * not support (StringTypeBinaryLcase: LIKE, RLIKE, the regexp functions, split) */
-bool fn_collation_arg_supported(const char *name, const DataType *t);
+/* false when argument i of `name` has a collation the function does not
+ * support (StringTypeBinaryLcase: the subject of LIKE, RLIKE, the regexp
+ * functions and split; StringTypeNonCSAICollation: the string searches) */
+bool fn_collation_arg_supported(const char *name, int i, const DataType *t);
 const DataType *fn_collation_result_type(Analysis *an, const char *name, Node *const *args, int nargs,
                                          const DataType *result);
 

@@ -247,7 +247,7 @@ static bool apply_arg_specs(TypeCtx *c) {
     size_t len = strlen(in);
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
-        if (i == 0 && !fn_collation_arg_supported(c->def->name, c->args[i]->type)) {
+        if (!fn_collation_arg_supported(c->def->name, i, c->args[i]->type)) {
             fn_typer_error(c, i, code);
             return false;
         }

@@ -40,4 +40,14 @@ select regexp_replace(c4 collate utf8_lcase, 'a', 'b') from coll_p;
 -- a map key: a string literal is cast to the key's collation, anything else must have it
 select c6['A'], c6['A' collate unicode_ci], c6[c4 collate unicode_ci] from coll_p;
 select c6['A' collate unicode] from coll_p;
-select c6[c4] from coll_p
+select c6[c4] from coll_p;
+-- no implicit conversion between collations (SPARK-50060): set operations
+-- need the same collation on both sides
+select c1 from coll_p union select c1 from coll_p;
+select c1 from coll_p union select c2 from coll_p;
+select c1 from coll_p except select 'a';
+select c2 from coll_p intersect select 'a' collate unicode_ci;
+-- the string searches take no case-sensitive accent-insensitive collation (StringTypeNonCSAICollation)
+select contains(c1 collate unicode_ai, 'a') from coll_p;
+select replace(c1 collate en_ai, 'a', 'b') from coll_p;
+select contains(c1 collate unicode_ci_ai, 'a'), startswith(c1 collate en_ci, 'a') from coll_p
