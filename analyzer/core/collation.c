@@ -18,11 +18,13 @@ enum {
     AI_BIT = 1 << 16,
     CI_BIT = 1 << 17,
     TRIM_SHIFT = 18,
-    TRIM_MASK = 3 << 18,
+    TRIM_MASK = 1 << 18,
     LOCALE_MASK = 0xFFF,
 };
-enum { TRIM_NONE, TRIM_LEFT, TRIM_RIGHT, TRIM_BOTH };
-static const char *const TRIM_NAME[] = {"", "LTRIM", "RTRIM", "TRIM"};
+/* SpaceTrimming: NONE or RTRIM, bit 18 (LTRIM and TRIM were dropped before
+ * Spark 4.0, SPARK-49874; bits 19-21 stay reserved) */
+enum { TRIM_NONE, TRIM_RIGHT };
+static const char *const TRIM_NAME[] = {"", "RTRIM"};
 
 static void upper_copy(char *dst, const char *src, size_t cap) {
     size_t i = 0;
@@ -37,9 +39,7 @@ static bool ieq_n(const char *a, const char *b, size_t n) {
 }
 
 static int trim_from_spec(const char *s, size_t n) {
-    if (n == 5 && memcmp(s, "LTRIM", 5) == 0) return TRIM_LEFT;
     if (n == 5 && memcmp(s, "RTRIM", 5) == 0) return TRIM_RIGHT;
-    if (n == 4 && memcmp(s, "TRIM", 4) == 0) return TRIM_BOTH;
     return -1;
 }
 

@@ -1,10 +1,10 @@
 /* Spark's collations (CollationFactory): names, ids and the facts about them
  * the analyzer needs. A collation id packs the collation the way Spark's
  * does (so ids compare as Spark's StringType(collationId) do):
- *   UTF8 family: bit 0 = LCASE, bits 18-19 = space trimming;
+ *   UTF8 family: bit 0 = LCASE, bit 18 = RTRIM;
  *   ICU family:  bit 29 set, bits 0-11 = locale index (UNICODE is 0),
  *                bit 16 = accent-insensitive, bit 17 = case-insensitive,
- *                bits 18-19 = space trimming.
+ *                bit 18 = RTRIM (the one space trimming Spark 4 has).
  * UTF8_BINARY is 0; INDETERMINATE (two implicit collations that disagree)
  * is -1. Names are matched case-insensitively and printed normalised:
  * `utf8_lcase` → UTF8_LCASE, `EN_usa_ai_ci` → en_USA_CI_AI. */
@@ -40,7 +40,7 @@ const char *collation_suggestions(Arena *a, const char *name);
 bool collation_is_icu(int32_t id);
 bool collation_is_case_insensitive(int32_t id);   /* UTF8_LCASE or an ICU _CI */
 bool collation_is_accent_insensitive(int32_t id); /* an ICU _AI */
-bool collation_has_trim(int32_t id);              /* _LTRIM, _RTRIM or _TRIM */
+bool collation_has_trim(int32_t id);              /* _RTRIM */
 /* Binary equality: UTF8_BINARY (with or without trimming is not binary). */
 bool collation_is_binary(int32_t id);
 

@@ -93,6 +93,39 @@ const DataType *type_string_collated(Arena *a, int32_t collation) {
     return t;
 }
 
+const DataType *type_string_explicit(Arena *a, int32_t collation) {
+    DataType *t = ARENA_NEW(a, DataType);
+    t->id = T_STRING;
+    t->collation = collation;
+    return t;
+}
+
+const DataType *type_with_default_collation(Arena *a, const DataType *t, int32_t collation) {
+    switch (t->id) {
+    case T_STRING: return t == &TYPE_STRING ? type_string_collated(a, collation) : t;
+    case T_ARRAY: {
+        const DataType *e = type_with_default_collation(a, t->elem, collation);
+        return e == t->elem ? t : type_array(a, e, t->contains_null);
+    }
+    case T_MAP: {
+        const DataType *k = type_with_default_collation(a, t->elem, collation);
+        const DataType *v = type_with_default_collation(a, t->value, collation);
+        return k == t->elem && v == t->value ? t : type_map(a, k, v, t->contains_null);
+    }
+    case T_STRUCT: {
+        bool changed = false;
+        StructField *f = ARENA_ARRAY(a, StructField, t->nfields ? t->nfields : 1);
+        for (int i = 0; i < t->nfields; i++) {
+            f[i] = t->fields[i];
+            f[i].type = type_with_default_collation(a, t->fields[i].type, collation);
+            changed = changed || f[i].type != t->fields[i].type;
+        }
+        return changed ? type_struct(a, t->nfields, f) : t;
+    }
+    default: return t;
+    }
+}
+
 bool type_has_collated_string(const DataType *t) {
     switch (t->id) {
     case T_STRING: return t->collation != COLLATION_UTF8_BINARY;
@@ -454,7 +487,7 @@ static const DataType *tp_type(TP *p, int depth) {
             p->error = "invalid collation name";
             return NULL;
         }
-        return type_string_collated(p->a, id);
+        return type_string_explicit(p->a, id);
     }
     for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
         if (word_is(w, n, simple[i].name)) return simple[i].t;

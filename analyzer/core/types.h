@@ -87,6 +87,12 @@ const DataType *type_ym_interval(Arena *a, int start, int end);
 const DataType *type_dt_interval(Arena *a, int start, int end);
 /* StringType(collationId): TYPE_STRING for UTF8_BINARY. */
 const DataType *type_string_collated(Arena *a, int32_t collation);
+/* A string written with its collation (`STRING COLLATE UTF8_BINARY`): never
+ * the TYPE_STRING singleton, which stands for a plain `STRING` (Spark's
+ * StringType object, the default string type a DEFAULT COLLATION replaces). */
+const DataType *type_string_explicit(Arena *a, int32_t collation);
+/* `t` with every plain STRING in it given `collation` (DEFAULT COLLATION). */
+const DataType *type_with_default_collation(Arena *a, const DataType *t, int32_t collation);
 /* The collation of a string type (0 for anything else). */
 static inline int32_t type_collation(const DataType *t) { return t->id == T_STRING ? t->collation : 0; }
 /* A string with a collation other than UTF8_BINARY anywhere inside

@@ -407,6 +407,14 @@ static EvStatus map_case(Eval *ev, Value *a, Value *o, bool upper) {
 static EvStatus f_upper(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)c, (void)n; return map_case(ev, a, o, true); }
 static EvStatus f_lower(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)c, (void)n; return map_case(ev, a, o, false); }
 
+/* Collate(x, name): x in the collated string type */
+static EvStatus f_collate(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
+    (void)ev, (void)n;
+    *o = a[0];
+    o->type = c->type;
+    return EV_OK;
+}
+
 static EvStatus f_initcap(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
     (void)c, (void)n;
     char *p = arena_alloc(A(ev), a[0].u.s.len + 1);
@@ -1595,6 +1603,7 @@ static const EvalFunc FUNCS[] = {
     {"character_length", f_length, NULL, 0},
     {"chr", f_chr, NULL, 0},
     {"coalesce", NULL, l_coalesce, 0},
+    {"collate", f_collate, NULL, 0},
     {"concat", f_concat, NULL, 0},
     {"concat_ws", f_concat_ws, NULL, NULLS_IN},
     {"contains", f_contains, NULL, 0},

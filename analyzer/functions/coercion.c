@@ -180,6 +180,17 @@ static const DataType *prim(TypeId id) {
     }
 }
 
+/* Two strings: STRING, or the one collated string of the two; none for two
+ * collations that differ (SPARK-50060: no implicit conversion between
+ * collations; CollationTypeCoercion brings its expressions to one first). */
+static const DataType *common_string(const DataType *x, const DataType *y) {
+    bool cx = x->id == T_STRING && x->collation != 0, cy = y->id == T_STRING && y->collation != 0;
+    if (cx && cy) return x->collation == y->collation ? x : NULL;
+    if (cx) return y->id == T_STRING ? NULL : x;
+    if (cy) return x->id == T_STRING ? NULL : y;
+    return &TYPE_STRING;
+}
+
 const DataType *fn_tightest_common_type(Arena *a, const DataType *x, const DataType *y) {
     if (type_equal(x, y)) return x;
     if (x->id == T_NULL) return y;
@@ -198,7 +209,7 @@ const DataType *fn_tightest_common_type(Arena *a, const DataType *x, const DataT
     if (x->id == T_YM_INTERVAL && y->id == T_YM_INTERVAL)
         return type_ym_interval(a, x->start_field < y->start_field ? x->start_field : y->start_field,
                                 x->end_field > y->end_field ? x->end_field : y->end_field);
-    if (type_is_string(x) && type_is_string(y)) return &TYPE_STRING;
+    if (type_is_string(x) && type_is_string(y)) return common_string(x, y);
     return complex_common(a, x, y, fn_tightest_common_type);
 }
 
@@ -224,7 +235,7 @@ static const DataType *wider_for_string(const DataType *x, const DataType *y) {
     if (y->id == T_FLOAT || y->id == T_DOUBLE || y->id == T_DECIMAL) return &TYPE_DOUBLE;
     if (y->id == T_NULL) return x;
     if (y->id == T_YM_INTERVAL || y->id == T_DT_INTERVAL) return NULL;
-    if (is_atomic(y)) return type_is_string(y) ? &TYPE_STRING : y;
+    if (is_atomic(y)) return type_is_string(y) ? common_string(x, y) : y;
     return NULL;
 }
 

@@ -138,6 +138,18 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
 
 /* typers_collation.c: 'SYSTEM.BUILTIN.<name>', what collation() of a value of type t gives */
 const char *fn_collation_full_name(Arena *a, const DataType *t);
+/* CollationTypeCoercion (collation_coercion.c): the string arguments of the
+ * expression called `name` brought to the collation that wins by strength
+ * (false with COLLATION_MISMATCH raised); the same over every argument; the
+ * result type of a string function whose type is its input's. */
+bool fn_collation_coerce_call(Analysis *an, const char *name, Node **args, int nargs, const Node *at);
+bool fn_collation_coerce_all(Analysis *an, Node **args, int nargs, const Node *at);
+/* false when argument i of `name` has a collation the function does not
+ * support (StringTypeBinaryLcase: the subject of LIKE, RLIKE, the regexp
+ * functions and split; StringTypeNonCSAICollation: the string searches) */
+bool fn_collation_arg_supported(const char *name, int i, const DataType *t);
+const DataType *fn_collation_result_type(Analysis *an, const char *name, Node *const *args, int nargs,
+                                         const DataType *result);
 
 #define DECL_TYPER(n) bool ty_##n(TypeCtx *c);
 TYPERS(DECL_TYPER)

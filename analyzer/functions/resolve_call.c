@@ -247,6 +247,10 @@ static bool apply_arg_specs(TypeCtx *c) {
     size_t len = strlen(in);
     for (int i = 0; i < c->nargs; i++) {
         char code = in[(size_t)i < len ? (size_t)i : len - 1];
+        if (!fn_collation_arg_supported(c->def->name, i, c->args[i]->type)) {
+            fn_typer_error(c, i, code);
+            return false;
+        }
         if (code == '?' || code == 'C' || code == 'L' || c->args[i]->kind == NK_SortOrder) continue;
         if (c->def->flags & FD_EXPECTS_INPUT) {
             /* ExpectsInputTypes: the type as it is, or a NULL typed as expected */
@@ -333,10 +337,15 @@ static Node *resolve_with(Analysis *an, Node *u, const FuncDef *def, Node **args
         written = ARENA_ARRAY(a, Node *, nargs + 1);
         for (int i = 0; i < nargs; i++) written[i] = args[i];
     }
+    /* CollationTypeCasts comes before the implicit casts, and again over
+       the arguments the typer cast to string (the rule runs to a fixed point) */
+    if (!fn_collation_coerce_call(an, def->name, c.args, c.nargs, u)) return NULL;
     if (!apply_arg_specs(&c)) return NULL;
     if (def->typer && !def->typer(&c)) return NULL;
     if (an_failed(an) && !c.replacement && !c.result) return NULL;
     if (c.replacement) return c.replacement;
+    if (c.def == def && !fn_collation_coerce_call(an, def->name, c.args, c.nargs, u)) return NULL;
+    if (c.def == def) c.result = fn_collation_result_type(an, def->name, c.args, c.nargs, c.result);
     /* InheritAnalysisRules: the parameters print as written; the coercion
        is the replacement's (ReplaceExpressions), not the call's */
     if (written && c.def == def)

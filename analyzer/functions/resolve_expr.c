@@ -104,6 +104,20 @@ static Node *type_case_when(Analysis *an, Node *e) {
                                           "inputType", sql_type_quoted(a, c->type), "requiredType", "\"BOOLEAN\"",
                                           NULL));
     }
+    /* CollationTypeCasts: the values brought to one collation when their types differ */
+    Node **vals = ARENA_ARRAY(a, Node *, n + 1);
+    int nv = 0;
+    bool same = true;
+    for (uint32_t i = 0; i < n; i++)
+        if ((i % 2 == 1) || (has_else && i == n - 1)) {
+            vals[nv++] = k[i];
+            same = same && type_same(vals[0]->type, k[i]->type);
+        }
+    if (!same) {
+        if (!fn_collation_coerce_all(an, vals, nv, e)) return NULL;
+        for (uint32_t i = 0, j = 0; i < n; i++)
+            if ((i % 2 == 1) || (has_else && i == n - 1)) k[i] = vals[j++];
+    }
     const DataType *t = &TYPE_NULL;
     bool nullable = !has_else;
     for (uint32_t i = 0; i < n; i++) {
@@ -150,6 +164,7 @@ static Node *type_in(Analysis *an, Node *e) {
     uint32_t n = e->nkids;
     Node **k = ARENA_ARRAY(a, Node *, n + 1);
     memcpy(k, e->kids, sizeof(Node *) * n);
+    if (!fn_collation_coerce_all(an, k, (int)n, e)) return NULL; /* CollationTypeCasts before InConversion */
     bool differ = false;
     for (uint32_t i = 1; i < n; i++) differ = differ || !type_same(k[i]->type, k[0]->type);
     if (differ) {
@@ -301,6 +316,16 @@ static Node *type_extract(Analysis *an, Node *e) {
                 return an_fail(an, error_make(a, "INVALID_EXTRACT_BASE_FIELD_TYPE", e, "base", expr_sql_quoted(a, child),
                                               "other", sql_type_quoted(a, key->type), NULL));
             args[1] = fn_mk_cast(an, key, it);
+        } else if (t->elem->id == T_STRING && key->type->id == T_STRING && key->type->collation != t->elem->collation) {
+            /* CollationTypeCoercion casts a string literal key to the key type;
+               GetMapValue (ExpectsInputTypes) takes no other collation */
+            if (key->kind != NK_Literal)
+                return an_fail(an, error_make(a, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", e, "sqlExpr",
+                                              arena_printf(a, "\"%s[%s]\"", expr_sql(a, child), expr_sql(a, key)),
+                                              "paramIndex", "second", "inputSql", expr_sql_quoted(a, key), "inputType",
+                                              sql_type_quoted(a, key->type), "requiredType",
+                                              sql_type_quoted(a, t->elem), NULL));
+            args[1] = fn_mk_cast(an, key, t->elem);
         } else {
             const DataType *w = coerce_wider_type(a, t->elem, key->type);
             if (w && type_equal(w, t->elem)) args[1] = fn_mk_cast(an, key, w);

@@ -245,7 +245,7 @@ const DataType *ps_parse_type(Parser *p) {
                                       "proposals", collation_suggestions(p->a, cname), NULL));
             return &TYPE_STRING;
         }
-        return type_string_collated(p->a, id);
+        return type_string_explicit(p->a, id);
     }
 #undef FW
     while ((angle && is_op(p, OP_LT)) || (paren && is_op(p, OP_LPAREN)) || depth > 0) {

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "parser_int.h"
+#include "core/collation.h"
 
 bool ps_word_is(const Parser *p, int off, const char *w) {
     const Token *t = tk_at(p, off);
@@ -302,6 +303,20 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
             ps_expect_op(p, OP_RPAREN);
             ps_spec(p, s)->npart = pk.n;
             ps_spec(p, s)->part_keys = (const char **)pk.v;
+        } else if (is_kw(p, KW_DEFAULT) && ps_word_is(p, 1, "COLLATION")) {
+            /* DEFAULT COLLATION name: the collation of every column typed a plain STRING */
+            advance(p), advance(p);
+            const Token *nt = tk(p);
+            const char *cname = ps_parse_identifier(p);
+            int32_t id;
+            if (!cname) break;
+            if (!collation_from_name(cname, &id)) {
+                ps_defer_error(p, ps_perr(p, "COLLATION_INVALID_NAME", nt->start, nt->end - 1, "collationName", cname,
+                                          "proposals", collation_suggestions(p->a, cname), NULL));
+                continue;
+            }
+            for (uint32_t i = 0; i < s->u.ddl.ncols; i++)
+                s->u.ddl.col_types[i] = type_with_default_collation(p->a, s->u.ddl.col_types[i], id);
         } else if (ps_accept_kw(p, KW_COMMENT) || ps_accept_kw(p, KW_LOCATION)) ps_parse_string_lit(p, NULL);
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);

@@ -1,9 +1,11 @@
 -- Collation names (CollationFactory): case-insensitive, printed normalised in
 -- types (`string collate UTF8_LCASE`) and as written in Collate
 -- (`collate(x, utf8_lcase)`); ICU locales with script and ISO3 country, and
--- the _CI/_CS/_AI/_AS/_LTRIM/_RTRIM/_TRIM specifiers.
+-- the _CI/_CS/_AI/_AS/_RTRIM specifiers (LTRIM and TRIM are not names).
 select 'a' collate utf8_lcase, 'b' COLLATE UNICODE, 'c' collate unicode_ci, 'd' collate UTF8_BINARY;
-select 'a' collate en_usa_ai_ci, 'b' collate SR_CYRL_SRB, 'c' collate zh_hant_mac_cs_as_rtrim, 'd' collate utf8_lcase_trim;
+select 'a' collate en_usa_ai_ci, 'b' collate SR_CYRL_SRB, 'c' collate zh_hant_mac_cs_as_rtrim, 'd' collate utf8_lcase_rtrim;
+select 'a' collate utf8_lcase_trim;
+select 'a' collate unicode_ltrim;
 -- Collate takes any atomic type by implicit cast, like ExpectsInputTypes.
 select 1 collate utf8_lcase;
 -- COLLATION_INVALID_NAME with the suggestions Spark computes.
