@@ -153,6 +153,7 @@ static void start_job(WorkerProc *w, Job *j) {
     buf_u8(&b, (uint8_t)j->method);
     buf_u8(&b, (uint8_t)j->fmt);
     buf_u64(&b, j->deadline_ns);
+    buf_u8(&b, j->compress);
     buf_str(&b, j->request_id);
     buf_str(&b, j->session_id);
     buf_str(&b, s ? s->server_id : "");
