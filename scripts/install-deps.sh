@@ -10,6 +10,7 @@ PACKAGES=(
   libprotobuf-dev                           # google/protobuf/any.proto (Spark Connect's Any fields)
   libjansson-dev                            # JSON endpoint and codecs
   libnghttp2-dev                            # HTTP/2 for gRPC
+  zlib1g-dev                                # gzip/deflate gRPC message compression (grpc-encoding)
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster

@@ -68,7 +68,10 @@ typedef struct Http1Conn {
     bool drain;
     Job *job;
     RpcMethod method;
-    char request_id[32];
+    char request_id[REQUEST_ID_MAX + 1];
+    char rid_hdr[REQUEST_ID_MAX + 2]; /* the client's X-Request-Id (one past the maximum: too long is invalid) */
+    char tp_hdr[128];        /* the client's traceparent */
+    TraceContext trace;
     uint64_t start_ns;
     char *pending;           /* unparsed bytes received while busy */
     size_t pending_len;
@@ -142,6 +145,17 @@ static void on_written(uv_write_t *req, int status) {
     h1_resume(c);
 }
 
+/* "X-Request-Id: ...\r\n", and for a traced request "traceresponse: ...\r\n". */
+static const char *correlation_lines(const Http1Conn *c, char *buf, size_t cap) {
+    int n = snprintf(buf, cap, "X-Request-Id: %s\r\n", c->request_id);
+    if (c->trace.valid && n > 0 && (size_t)n < cap) {
+        char tr[56];
+        trace_format_child(&c->trace, tr);
+        snprintf(buf + n, cap - (size_t)n, "traceresponse: %s\r\n", tr);
+    }
+    return buf;
+}
+
 /* extra: more header lines (CRLF-terminated) or NULL; head_only: HEAD or
  * 304, the Content-Length announced but no body sent. */
 static void respond_full(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len,
@@ -150,8 +164,9 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
     char framing[160] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
     if (code != 204) snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n", ctype, len);
-    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%sX-Request-Id: %s\r\n%s%s%s\r\n", code, reason(code),
-                      framing, c->request_id, c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
+    char corr[160];
+    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%s%s%s%s%s\r\n", code, reason(code), framing,
+                      correlation_lines(c, corr, sizeof corr), c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
     if (hl < 0 || (size_t)hl >= sizeof head) {
         h1_close(&c->head);
         return;
@@ -226,13 +241,13 @@ static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *
 static void stream_output(Http1Conn *c, Job *j) {
     Server *srv = c->head.srv;
     if (!c->chunk_started) {
-        char head[1024];
+        char head[1024], corr[160];
         bool ka = c->keep_alive && !c->drain && !srv->draining;
         c->keep_alive = ka;
         int hl = snprintf(head, sizeof head,
                           "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n"
-                          "X-Request-Id: %s\r\n%s%s\r\n",
-                          c->request_id, c->cors, ka ? "" : "Connection: close\r\n");
+                          "%s%s%s\r\n",
+                          correlation_lines(c, corr, sizeof corr), c->cors, ka ? "" : "Connection: close\r\n");
         if (!write_raw(c, head, (size_t)hl, NULL, 0, "", 0, chunk_written)) return h1_close(&c->head);
         c->chunk_started = true;
         c->busy = true;
@@ -247,7 +262,7 @@ static void stream_output(Http1Conn *c, Job *j) {
             if (!write_raw(c, hx, (size_t)hl, buf, n, "\r\n", 2, chunk_written)) return h1_close(&c->head);
         }
         if (eof) {
-            server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+            server_record_traced(srv, c->method, "json", c->request_id, &c->trace, j->session_id, j->status, j->error_class,
                                   j->status_msg, c->start_ns);
             char tail[768] = "";
             size_t tl = 0;
@@ -290,7 +305,7 @@ void http1_job_output(Job *j) {
     }
     if (!job_is_done(j)) return;
     Server *srv = c->head.srv;
-    server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+    server_record_traced(srv, c->method, "json", c->request_id, &c->trace, j->session_id, j->status, j->error_class,
                           j->status_msg, c->start_ns);
     if (j->status != GRPC_OK) {
         respond_error(c, j->status, j->status_msg);
@@ -370,7 +385,15 @@ static void serve_asset(Http1Conn *c, const WebAsset *as, int method) {
 
 static void handle(Http1Conn *c) {
     Server *srv = c->head.srv;
-    server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    /* The client's X-Request-Id when it is one (trace.h's rule), else ours;
+     * a traceparent that parses puts the request in the caller's trace. A
+     * second header of either name is appended to the first and so fails
+     * the rule: neither is used. */
+    if (request_id_valid(c->rid_hdr, strlen(c->rid_hdr)))
+        snprintf(c->request_id, sizeof c->request_id, "%s", c->rid_hdr);
+    else
+        server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    trace_parse(&c->trace, c->tp_hdr, strlen(c->tp_hdr));
     c->start_ns = mono_ns();
     char path[256];
     size_t pl = strcspn(c->url, "?");
@@ -488,6 +511,7 @@ static void handle(Http1Conn *c) {
     c->streaming = c->method == RPC_ANALYZE && (c->wants_ndjson || query_param_is(c->url, "stream", "1"));
     Job *j = job_new(srv, c->method, c->streaming ? JOB_NDJSON : JOB_JSON);
     snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
+    j->trace = c->trace;
     j->req_msg = msg;
     if (c->timeout_ns > 0)
         j->deadline_ns = c->start_ns + (uint64_t)c->timeout_ns;
@@ -538,6 +562,8 @@ static int on_message_begin(http_parser *p) {
     c->host[0] = c->origin[0] = c->authz[0] = '\0';
     c->has_host = c->has_origin = c->has_authz = c->header_too_long = false;
     c->if_none_match[0] = c->acr_method[0] = c->acr_headers[0] = c->cors[0] = '\0';
+    c->rid_hdr[0] = c->tp_hdr[0] = '\0';
+    c->trace.valid = false;
     c->expect_continue = false;
     c->timeout_ns = 0;
     c->wants_ndjson = false;
@@ -611,6 +637,8 @@ static void append_piece(char *buf, size_t cap, const char *at, size_t len) {
 
 static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
+    if (strcasecmp(c->hdr_field, "x-request-id") == 0) append_piece(c->rid_hdr, sizeof c->rid_hdr, at, len);
+    if (strcasecmp(c->hdr_field, "traceparent") == 0) append_piece(c->tp_hdr, sizeof c->tp_hdr, at, len);
     if (strcasecmp(c->hdr_field, "if-none-match") == 0) append_piece(c->if_none_match, sizeof c->if_none_match, at, len);
     if (strcasecmp(c->hdr_field, "access-control-request-method") == 0)
         append_piece(c->acr_method, sizeof c->acr_method, at, len);
@@ -733,6 +761,7 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
         char m[160];
         snprintf(m, sizeof m, "malformed HTTP request: %s", http_errno_description(e));
         snprintf(c->request_id, sizeof c->request_id, "-");
+        c->trace.valid = false;
         respond_error(c, GRPC_INVALID_ARGUMENT, m);
         conn_read_stop(&c->head);
     }
