@@ -389,10 +389,13 @@ static void handle(Http1Conn *c) {
      * a traceparent that parses puts the request in the caller's trace. A
      * second header of either name is appended to the first and so fails
      * the rule: neither is used. */
-    if (request_id_valid(c->rid_hdr, strlen(c->rid_hdr)))
-        snprintf(c->request_id, sizeof c->request_id, "%s", c->rid_hdr);
-    else
+    size_t rl = strlen(c->rid_hdr);
+    if (request_id_valid(c->rid_hdr, rl)) {
+        memcpy(c->request_id, c->rid_hdr, rl); /* rl <= REQUEST_ID_MAX */
+        c->request_id[rl] = '\0';
+    } else {
         server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    }
     trace_parse(&c->trace, c->tp_hdr, strlen(c->tp_hdr));
     c->start_ns = mono_ns();
     char path[256];

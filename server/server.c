@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/rand.h>
+
 #include "catalogs.h"
 #include "conn.h"
 #include "grpc_codec.h"
@@ -412,8 +414,19 @@ static void on_notify(uv_async_t *a) {
 
 /* ---------------------------------------------------------------- records */
 
+/* "r<8 hex>-<n>": a per-process random prefix (drawn at the first call)
+ * and a counter, so that ids stay distinct across the replicas behind one
+ * load balancer and across restarts, as a log pipeline joining them needs. */
 void server_next_request_id(Server *srv, char *out, size_t cap) {
-    snprintf(out, cap, "r%" PRIx64, ++srv->next_request_id);
+    if (!srv->request_id_prefix[0]) {
+        unsigned char r[4];
+        if (RAND_bytes(r, sizeof r) != 1) {
+            uint64_t t = mono_ns() ^ (uint64_t)getpid() << 32;
+            memcpy(r, &t, sizeof r);
+        }
+        snprintf(srv->request_id_prefix, sizeof srv->request_id_prefix, "%02x%02x%02x%02x", r[0], r[1], r[2], r[3]);
+    }
+    snprintf(out, cap, "r%s-%" PRIx64, srv->request_id_prefix, ++srv->next_request_id);
 }
 
 void server_record(Server *srv, RpcMethod m, const char *transport, const char *request_id, int status,
