@@ -136,7 +136,8 @@ for isolation in ("process", "thread"):
                 "zlib inflates to the same answer, several times smaller" % isolation, raw_gzip_both_ways)
     finally:
         c.close()
-        d.stop()
+        rc = d.stop()
+    t.ok(rc == 0, "%s workers: the daemon stops cleanly (exit 0: no sanitizer report)" % isolation, d.log()[-3000:])
 
 d = Daemon("--max-message-bytes", "1048576")
 c = Client(d.grpc_addr, pb, hpb)
