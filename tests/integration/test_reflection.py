@@ -5,8 +5,10 @@ asks it.
 
 Debian packages grpcio (python3-grpcio) but not grpcio-reflection, so the
 client side here is written from the reflection proto: protoc --python_out
-generates its messages (proto/grpc/reflection/*/reflection.proto, the upstream
-field numbers), grpcio's generic stream_stream carries them, and
+generates its messages from upstream's reflection.proto (Debian's grpc-proto,
+/usr/share/grpc-proto; the project's copy in proto/grpc/reflection is checked
+against it, and so is proto/health.proto), grpcio's generic stream_stream
+carries them, and
 ReflectionDatabase is grpcio-reflection's ProtoReflectionDescriptorDatabase
 re-done: a google.protobuf DescriptorDatabase that a DescriptorPool asks for
 files by name and by symbol, as grpcurl or Postman do. From the reflected
@@ -39,12 +41,21 @@ GEN = tempfile.mkdtemp(prefix="cz-refl-")
 TIMEOUT = 60  # per call: generous under load
 
 
+# gRPC's own protos as Debian ships them (grpc-proto): the client is generated
+# from upstream's reflection.proto, not from the project's copy, and the copy
+# is checked against it below.
+UPSTREAM = "/usr/share/grpc-proto"
+CLIENT_PROTO = UPSTREAM if os.path.exists(os.path.join(UPSTREAM, "grpc/reflection/v1/reflection.proto")) else PROTO
+
+
 def load_reflection(version):
     """reflection_pb2 of grpc.reflection.<version>, imported from its file
     (the package path grpc/ would shadow grpcio's own grpc module)."""
     rel = "grpc/reflection/%s/reflection.proto" % version
-    subprocess.run(["protoc", "--proto_path=" + PROTO, "--python_out=" + GEN, rel], check=True)
-    path = os.path.join(GEN, "grpc", "reflection", version, "reflection_pb2.py")
+    out = os.path.join(GEN, "client")
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["protoc", "--proto_path=" + CLIENT_PROTO, "--python_out=" + out, rel], check=True)
+    path = os.path.join(out, "grpc", "reflection", version, "reflection_pb2.py")
     spec = importlib.util.spec_from_file_location("cz_reflection_%s_pb2" % version, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -129,6 +140,41 @@ class ReflectionDatabase(descriptor_database.DescriptorDatabase):
 
 
 t = Tap()
+
+
+def descriptor(root, rel):
+    out = os.path.join(GEN, "one.pb")
+    subprocess.run(["protoc", "--proto_path=" + root, "--descriptor_set_out=" + out, rel], check=True)
+    return descriptor_pb2.FileDescriptorSet.FromString(open(out, "rb").read()).file[0]
+
+
+def shape(fd):
+    """What the wire and the stubs depend on: messages (fields by number, with
+    names, types, labels, oneofs), enums, services (methods, streaming)."""
+    def msg(m):
+        return (m.name, sorted((f.number, f.name, f.type, f.label, f.type_name.rsplit(".", 1)[-1],
+                                f.HasField("oneof_index") and m.oneof_decl[f.oneof_index].name) for f in m.field),
+                sorted(msg(n) for n in m.nested_type), sorted(enum(e) for e in m.enum_type))
+
+    def enum(e):
+        return (e.name, sorted((v.number, v.name) for v in e.value))
+    return (fd.package, sorted(msg(m) for m in fd.message_type), sorted(enum(e) for e in fd.enum_type),
+            sorted((sv.name, sorted((x.name, x.input_type.rsplit(".", 1)[-1], x.output_type.rsplit(".", 1)[-1],
+                                     x.client_streaming, x.server_streaming) for x in sv.method)) for sv in fd.service))
+
+
+def upstream_parity():
+    assert CLIENT_PROTO == UPSTREAM, "Debian's grpc-proto is missing (scripts/install-deps.sh installs it)"
+    for mine, theirs in (("grpc/reflection/v1/reflection.proto", "grpc/reflection/v1/reflection.proto"),
+                         ("grpc/reflection/v1alpha/reflection.proto", "grpc/reflection/v1alpha/reflection.proto"),
+                         ("health.proto", "grpc/health/v1/health.proto")):
+        a, b = shape(descriptor(PROTO, mine)), shape(descriptor(UPSTREAM, theirs))
+        assert a == b, (mine, a, b)
+    return True
+
+
+t.check("the project's reflection (v1, v1alpha) and health protos have upstream's shape (Debian's grpc-proto): "
+        "messages, field numbers, types, oneofs, services", upstream_parity)
 d = Daemon()
 ch = grpc.insecure_channel(d.grpc_addr)
 
