@@ -27,6 +27,7 @@
 #include "conn.h"
 #include "cors.h"
 #include "grpc_codec.h"
+#include "grpc_compress.h"
 #include "http_guard.h"
 #include "http_query.h"
 #include "http_static.h"
@@ -71,6 +72,7 @@ typedef struct Http1Conn {
     char request_id[REQUEST_ID_MAX + 1];
     char rid_hdr[REQUEST_ID_MAX + 2]; /* the client's X-Request-Id (one past the maximum: too long is invalid) */
     char tp_hdr[128];        /* the client's traceparent */
+    char accept_enc[128];    /* Accept-Encoding: a gzip'ed answer when it allows one */
     TraceContext trace;
     uint64_t start_ns;
     char *pending;           /* unparsed bytes received while busy */
@@ -156,18 +158,59 @@ static const char *correlation_lines(const Http1Conn *c, char *buf, size_t cap) 
     return buf;
 }
 
+/* Whether an Accept-Encoding value allows gzip (RFC 9110 12.5.3): "gzip" or
+ * "x-gzip", else "*", with a q-value above 0. */
+static bool accepts_gzip(const char *v) {
+    int named = -1, star = -1; /* -1: not listed; 0: q=0; 1: acceptable */
+    for (const char *p = v; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        size_t n = strcspn(p, ","), name = strcspn(p, ";, \t");
+        if (name > n) name = n;
+        char item[64];
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item - 1 ? n : sizeof item - 1), p);
+        const char *q = strstr(item, "q=");
+        int ok = !(q && strtod(q + 2, NULL) <= 0.0);
+        if ((name == 4 && strncasecmp(p, "gzip", 4) == 0) || (name == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+            named = ok;
+        else if (name == 1 && *p == '*')
+            star = ok;
+        p += n;
+    }
+    return named >= 0 ? named == 1 : star == 1;
+}
+
+/* JSON answers and /metrics are worth compressing; the page's assets keep
+ * their strong ETags (one per representation) and go as they are. */
+static bool compressible(const char *ctype) {
+    return strncmp(ctype, "application/json", 16) == 0 || strncmp(ctype, "text/plain", 10) == 0;
+}
+
+enum { GZIP_MIN_BYTES = 1024 }; /* below this the gzip header and the CPU are not worth it */
+
 /* extra: more header lines (CRLF-terminated) or NULL; head_only: HEAD or
  * 304, the Content-Length announced but no body sent. */
 static void respond_full(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len,
                          bool head_only) {
     char head[2048];
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
-    char framing[160] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
-    if (code != 204) snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n", ctype, len);
+    uint8_t *z = NULL;
+    size_t zn = 0;
+    bool gz = !head_only && code != 204 && code != 304 && len >= GZIP_MIN_BYTES && compressible(ctype) &&
+              accepts_gzip(c->accept_enc) && grpc_deflate(GRPC_ENC_GZIP, (const uint8_t *)body, len, &z, &zn) &&
+              zn < len;
+    if (gz) {
+        body = (const char *)z;
+        len = zn;
+    }
+    char framing[200] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
+    if (code != 204)
+        snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n%s", ctype, len,
+                 gz ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" : "");
     char corr[160];
     int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%s%s%s%s%s\r\n", code, reason(code), framing,
                       correlation_lines(c, corr, sizeof corr), c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
     if (hl < 0 || (size_t)hl >= sizeof head) {
+        free(z);
         h1_close(&c->head);
         return;
     }
@@ -175,11 +218,13 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     if (head_only) len = 0;
     WriteReq *w = malloc(sizeof *w + (size_t)hl + len);
     if (!w) {
+        free(z);
         h1_close(&c->head);
         return;
     }
     memcpy(w->data, head, (size_t)hl);
     if (len) memcpy(w->data + hl, body, len);
+    free(z);
     w->len = (size_t)hl + len;
     w->req.data = c;
     c->busy = true;
@@ -565,7 +610,7 @@ static int on_message_begin(http_parser *p) {
     c->host[0] = c->origin[0] = c->authz[0] = '\0';
     c->has_host = c->has_origin = c->has_authz = c->header_too_long = false;
     c->if_none_match[0] = c->acr_method[0] = c->acr_headers[0] = c->cors[0] = '\0';
-    c->rid_hdr[0] = c->tp_hdr[0] = '\0';
+    c->rid_hdr[0] = c->tp_hdr[0] = c->accept_enc[0] = '\0';
     c->trace.valid = false;
     c->expect_continue = false;
     c->timeout_ns = 0;
@@ -642,6 +687,7 @@ static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
     if (strcasecmp(c->hdr_field, "x-request-id") == 0) append_piece(c->rid_hdr, sizeof c->rid_hdr, at, len);
     if (strcasecmp(c->hdr_field, "traceparent") == 0) append_piece(c->tp_hdr, sizeof c->tp_hdr, at, len);
+    if (strcasecmp(c->hdr_field, "accept-encoding") == 0) append_piece(c->accept_enc, sizeof c->accept_enc, at, len);
     if (strcasecmp(c->hdr_field, "if-none-match") == 0) append_piece(c->if_none_match, sizeof c->if_none_match, at, len);
     if (strcasecmp(c->hdr_field, "access-control-request-method") == 0)
         append_piece(c->acr_method, sizeof c->acr_method, at, len);

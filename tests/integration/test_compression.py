@@ -6,10 +6,12 @@ compressed the same way when the client's grpc-accept-encoding names it
 (grpc-go's rule), message by message (the Compressed-Flag). grpcio's
 compression (channel and call level) on both services and both worker modes;
 raw HTTP/2 frames and nghttp for what grpcio hides (the response's flag bytes
-and headers); the refusals gRPC's doc/compression.md asks for.
+and headers); the refusals gRPC's doc/compression.md asks for. And on the JSON
+endpoint, HTTP's own Accept-Encoding: gzip for JSON answers and /metrics.
 
 No fixed ports; waits are for events, with generous timeouts."""
 import gzip
+import json
 import os
 import struct
 import tempfile
@@ -230,6 +232,41 @@ def metric_value(series):
 
 
 t.check("grpc_server_msg_sent_total counts compressed messages one each", sent_counted)
+
+
+def http_get(path, headers, data=None):
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (d.http_port, path), data=data,
+                                 headers=dict({"Content-Type": "application/json"} if data else {}, **headers))
+    with urllib.request.urlopen(req, timeout=TIMEOUT) as r:
+        return dict(r.headers), r.read()
+
+
+def json_gzip():
+    """The JSON endpoint and /metrics answer gzip when Accept-Encoding allows it (curl --compressed, Prometheus'
+    scraper, browsers), identity otherwise; the page's assets are never re-encoded (their ETags stay true)."""
+    body = json.dumps({"sql": WIDE}).encode()
+    plain_h, plain = http_get("/v1/analyze", {}, body)
+    assert "Content-Encoding" not in plain_h and json.loads(plain)["result"]["schema"].startswith("struct<column_number_0")
+    for ae in ("gzip", "deflate, gzip;q=0.5", "*", "x-gzip"):
+        h, raw = http_get("/v1/analyze", {"Accept-Encoding": ae}, body)
+        assert h.get("Content-Encoding") == "gzip" and "Accept-Encoding" in h.get("Vary", ""), (ae, h)
+        assert int(h["Content-Length"]) == len(raw) < len(plain) / 3, (len(raw), len(plain))
+        got = json.loads(gzip.decompress(raw))
+        assert got["result"] == json.loads(plain)["result"], ae
+    for ae in ("identity", "gzip;q=0", "deflate", "*, gzip;q=0", "br"):
+        h, raw = http_get("/v1/analyze", {"Accept-Encoding": ae}, body)
+        assert "Content-Encoding" not in h and json.loads(raw)["result"], (ae, h)
+    h, raw = http_get("/metrics", {"Accept-Encoding": "gzip"})
+    assert h.get("Content-Encoding") == "gzip" and b"grpc_server_handled_total" in gzip.decompress(raw), h
+    h, small = http_get("/healthz", {"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in h, h  # under 1 KiB: not worth it
+    h, page = http_get("/", {"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in h and b"<html" in page.lower(), h
+    return True
+
+
+t.check("JSON endpoint: Accept-Encoding gzip (also q-values, *, x-gzip) answers Content-Encoding: gzip for JSON and "
+        "/metrics; q=0, identity, other codings, small answers and the page's assets go as they are", json_gzip)
 c.close()
 rc = d.stop()
 t.ok(rc == 0, "the daemon stops cleanly (exit 0)", d.log()[-2000:])
