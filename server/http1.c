@@ -195,9 +195,10 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
     uint8_t *z = NULL;
     size_t zn = 0;
-    bool gz = !head_only && code != 204 && code != 304 && len >= GZIP_MIN_BYTES && compressible(ctype) &&
-              accepts_gzip(c->accept_enc) && grpc_deflate(GRPC_ENC_GZIP, (const uint8_t *)body, len, &z, &zn) &&
-              zn < len;
+    /* eligible: the representation depends on Accept-Encoding (Vary says so either way) */
+    bool eligible = code != 204 && code != 304 && len >= GZIP_MIN_BYTES && compressible(ctype);
+    bool gz = eligible && !head_only && accepts_gzip(c->accept_enc) &&
+              grpc_deflate(GRPC_ENC_GZIP, (const uint8_t *)body, len, &z, &zn) && zn < len;
     if (gz) {
         body = (const char *)z;
         len = zn;
@@ -205,7 +206,7 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     char framing[200] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
     if (code != 204)
         snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n%s", ctype, len,
-                 gz ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" : "");
+                 gz ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" : eligible ? "Vary: Accept-Encoding\r\n" : "");
     char corr[160];
     int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%s%s%s%s%s\r\n", code, reason(code), framing,
                       correlation_lines(c, corr, sizeof corr), c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
