@@ -10,6 +10,7 @@ PACKAGES=(
   libprotobuf-dev                           # google/protobuf/any.proto (Spark Connect's Any fields)
   libjansson-dev                            # JSON endpoint and codecs
   libnghttp2-dev                            # HTTP/2 for gRPC
+  zlib1g-dev                                # gzip/deflate gRPC message compression (grpc-encoding)
   libhttp-parser-dev                        # HTTP/1.1 JSON endpoint
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster
@@ -17,6 +18,7 @@ PACKAGES=(
   libcriterion-dev                          # unit tests
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
+  grpc-proto                                # gRPC's own reflection/health protos: the reflection test's client and its parity check
   nghttp2-client curl                       # h2load bursts, curl tests
   prometheus                                # promtool check metrics: the daemon's /metrics page is checked by Prometheus' own linter
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)

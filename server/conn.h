@@ -81,6 +81,12 @@ void server_record_session(Server *srv, RpcMethod m, const char *transport, cons
                            const char *session_id, int status, const char *error_class, const char *message,
                            uint64_t start_ns);
 
+/* Same, with the client's W3C trace context (NULL: none): the line carries
+ * trace_id, parent_id (the caller's span) and span_id (the daemon's). */
+void server_record_traced(Server *srv, RpcMethod m, const char *transport, const char *request_id,
+                          const TraceContext *trace, const char *session_id, int status, const char *error_class,
+                          const char *message, uint64_t start_ns);
+
 /* Loop: a call finished or a connection closed; finishes a drain if done. */
 void server_drain_check(Server *srv);
 

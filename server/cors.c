@@ -6,9 +6,10 @@
 #include <strings.h>
 
 /* Request headers a browser may send cross-origin besides the CORS-safelisted
- * ones: the JSON body type, the NDJSON Accept, the deadline. */
-static const char *const ALLOWED_HEADERS[] = {"content-type", "accept", "grpc-timeout"};
-#define ALLOWED_HEADERS_LINE "Content-Type, Accept, grpc-timeout"
+ * ones: the JSON body type, the NDJSON Accept, the deadline, and the
+ * correlation headers (a page's own request id, OpenTelemetry's traceparent). */
+static const char *const ALLOWED_HEADERS[] = {"content-type", "accept", "grpc-timeout", "x-request-id", "traceparent"};
+#define ALLOWED_HEADERS_LINE "Content-Type, Accept, grpc-timeout, X-Request-Id, traceparent"
 
 static bool is_space(char c) { return c == ' ' || c == '\t'; }
 
@@ -80,7 +81,7 @@ size_t cors_response_headers(const char *list, const char *origin, char *out, si
     if (!list || !*list) return 0;
     if (!cors_origin_allowed(list, origin)) /* the answer depends on Origin: caches must know */
         return (size_t)snprintf(out, cap, "%s", cap > 15 ? "Vary: Origin\r\n" : "");
-    int n = snprintf(out, cap, "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n",
+    int n = snprintf(out, cap, "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\nAccess-Control-Expose-Headers: X-Request-Id, traceresponse\r\n",
                      origin);
     if (n < 0 || (size_t)n >= cap) {
         if (cap) out[0] = '\0';

@@ -30,12 +30,11 @@ GrpcFrameResult grpc_frame_parse(const uint8_t *buf, size_t len, uint32_t max, c
     if (len < 5) return GRPC_FRAME_NEED_MORE;
     uint32_t n = (uint32_t)buf[1] << 24 | (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 8 | buf[4];
     if (n > max) return GRPC_FRAME_TOO_LARGE;
-    if (buf[0] == 1) return GRPC_FRAME_COMPRESSED;
     if (len - 5 < n) return GRPC_FRAME_NEED_MORE;
     *msg = buf + 5;
     *msg_len = n;
     *consumed = 5 + (size_t)n;
-    return GRPC_FRAME_MESSAGE;
+    return buf[0] == 1 ? GRPC_FRAME_COMPRESSED : GRPC_FRAME_MESSAGE;
 }
 
 uint32_t grpc_frame_count(GrpcFrameCounter *fc, const uint8_t *p, size_t n) {

@@ -38,12 +38,13 @@ void grpc_frame_header(uint8_t out[5], uint32_t len);
 typedef enum GrpcFrameResult {
     GRPC_FRAME_NEED_MORE,  /* not a whole message yet */
     GRPC_FRAME_MESSAGE,    /* msg and msg_len point into the input buffer */
-    GRPC_FRAME_COMPRESSED, /* compressed flag set: we advertise identity only */
+    GRPC_FRAME_COMPRESSED, /* a whole message with the Compressed-Flag set (grpc_compress.h decodes it) */
     GRPC_FRAME_TOO_LARGE,  /* declared length exceeds max */
     GRPC_FRAME_BAD_FLAG,   /* flag byte other than 0 or 1 */
 } GrpcFrameResult;
 
-/* Looks at buf[0..len) for one whole message. On GRPC_FRAME_MESSAGE sets
+/* Looks at buf[0..len) for one whole message. On GRPC_FRAME_MESSAGE and
+ * GRPC_FRAME_COMPRESSED sets
  * *msg, *msg_len and *consumed (prefix + payload). */
 GrpcFrameResult grpc_frame_parse(const uint8_t *buf, size_t len, uint32_t max, const uint8_t **msg, uint32_t *msg_len,
                                  size_t *consumed);

@@ -18,6 +18,8 @@ static const GrpcMethodInfo INFO[] = {
     [RPC_CONNECT_CONFIG] = {"spark.connect.SparkConnectService", "Config", "unary"},
     [RPC_CONNECT_RELEASE_EXECUTE] = {"spark.connect.SparkConnectService", "ReleaseExecute", "unary"},
     [RPC_CONNECT_RELEASE_SESSION] = {"spark.connect.SparkConnectService", "ReleaseSession", "unary"},
+    [RPC_REFLECTION_V1] = {"grpc.reflection.v1.ServerReflection", "ServerReflectionInfo", "bidi_stream"},
+    [RPC_REFLECTION_V1ALPHA] = {"grpc.reflection.v1alpha.ServerReflection", "ServerReflectionInfo", "bidi_stream"},
 };
 _Static_assert(sizeof INFO / sizeof INFO[0] == RPC_COUNT_, "wire names for every method");
 

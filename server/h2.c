@@ -15,6 +15,8 @@
 #include "grpc_methods.h"
 #include "health.pb-c.h"
 #include "connect_service.h"
+#include "grpc_compress.h"
+#include "reflection.h"
 #include "log.h"
 #include "pb_json.h"
 #include "rpc.h"
@@ -27,7 +29,13 @@ typedef struct H2Call {
     H2Conn *conn;
     int32_t stream_id;
     RpcMethod method;
-    bool known_method, is_post, ct_ok, has_ct, bad_timeout, bad_encoding, unknown_path;
+    bool known_method, is_post, ct_ok, has_ct, bad_timeout, unknown_path;
+    GrpcEncoding encoding;  /* grpc-encoding of the request messages */
+    uint8_t accept_mask;    /* 1 << GrpcEncoding for each encoding grpc-accept-encoding names */
+    int traceparents;       /* traceparent headers seen (more than one: ignored, as the spec says) */
+    bool streaming;         /* a bidi call served as its messages arrive (reflection) */
+    bool ended;             /* the client half-closed (END_STREAM seen) */
+    uint8_t *inflated;      /* the decompressed request message, malloc'ed */
     int authz_headers;     /* authorization headers seen (more than one: refused) */
     const char *principal; /* who calls (conn_principal); NULL: unauthenticated */
     int64_t timeout_ns;
@@ -44,7 +52,9 @@ typedef struct H2Call {
     char forced_msg[256];
     bool recorded;
     uv_timer_t *deadline;
-    char request_id[32];
+    char request_id[REQUEST_ID_MAX + 1]; /* the client's x-request-id, or one made here */
+    bool client_request_id;
+    TraceContext trace;
     uint64_t start_ns;
     int watch_sent;        /* health Watch: last status sent, -1 none */
     GrpcFrameCounter sent_frames; /* response messages, for grpc_server_msg_sent_total */
@@ -102,8 +112,9 @@ static void record(H2Call *call, int status, const char *msg) {
     call->recorded = true;
     Server *srv = call->conn->head.srv;
     const char *cls = call->job ? call->job->error_class : NULL;
-    server_record_session(srv, call->known_method ? call->method : RPC_COUNT_, "grpc", call->request_id,
-                          call->job ? call->job->session_id : NULL, status, cls, msg, call->start_ns);
+    server_record_traced(srv, call->known_method ? call->method : RPC_COUNT_, "grpc", call->request_id,
+                         call->trace.valid ? &call->trace : NULL, call->job ? call->job->session_id : NULL, status, cls,
+                         msg, call->start_ns);
 }
 
 /* grpc-status-details-bin: the serialised google.rpc.Status, base64 without
@@ -118,6 +129,19 @@ static char *details_header(const uint8_t *details, size_t len) {
     return b;
 }
 
+/* The response's x-request-id (always: the client's, or the one the daemon
+ * made) and, for a traced request, traceresponse naming the daemon's span
+ * (W3C Trace Context Level 2). tr holds the latter's value. Returns the count. */
+static size_t correlation_headers(H2Call *call, nghttp2_nv *nva, char tr[56]) {
+    size_t n = 0;
+    nva[n++] = (nghttp2_nv)NV("x-request-id", call->request_id);
+    if (call->trace.valid) {
+        trace_format_child(&call->trace, tr);
+        nva[n++] = (nghttp2_nv)NV("traceresponse", tr);
+    }
+    return n;
+}
+
 /* Trailers-Only: a single HEADERS frame with END_STREAM carrying the status
  * (and its google.rpc.Status details when there are some). */
 static void trailers_only_details(H2Call *call, int status, const char *msg, const uint8_t *details, size_t dlen) {
@@ -125,10 +149,13 @@ static void trailers_only_details(H2Call *call, int status, const char *msg, con
     snprintf(code, sizeof code, "%d", status);
     grpc_percent_encode(msg, strlen(msg), enc, sizeof enc);
     char *det = details_header(details, dlen);
-    nghttp2_nv nva[5] = {NV(":status", "200"), NV("content-type", "application/grpc"), NV("grpc-status", code)};
+    nghttp2_nv nva[9] = {NV(":status", "200"), NV("content-type", "application/grpc"), NV("grpc-status", code)};
     size_t n = 3;
+    char tr[56];
+    n += correlation_headers(call, nva + n, tr);
     if (*enc) nva[n++] = (nghttp2_nv)NV("grpc-message", enc);
     if (det) nva[n++] = (nghttp2_nv)NV("grpc-status-details-bin", det);
+    nva[n++] = (nghttp2_nv)NV("grpc-accept-encoding", GRPC_ACCEPT_ENCODING);
     nghttp2_submit_response(call->conn->ng, call->stream_id, nva, n, NULL);
     free(det); /* nghttp2 copies header values on submit */
     call->responded = call->finished = true;
@@ -183,10 +210,15 @@ static ssize_t data_read(nghttp2_session *ng, int32_t sid, uint8_t *buf, size_t 
 }
 
 static void start_response(H2Call *call) {
-    nghttp2_nv nva[] = {NV(":status", "200"), NV("content-type", "application/grpc"),
-                        NV("grpc-accept-encoding", "identity")};
+    nghttp2_nv nva[7] = {NV(":status", "200"), NV("content-type", "application/grpc"),
+                         NV("grpc-accept-encoding", GRPC_ACCEPT_ENCODING)};
+    size_t n = 3;
+    if (call->job && call->job->compress != GRPC_ENC_IDENTITY)
+        nva[n++] = (nghttp2_nv)NV("grpc-encoding", grpc_encoding_name((GrpcEncoding)call->job->compress));
+    char tr[56];
+    n += correlation_headers(call, nva + n, tr);
     nghttp2_data_provider dp = {.source.ptr = call, .read_callback = data_read};
-    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, 3, &dp);
+    nghttp2_submit_response(call->conn->ng, call->stream_id, nva, n, &dp);
     call->responded = true;
 }
 
@@ -256,6 +288,7 @@ static void call_free(H2Call *call) {
     if (call->cnext) call->cnext->cprev = call->cprev;
     c->ncalls--;
     free(call->body);
+    free(call->inflated);
     free(call);
 }
 
@@ -354,6 +387,123 @@ static uint32_t pinned_calls(H2Conn *c) {
     return n;
 }
 
+static void arm_deadline(H2Call *call) {
+    if (call->timeout_ns <= 0 || call->deadline) return;
+    call->deadline = malloc(sizeof(uv_timer_t));
+    if (!call->deadline) return;
+    uv_timer_init(call->conn->head.srv->loop, call->deadline);
+    call->deadline->data = call;
+    uint64_t ms = (uint64_t)(call->timeout_ns + 999999) / 1000000;
+    uv_timer_start(call->deadline, on_deadline, ms, 0);
+}
+
+/* The responses are compressed as the request was when the client accepts
+ * that encoding back (grpc-go's rule: the server answers in the caller's
+ * compressor); otherwise identity. */
+static uint8_t response_encoding(const H2Call *call) {
+    return call->encoding != GRPC_ENC_IDENTITY && call->encoding != GRPC_ENC_UNKNOWN &&
+                   (call->accept_mask & (1u << call->encoding))
+               ? (uint8_t)call->encoding
+               : (uint8_t)GRPC_ENC_IDENTITY;
+}
+
+/* A message with the Compressed-Flag: decompressed under grpc-encoding, at
+ * most --max-message-bytes once decompressed. *msg then points into
+ * call->inflated. A gRPC status: OK, INTERNAL (no encoding, or corrupt, as
+ * gRPC's doc/compression.md says) or RESOURCE_EXHAUSTED. */
+static int decompress(H2Call *call, const uint8_t **msg, uint32_t *mlen) {
+    if (call->encoding == GRPC_ENC_IDENTITY || call->encoding == GRPC_ENC_UNKNOWN) return GRPC_INTERNAL;
+    uint8_t *out;
+    size_t n;
+    GrpcInflateResult r = grpc_inflate((GrpcEncoding)call->encoding, *msg, *mlen,
+                                       call->conn->head.srv->cfg.max_message_bytes, &out, &n);
+    if (r == GRPC_INFLATE_TOO_LARGE) return GRPC_RESOURCE_EXHAUSTED;
+    if (r != GRPC_INFLATE_OK) return r == GRPC_INFLATE_NOMEM ? GRPC_RESOURCE_EXHAUSTED : GRPC_INTERNAL;
+    free(call->inflated);
+    call->inflated = out;
+    *msg = out;
+    *mlen = (uint32_t)n;
+    return GRPC_OK;
+}
+
+/* ---------------------------------------------------------------- reflection (bidi, on the loop) */
+
+enum { REFLECTION_MAX_UNSENT = 8 << 20 }; /* a client that asks without reading is cut off past this */
+
+/* Answers each whole request message buffered so far; at the client's
+ * half-close, finishes OK. */
+static void reflection_feed(H2Call *call) {
+    Server *srv = call->conn->head.srv;
+    Job *j = call->job;
+    if (!j || call->finished || job_is_done(j)) return;
+    if (call->too_large) {
+        metrics_bad_input(&srv->metrics);
+        return force_status(call, GRPC_RESOURCE_EXHAUSTED, "request message too large");
+    }
+    size_t off = 0;
+    int st = GRPC_OK;
+    const char *why = NULL;
+    while (off < call->body_len) {
+        const uint8_t *msg;
+        uint32_t mlen;
+        size_t used;
+        GrpcFrameResult fr = grpc_frame_parse(call->body + off, call->body_len - off, srv->cfg.max_message_bytes, &msg,
+                                              &mlen, &used);
+        if (fr == GRPC_FRAME_NEED_MORE) break;
+        if (fr == GRPC_FRAME_BAD_FLAG) st = GRPC_INTERNAL, why = "bad gRPC message flag";
+        else if (fr == GRPC_FRAME_TOO_LARGE) st = GRPC_RESOURCE_EXHAUSTED, why = "request message too large";
+        else if (fr == GRPC_FRAME_COMPRESSED && (st = decompress(call, &msg, &mlen)) != GRPC_OK)
+            why = st == GRPC_RESOURCE_EXHAUSTED ? "request message too large once decompressed"
+                                                : "request message does not decompress";
+        if (st != GRPC_OK) break;
+        off += used;
+        metrics_grpc_messages(&srv->metrics, call->method, 1, 0);
+        Grpc__Reflection__V1__ServerReflectionResponse *r = reflection_answer(msg, mlen);
+        if (!r) {
+            st = GRPC_INVALID_ARGUMENT, why = "malformed ServerReflectionRequest";
+            break;
+        }
+        job_emit_grpc(j, &r->base);
+        reflection_response_free(r);
+        if (j->out_bytes > REFLECTION_MAX_UNSENT) {
+            st = GRPC_RESOURCE_EXHAUSTED, why = "too many reflection answers unread";
+            break;
+        }
+    }
+    if (st != GRPC_OK) {
+        metrics_bad_input(&srv->metrics);
+        return force_status(call, st, why);
+    }
+    if (off) {
+        memmove(call->body, call->body + off, call->body_len - off);
+        call->body_len -= off;
+    }
+    if (call->ended) {
+        if (call->body_len) return force_status(call, GRPC_INTERNAL, "truncated gRPC message");
+        job_finish(j, GRPC_OK, "");
+    }
+    server_notify(srv, j);
+}
+
+static void reflection_start(H2Call *call) {
+    Server *srv = call->conn->head.srv;
+    Job *j = job_new(srv, call->method, JOB_GRPC);
+    if (!j) return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+    j->loop_owned = true;
+    j->call = call;
+    j->on_output = h2_job_output;
+    j->completed = false;
+    job_ref(j); /* the "worker" reference, dropped at completion */
+    snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
+    j->trace = call->trace;
+    j->compress = response_encoding(call);
+    j->start_ns = call->start_ns;
+    call->job = j;
+    call->streaming = true;
+    arm_deadline(call);
+    reflection_feed(call);
+}
+
 static void dispatch(H2Call *call) {
     H2Conn *c = call->conn;
     Server *srv = c->head.srv;
@@ -384,7 +534,8 @@ static void dispatch(H2Call *call) {
         }
     }
     if (!call->known_method) return trailers_only(call, GRPC_UNIMPLEMENTED, "unknown method");
-    if (call->bad_encoding) return trailers_only(call, GRPC_UNIMPLEMENTED, "only identity grpc-encoding is supported");
+    if (call->encoding == GRPC_ENC_UNKNOWN)
+        return trailers_only(call, GRPC_UNIMPLEMENTED, "grpc-encoding not supported (identity, gzip and deflate are)");
     if (call->bad_timeout) return trailers_only(call, GRPC_INVALID_ARGUMENT, "malformed grpc-timeout");
     if (call->too_large) {
         metrics_bad_input(&srv->metrics);
@@ -393,17 +544,28 @@ static void dispatch(H2Call *call) {
         return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, m);
     }
     if (srv->draining) return trailers_only(call, GRPC_UNAVAILABLE, "server shutting down");
+    if (call->method == RPC_REFLECTION_V1 || call->method == RPC_REFLECTION_V1ALPHA) return reflection_start(call);
     const uint8_t *msg;
     uint32_t mlen;
     size_t used;
     GrpcFrameResult fr = grpc_frame_parse(call->body, call->body_len, srv->cfg.max_message_bytes, &msg, &mlen, &used);
     const char *bad = NULL;
     int bad_status = GRPC_INTERNAL;
+    if (fr == GRPC_FRAME_COMPRESSED && used == call->body_len) {
+        int st = decompress(call, &msg, &mlen);
+        if (st != GRPC_OK) {
+            metrics_bad_input(&srv->metrics);
+            return trailers_only(call, st, st == GRPC_RESOURCE_EXHAUSTED ? "request message too large once decompressed"
+                                           : call->encoding == GRPC_ENC_IDENTITY ? "compressed message without a grpc-encoding"
+                                                                                  : "request message does not decompress");
+        }
+        fr = GRPC_FRAME_MESSAGE;
+    }
     if (fr == GRPC_FRAME_NEED_MORE) bad = call->body_len ? "truncated gRPC message" : "missing request message";
-    else if (fr == GRPC_FRAME_COMPRESSED) bad = "compressed messages are not supported", bad_status = GRPC_UNIMPLEMENTED;
     else if (fr == GRPC_FRAME_BAD_FLAG) bad = "bad gRPC message flag";
     else if (fr == GRPC_FRAME_TOO_LARGE) bad = "request message too large", bad_status = GRPC_RESOURCE_EXHAUSTED;
-    else if (used != call->body_len) bad = "unary call with more than one request message", bad_status = GRPC_UNIMPLEMENTED;
+    else if (used != call->body_len || fr == GRPC_FRAME_COMPRESSED)
+        bad = "unary call with more than one request message", bad_status = GRPC_UNIMPLEMENTED;
     if (bad) {
         metrics_bad_input(&srv->metrics);
         return trailers_only(call, bad_status, bad);
@@ -425,6 +587,8 @@ static void dispatch(H2Call *call) {
         j->completed = false;
         job_ref(j); /* the "worker" reference, dropped at completion */
         snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
+        j->trace = call->trace;
+        j->compress = response_encoding(call);
         call->job = j;
         health_send(call);
         if (call->method == RPC_HEALTH_CHECK)
@@ -452,6 +616,8 @@ static void dispatch(H2Call *call) {
     Job *j = job_new(srv, call->method, JOB_GRPC);
     if (!j) return trailers_only(call, GRPC_RESOURCE_EXHAUSTED, "out of memory");
     snprintf(j->request_id, sizeof j->request_id, "%s", call->request_id);
+    j->trace = call->trace;
+    j->compress = response_encoding(call);
     j->start_ns = call->start_ns;
     if (call->timeout_ns > 0) j->deadline_ns = call->start_ns + (uint64_t)call->timeout_ns;
     const char *sid;
@@ -505,13 +671,7 @@ static void dispatch(H2Call *call) {
         job_unref(j);
         return trailers_only(call, st, why);
     }
-    if (call->timeout_ns > 0) {
-        call->deadline = malloc(sizeof(uv_timer_t));
-        uv_timer_init(srv->loop, call->deadline);
-        call->deadline->data = call;
-        uint64_t ms = (uint64_t)(call->timeout_ns + 999999) / 1000000;
-        uv_timer_start(call->deadline, on_deadline, ms, 0);
-    }
+    arm_deadline(call);
 }
 
 /* ---------------------------------------------------------------- nghttp2 callbacks */
@@ -577,7 +737,20 @@ static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t 
         else
             call->bad_timeout = true;
     } else if (header_is(name, nl, "grpc-encoding")) {
-        call->bad_encoding = !(vl == 8 && memcmp(value, "identity", 8) == 0);
+        call->encoding = grpc_encoding_parse((const char *)value, vl);
+    } else if (header_is(name, nl, "grpc-accept-encoding")) {
+        /* grpc-encoding may come after it: response_encoding() looks at both */
+        for (int e = GRPC_ENC_GZIP; e <= GRPC_ENC_DEFLATE; e++)
+            if (grpc_accept_has((const char *)value, vl, (GrpcEncoding)e)) call->accept_mask |= (uint8_t)(1u << e);
+    } else if (header_is(name, nl, "x-request-id")) {
+        if (!call->client_request_id && request_id_valid((const char *)value, vl)) {
+            memcpy(call->request_id, value, vl);
+            call->request_id[vl] = '\0';
+            call->client_request_id = true;
+        }
+    } else if (header_is(name, nl, "traceparent")) {
+        if (++call->traceparents == 1) trace_parse(&call->trace, (const char *)value, vl);
+        else call->trace.valid = false; /* two: which one? neither */
     } else if (header_is(name, nl, "authorization")) {
         call->authz_headers++;
         call->principal = conn_principal(&c->head, (const char *)value, vl);
@@ -589,7 +762,7 @@ static int on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t sid, const 
     (void)flags;
     H2Conn *c = ud;
     H2Call *call = nghttp2_session_get_stream_user_data(ng, sid);
-    if (!call || call->too_large || call->job) return 0;
+    if (!call || call->too_large || (call->job && !call->streaming) || call->finished) return 0;
     size_t max = (size_t)c->head.srv->cfg.max_message_bytes + 5;
     if (call->body_len + len > max) {
         /* Oversize: stop buffering; the answer goes out at END_STREAM (or now, if the client keeps sending). */
@@ -617,9 +790,18 @@ static int on_frame_recv(nghttp2_session *ng, const nghttp2_frame *f, void *ud) 
     (void)ud;
     if (f->hd.type != NGHTTP2_HEADERS && f->hd.type != NGHTTP2_DATA) return 0;
     H2Call *call = nghttp2_session_get_stream_user_data(ng, f->hd.stream_id);
-    if (!call || call->responded) return 0;
-    if (f->hd.flags & NGHTTP2_FLAG_END_STREAM) {
+    if (!call || call->finished) return 0;
+    if (f->hd.flags & NGHTTP2_FLAG_END_STREAM) call->ended = true;
+    if (call->streaming) {
+        reflection_feed(call);
+        return 0;
+    }
+    if (call->responded) return 0;
+    if (call->ended) {
         dispatch(call);
+    } else if (f->hd.type == NGHTTP2_HEADERS && call->known_method &&
+               (call->method == RPC_REFLECTION_V1 || call->method == RPC_REFLECTION_V1ALPHA)) {
+        dispatch(call); /* bidi: served as the messages come */
     } else if (call->too_large) {
         /* Answer at once; the rest of the oversize body is read and dropped
          * (an early RST_STREAM would race the trailers in some clients). */
@@ -785,6 +967,12 @@ static void h2_drain(ConnHead *ch) {
     c->goaway_sent = true;
     nghttp2_submit_goaway(c->ng, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c->ng), NGHTTP2_NO_ERROR,
                           NULL, 0);
+    /* An open reflection stream waits on its client, not on work: ended now
+     * (like health watches) so that it does not hold the drain up. */
+    for (H2Call *call = c->calls, *next; call; call = next) {
+        next = call->cnext;
+        if (call->streaming) force_status(call, GRPC_UNAVAILABLE, "server shutting down");
+    }
     h2_flush(c);
 }
 

@@ -27,6 +27,7 @@
 #include "conn.h"
 #include "cors.h"
 #include "grpc_codec.h"
+#include "grpc_compress.h"
 #include "http_guard.h"
 #include "http_query.h"
 #include "http_static.h"
@@ -68,7 +69,11 @@ typedef struct Http1Conn {
     bool drain;
     Job *job;
     RpcMethod method;
-    char request_id[32];
+    char request_id[REQUEST_ID_MAX + 1];
+    char rid_hdr[REQUEST_ID_MAX + 2]; /* the client's X-Request-Id (one past the maximum: too long is invalid) */
+    char tp_hdr[128];        /* the client's traceparent */
+    char accept_enc[128];    /* Accept-Encoding: a gzip'ed answer when it allows one */
+    TraceContext trace;
     uint64_t start_ns;
     char *pending;           /* unparsed bytes received while busy */
     size_t pending_len;
@@ -142,17 +147,71 @@ static void on_written(uv_write_t *req, int status) {
     h1_resume(c);
 }
 
+/* "X-Request-Id: ...\r\n", and for a traced request "traceresponse: ...\r\n". */
+static const char *correlation_lines(const Http1Conn *c, char *buf, size_t cap) {
+    int n = snprintf(buf, cap, "X-Request-Id: %s\r\n", c->request_id);
+    if (c->trace.valid && n > 0 && (size_t)n < cap) {
+        char tr[56];
+        trace_format_child(&c->trace, tr);
+        snprintf(buf + n, cap - (size_t)n, "traceresponse: %s\r\n", tr);
+    }
+    return buf;
+}
+
+/* Whether an Accept-Encoding value allows gzip (RFC 9110 12.5.3): "gzip" or
+ * "x-gzip", else "*", with a q-value above 0. */
+static bool accepts_gzip(const char *v) {
+    int named = -1, star = -1; /* -1: not listed; 0: q=0; 1: acceptable */
+    for (const char *p = v; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        size_t n = strcspn(p, ","), name = strcspn(p, ";, \t");
+        if (name > n) name = n;
+        char item[64];
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item - 1 ? n : sizeof item - 1), p);
+        const char *q = strstr(item, "q=");
+        int ok = !(q && strtod(q + 2, NULL) <= 0.0);
+        if ((name == 4 && strncasecmp(p, "gzip", 4) == 0) || (name == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+            named = ok;
+        else if (name == 1 && *p == '*')
+            star = ok;
+        p += n;
+    }
+    return named >= 0 ? named == 1 : star == 1;
+}
+
+/* JSON answers and /metrics are worth compressing; the page's assets keep
+ * their strong ETags (one per representation) and go as they are. */
+static bool compressible(const char *ctype) {
+    return strncmp(ctype, "application/json", 16) == 0 || strncmp(ctype, "text/plain", 10) == 0;
+}
+
+enum { GZIP_MIN_BYTES = 1024 }; /* below this the gzip header and the CPU are not worth it */
+
 /* extra: more header lines (CRLF-terminated) or NULL; head_only: HEAD or
  * 304, the Content-Length announced but no body sent. */
 static void respond_full(Http1Conn *c, int code, const char *ctype, const char *extra, const char *body, size_t len,
                          bool head_only) {
     char head[2048];
     bool ka = c->keep_alive && !c->drain && !c->head.srv->draining;
-    char framing[160] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
-    if (code != 204) snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n", ctype, len);
-    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%sX-Request-Id: %s\r\n%s%s%s\r\n", code, reason(code),
-                      framing, c->request_id, c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
+    uint8_t *z = NULL;
+    size_t zn = 0;
+    /* eligible: the representation depends on Accept-Encoding (Vary says so either way) */
+    bool eligible = code != 204 && code != 304 && len >= GZIP_MIN_BYTES && compressible(ctype);
+    bool gz = eligible && !head_only && accepts_gzip(c->accept_enc) &&
+              grpc_deflate(GRPC_ENC_GZIP, (const uint8_t *)body, len, &z, &zn) && zn < len;
+    if (gz) {
+        body = (const char *)z;
+        len = zn;
+    }
+    char framing[200] = ""; /* a 204 has neither body nor Content-Length (RFC 9110 8.6) */
+    if (code != 204)
+        snprintf(framing, sizeof framing, "Content-Type: %s\r\nContent-Length: %zu\r\n%s", ctype, len,
+                 gz ? "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n" : eligible ? "Vary: Accept-Encoding\r\n" : "");
+    char corr[160];
+    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\n%s%s%s%s%s\r\n", code, reason(code), framing,
+                      correlation_lines(c, corr, sizeof corr), c->cors, extra ? extra : "", ka ? "" : "Connection: close\r\n");
     if (hl < 0 || (size_t)hl >= sizeof head) {
+        free(z);
         h1_close(&c->head);
         return;
     }
@@ -160,11 +219,13 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     if (head_only) len = 0;
     WriteReq *w = malloc(sizeof *w + (size_t)hl + len);
     if (!w) {
+        free(z);
         h1_close(&c->head);
         return;
     }
     memcpy(w->data, head, (size_t)hl);
     if (len) memcpy(w->data + hl, body, len);
+    free(z);
     w->len = (size_t)hl + len;
     w->req.data = c;
     c->busy = true;
@@ -226,13 +287,13 @@ static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *
 static void stream_output(Http1Conn *c, Job *j) {
     Server *srv = c->head.srv;
     if (!c->chunk_started) {
-        char head[1024];
+        char head[1024], corr[160];
         bool ka = c->keep_alive && !c->drain && !srv->draining;
         c->keep_alive = ka;
         int hl = snprintf(head, sizeof head,
                           "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n"
-                          "X-Request-Id: %s\r\n%s%s\r\n",
-                          c->request_id, c->cors, ka ? "" : "Connection: close\r\n");
+                          "%s%s%s\r\n",
+                          correlation_lines(c, corr, sizeof corr), c->cors, ka ? "" : "Connection: close\r\n");
         if (!write_raw(c, head, (size_t)hl, NULL, 0, "", 0, chunk_written)) return h1_close(&c->head);
         c->chunk_started = true;
         c->busy = true;
@@ -247,7 +308,7 @@ static void stream_output(Http1Conn *c, Job *j) {
             if (!write_raw(c, hx, (size_t)hl, buf, n, "\r\n", 2, chunk_written)) return h1_close(&c->head);
         }
         if (eof) {
-            server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+            server_record_traced(srv, c->method, "json", c->request_id, &c->trace, j->session_id, j->status, j->error_class,
                                   j->status_msg, c->start_ns);
             char tail[768] = "";
             size_t tl = 0;
@@ -290,7 +351,7 @@ void http1_job_output(Job *j) {
     }
     if (!job_is_done(j)) return;
     Server *srv = c->head.srv;
-    server_record_session(srv, c->method, "json", c->request_id, j->session_id, j->status, j->error_class,
+    server_record_traced(srv, c->method, "json", c->request_id, &c->trace, j->session_id, j->status, j->error_class,
                           j->status_msg, c->start_ns);
     if (j->status != GRPC_OK) {
         respond_error(c, j->status, j->status_msg);
@@ -370,7 +431,18 @@ static void serve_asset(Http1Conn *c, const WebAsset *as, int method) {
 
 static void handle(Http1Conn *c) {
     Server *srv = c->head.srv;
-    server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    /* The client's X-Request-Id when it is one (trace.h's rule), else ours;
+     * a traceparent that parses puts the request in the caller's trace. A
+     * second header of either name is appended to the first and so fails
+     * the rule: neither is used. */
+    size_t rl = strlen(c->rid_hdr);
+    if (request_id_valid(c->rid_hdr, rl)) {
+        memcpy(c->request_id, c->rid_hdr, rl); /* rl <= REQUEST_ID_MAX */
+        c->request_id[rl] = '\0';
+    } else {
+        server_next_request_id(srv, c->request_id, sizeof c->request_id);
+    }
+    trace_parse(&c->trace, c->tp_hdr, strlen(c->tp_hdr));
     c->start_ns = mono_ns();
     char path[256];
     size_t pl = strcspn(c->url, "?");
@@ -488,6 +560,7 @@ static void handle(Http1Conn *c) {
     c->streaming = c->method == RPC_ANALYZE && (c->wants_ndjson || query_param_is(c->url, "stream", "1"));
     Job *j = job_new(srv, c->method, c->streaming ? JOB_NDJSON : JOB_JSON);
     snprintf(j->request_id, sizeof j->request_id, "%s", c->request_id);
+    j->trace = c->trace;
     j->req_msg = msg;
     if (c->timeout_ns > 0)
         j->deadline_ns = c->start_ns + (uint64_t)c->timeout_ns;
@@ -538,6 +611,8 @@ static int on_message_begin(http_parser *p) {
     c->host[0] = c->origin[0] = c->authz[0] = '\0';
     c->has_host = c->has_origin = c->has_authz = c->header_too_long = false;
     c->if_none_match[0] = c->acr_method[0] = c->acr_headers[0] = c->cors[0] = '\0';
+    c->rid_hdr[0] = c->tp_hdr[0] = c->accept_enc[0] = '\0';
+    c->trace.valid = false;
     c->expect_continue = false;
     c->timeout_ns = 0;
     c->wants_ndjson = false;
@@ -611,6 +686,9 @@ static void append_piece(char *buf, size_t cap, const char *at, size_t len) {
 
 static int on_header_value(http_parser *p, const char *at, size_t len) {
     Http1Conn *c = p->data;
+    if (strcasecmp(c->hdr_field, "x-request-id") == 0) append_piece(c->rid_hdr, sizeof c->rid_hdr, at, len);
+    if (strcasecmp(c->hdr_field, "traceparent") == 0) append_piece(c->tp_hdr, sizeof c->tp_hdr, at, len);
+    if (strcasecmp(c->hdr_field, "accept-encoding") == 0) append_piece(c->accept_enc, sizeof c->accept_enc, at, len);
     if (strcasecmp(c->hdr_field, "if-none-match") == 0) append_piece(c->if_none_match, sizeof c->if_none_match, at, len);
     if (strcasecmp(c->hdr_field, "access-control-request-method") == 0)
         append_piece(c->acr_method, sizeof c->acr_method, at, len);
@@ -733,6 +811,7 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
         char m[160];
         snprintf(m, sizeof m, "malformed HTTP request: %s", http_errno_description(e));
         snprintf(c->request_id, sizeof c->request_id, "-");
+        c->trace.valid = false;
         respond_error(c, GRPC_INVALID_ARGUMENT, m);
         conn_read_stop(&c->head);
     }

@@ -7,12 +7,13 @@
 #include <time.h>
 
 #include "grpc_codec.h"
+#include "grpc_compress.h"
 #include "server.h"
 
 const char *rpc_method_name(RpcMethod m) {
     static const char *const N[] = {"Analyze", "Execute", "RegisterCatalog", "DropSession", "Health.Check", "Health.Watch",
                                     "ListFunctions", "Connect.ExecutePlan", "Connect.AnalyzePlan", "Connect.Config",
-                                    "Connect.ReleaseExecute", "Connect.ReleaseSession"};
+                                    "Connect.ReleaseExecute", "Connect.ReleaseSession", "Reflection.v1", "Reflection.v1alpha"};
     _Static_assert(sizeof N / sizeof N[0] == RPC_COUNT_, "a name per method");
     return m < RPC_COUNT_ ? N[m] : "unknown";
 }
@@ -103,6 +104,27 @@ bool job_emit_grpc(Job *j, const ProtobufCMessage *msg) {
     if (!buf) return false;
     grpc_frame_header(buf, (uint32_t)n);
     protobuf_c_message_pack(msg, buf + 5);
+    /* A compressed response: each message whose compressed form is smaller
+     * goes with the Compressed-Flag set; the others stay as they are (the
+     * flag is per message, whatever grpc-encoding says). */
+    uint8_t *z = NULL;
+    size_t zn = 0;
+    if (j->compress != GRPC_ENC_IDENTITY && n > 0 && grpc_deflate((GrpcEncoding)j->compress, buf + 5, n, &z, &zn) &&
+        zn < n) {
+        if (buf != stackbuf) free(buf);
+        uint8_t *f = malloc(zn + 5);
+        bool ok = f != NULL;
+        if (ok) {
+            grpc_frame_header(f, (uint32_t)zn);
+            f[0] = 1;
+            memcpy(f + 5, z, zn);
+            ok = job_emit(j, f, zn + 5);
+        }
+        free(f);
+        free(z);
+        return ok;
+    }
+    free(z);
     bool ok = job_emit(j, buf, n + 5);
     if (buf != stackbuf) free(buf);
     return ok;

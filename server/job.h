@@ -16,6 +16,7 @@
 
 #include "catalyzer.h"
 #include "fault.h"
+#include "trace.h"
 
 typedef enum RpcMethod {
     RPC_ANALYZE,
@@ -31,11 +32,14 @@ typedef enum RpcMethod {
     RPC_CONNECT_CONFIG,
     RPC_CONNECT_RELEASE_EXECUTE,
     RPC_CONNECT_RELEASE_SESSION,
+    /* grpc.reflection.{v1,v1alpha}.ServerReflection (reflection.c): served on the loop */
+    RPC_REFLECTION_V1,
+    RPC_REFLECTION_V1ALPHA,
     RPC_COUNT_,
 } RpcMethod;
 
 const char *rpc_method_name(RpcMethod m); /* "Analyze" */
-static inline bool rpc_is_connect(RpcMethod m) { return m >= RPC_CONNECT_EXECUTE_PLAN && m < RPC_COUNT_; }
+static inline bool rpc_is_connect(RpcMethod m) { return m >= RPC_CONNECT_EXECUTE_PLAN && m <= RPC_CONNECT_RELEASE_SESSION; }
 
 typedef enum JobFormat {
     JOB_GRPC,   /* length-prefixed protobuf messages */
@@ -73,7 +77,9 @@ typedef struct Job {
     char session_id[129];       /* SESSION_ID_MAX + 1 */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0 none */
     uint64_t start_ns;
-    char request_id[32];
+    char request_id[REQUEST_ID_MAX + 1]; /* the client's x-request-id, or one the daemon made */
+    TraceContext trace;         /* the client's traceparent (trace.valid false: none) */
+    uint8_t compress;           /* GrpcEncoding of the response messages (job_emit_grpc) */
 
     /* Shared, under mu. */
     pthread_mutex_t mu;

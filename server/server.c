@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/rand.h>
+
 #include "catalogs.h"
 #include "conn.h"
 #include "grpc_codec.h"
@@ -412,8 +414,19 @@ static void on_notify(uv_async_t *a) {
 
 /* ---------------------------------------------------------------- records */
 
+/* "r<8 hex>-<n>": a per-process random prefix (drawn at the first call)
+ * and a counter, so that ids stay distinct across the replicas behind one
+ * load balancer and across restarts, as a log pipeline joining them needs. */
 void server_next_request_id(Server *srv, char *out, size_t cap) {
-    snprintf(out, cap, "r%" PRIx64, ++srv->next_request_id);
+    if (!srv->request_id_prefix[0]) {
+        unsigned char r[4];
+        if (RAND_bytes(r, sizeof r) != 1) {
+            uint64_t t = mono_ns() ^ (uint64_t)getpid() << 32;
+            memcpy(r, &t, sizeof r);
+        }
+        snprintf(srv->request_id_prefix, sizeof srv->request_id_prefix, "%02x%02x%02x%02x", r[0], r[1], r[2], r[3]);
+    }
+    snprintf(out, cap, "r%s-%" PRIx64, srv->request_id_prefix, ++srv->next_request_id);
 }
 
 void server_record(Server *srv, RpcMethod m, const char *transport, const char *request_id, int status,
@@ -424,6 +437,12 @@ void server_record(Server *srv, RpcMethod m, const char *transport, const char *
 void server_record_session(Server *srv, RpcMethod m, const char *transport, const char *request_id,
                            const char *session_id, int status, const char *error_class, const char *message,
                            uint64_t start_ns) {
+    server_record_traced(srv, m, transport, request_id, NULL, session_id, status, error_class, message, start_ns);
+}
+
+void server_record_traced(Server *srv, RpcMethod m, const char *transport, const char *request_id,
+                          const TraceContext *trace, const char *session_id, int status, const char *error_class,
+                          const char *message, uint64_t start_ns) {
     double secs = (double)(mono_ns() - start_ns) / 1e9;
     metrics_request(&srv->metrics, (int)m, strcmp(transport, "grpc") == 0, status, error_class, secs);
     int level = status == GRPC_OK ? LOG_INFO : (status == GRPC_INTERNAL || status == GRPC_UNKNOWN ? LOG_ERROR : LOG_WARN);
@@ -438,6 +457,12 @@ void server_record_session(Server *srv, RpcMethod m, const char *transport, cons
         log_session_tag(session_id, tag);
         json_object_set_new(f, "session", json_string(tag));
         if (srv->cfg.log_level == LOG_DEBUG) json_object_set_new(f, "session_id", json_string(session_id));
+    }
+    if (trace && trace->valid) {
+        json_object_set_new(f, "trace_id", json_string(trace->trace_id));
+        json_object_set_new(f, "parent_id", json_string(trace->parent_id));
+        json_object_set_new(f, "span_id", json_string(trace->span_id));
+        json_object_set_new(f, "sampled", json_boolean(trace->flags & 1));
     }
     if (error_class && *error_class) json_object_set_new(f, "error_class", json_string(error_class));
     if (message && *message && srv->cfg.log_level == LOG_DEBUG) json_object_set_new(f, "message", json_string(message));

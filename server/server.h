@@ -77,6 +77,7 @@ typedef struct Server {
 
     Metrics metrics;
     uint64_t next_request_id;
+    char request_id_prefix[9]; /* server_next_request_id's random part; "" until the first id */
     uint32_t nconnections;
     uint32_t nconn_grpc, nconn_http; /* per port */
     void *conns;                /* transport connection list (h2 and http1), see conn.h */

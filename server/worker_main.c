@@ -346,6 +346,7 @@ static void run_job(WState *w, Frame *f) {
     if (!j) _exit(3);
     j->sink = &SINK;
     j->deadline_ns = deadline;
+    j->compress = rd_u8(&r);
     rd_str(&r, j->request_id, sizeof j->request_id);
     rd_str(&r, j->session_id, sizeof j->session_id);
     char server_id[40];

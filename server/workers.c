@@ -153,6 +153,7 @@ static void start_job(WorkerProc *w, Job *j) {
     buf_u8(&b, (uint8_t)j->method);
     buf_u8(&b, (uint8_t)j->fmt);
     buf_u64(&b, j->deadline_ns);
+    buf_u8(&b, j->compress);
     buf_str(&b, j->request_id);
     buf_str(&b, j->session_id);
     buf_str(&b, s ? s->server_id : "");
@@ -346,6 +347,7 @@ static void worker_gone(WorkerProc *w) {
         if (w->job) {
             char tag[13];
             json_object_set_new(f, "request_id", json_string(w->job->request_id));
+            if (w->job->trace.valid) json_object_set_new(f, "trace_id", json_string(w->job->trace.trace_id));
             json_object_set_new(f, "method", json_string(rpc_method_name(w->job->method)));
             json_object_set_new(f, "request_sha256", json_string(w->req_hash));
             if (w->job->session_id[0]) {

@@ -13,8 +13,10 @@
 // Spark Connect client, AnalyzePlan (schema, explain) of a Connect plan over
 // the same session's view, and the same plan through catalyzer.v1 Analyze;
 // then the Spark Connect tour (connect_tour.go: every AnalyzePlan kind, every
-// Config operation, ExecutePlan, errors, bad plans, ReleaseSession). Each line it prints is checked by tests/polyglot; it exits non-zero on any
-// mismatch.
+// Config operation, ExecutePlan, errors, bad plans, ReleaseSession); then the
+// operator's conventions (conventions.go: server reflection, gzip, request id
+// and trace). Each line it prints is checked by tests/polyglot; it exits
+// non-zero on any mismatch.
 package main
 
 import (
@@ -207,4 +209,5 @@ func main() {
 	fmt.Printf("drop: existed=%v\n", drop.Existed)
 
 	connectTour(ctx, conn)
+	conventionsTour(ctx, conn)
 }

@@ -621,3 +621,217 @@ Test(fuzz, random_json_requests) {
     cr_log_info("random JSON: %d accepted, %d plans decoded", accepted, decoded);
     cr_assert(accepted > 0);
 }
+
+/* ---------------------------------------------------------------- correlation (x-request-id, traceparent) */
+
+#include "trace.h"
+
+Test(trace, request_id_rule) {
+    cr_assert(request_id_valid("0f8fad5b-d9cb-469f-a165-70867728950e", 36));
+    cr_assert(request_id_valid("svc:a/b+c=d@e.f_g", 17));
+    cr_assert(!request_id_valid("", 0));
+    cr_assert(!request_id_valid("has space", 9));
+    cr_assert(!request_id_valid("quote\"", 6));
+    cr_assert(!request_id_valid("line\nbreak", 10));
+    char long_id[REQUEST_ID_MAX + 2];
+    memset(long_id, 'a', sizeof long_id);
+    cr_assert(request_id_valid(long_id, REQUEST_ID_MAX));
+    cr_assert(!request_id_valid(long_id, REQUEST_ID_MAX + 1));
+}
+
+Test(trace, traceparent_valid) {
+    TraceContext tc;
+    const char *tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    cr_assert(trace_parse(&tc, tp, strlen(tp)));
+    cr_assert_str_eq(tc.trace_id, "4bf92f3577b34da6a3ce929d0e0e4736");
+    cr_assert_str_eq(tc.parent_id, "00f067aa0ba902b7");
+    cr_assert_eq(tc.flags, 1);
+    cr_assert_eq(strlen(tc.span_id), 16);
+    cr_assert_str_neq(tc.span_id, "0000000000000000");
+    char child[56];
+    trace_format_child(&tc, child);
+    cr_assert_eq(strlen(child), 55);
+    cr_assert(strncmp(child, "00-4bf92f3577b34da6a3ce929d0e0e4736-", 36) == 0);
+    cr_assert(strcmp(child + 36 + 16, "-01") == 0);
+    cr_assert(strncmp(child + 36, tc.span_id, 16) == 0);
+    /* A later version may add fields after a '-'. */
+    const char *v1 = "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-future";
+    cr_assert(trace_parse(&tc, v1, strlen(v1)));
+    cr_assert_eq(tc.flags, 0);
+}
+
+Test(trace, traceparent_invalid) {
+    const char *bad[] = {
+        "", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",               /* no flags */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-",               /* v00 is exactly 55 */
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",                /* version ff */
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",                /* zero trace id */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",                /* zero parent id */
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",                /* uppercase */
+        "00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01",                /* separators */
+        "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",                /* not hex */
+        "0x-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",                /* version not hex */
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",               /* v01: longer needs a '-' */
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0g",                /* flags not hex */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        TraceContext tc;
+        cr_assert(!trace_parse(&tc, bad[i], strlen(bad[i])), "accepted: %s", bad[i]);
+        cr_assert(!tc.valid);
+    }
+}
+
+/* ---------------------------------------------------------------- compression */
+
+#include "grpc_compress.h"
+
+Test(compress, names_and_accept_lists) {
+    cr_assert_eq(grpc_encoding_parse("gzip", 4), GRPC_ENC_GZIP);
+    cr_assert_eq(grpc_encoding_parse("deflate", 7), GRPC_ENC_DEFLATE);
+    cr_assert_eq(grpc_encoding_parse("identity", 8), GRPC_ENC_IDENTITY);
+    cr_assert_eq(grpc_encoding_parse("snappy", 6), GRPC_ENC_UNKNOWN);
+    cr_assert_eq(grpc_encoding_parse("GZIP", 4), GRPC_ENC_UNKNOWN);
+    const char *l = "identity, deflate ,gzip";
+    cr_assert(grpc_accept_has(l, strlen(l), GRPC_ENC_GZIP));
+    cr_assert(grpc_accept_has(l, strlen(l), GRPC_ENC_DEFLATE));
+    cr_assert(!grpc_accept_has("identity", 8, GRPC_ENC_GZIP));
+    cr_assert(!grpc_accept_has("gzipx", 5, GRPC_ENC_GZIP));
+}
+
+Test(compress, roundtrip_both_encodings) {
+    uint8_t msg[10000];
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)("SELECT a FROM t "[i % 16]);
+    for (int e = GRPC_ENC_GZIP; e <= GRPC_ENC_DEFLATE; e++) {
+        uint8_t *z, *back;
+        size_t zn, bn;
+        cr_assert(grpc_deflate((GrpcEncoding)e, msg, sizeof msg, &z, &zn));
+        cr_assert_lt(zn, sizeof msg / 10);
+        if (e == GRPC_ENC_GZIP) cr_assert(z[0] == 0x1f && z[1] == 0x8b, "a gzip member");
+        cr_assert_eq(grpc_inflate((GrpcEncoding)e, z, zn, sizeof msg, &back, &bn), GRPC_INFLATE_OK);
+        cr_assert_eq(bn, sizeof msg);
+        cr_assert(memcmp(back, msg, bn) == 0);
+        free(back);
+        /* One byte under the size: refused while decompressing. */
+        cr_assert_eq(grpc_inflate((GrpcEncoding)e, z, zn, sizeof msg - 1, &back, &bn), GRPC_INFLATE_TOO_LARGE);
+        cr_assert_null(back);
+        /* Truncated, or with bytes after the stream: corrupt. */
+        cr_assert_eq(grpc_inflate((GrpcEncoding)e, z, zn - 3, sizeof msg, &back, &bn), GRPC_INFLATE_CORRUPT);
+        uint8_t *extra = malloc(zn + 1);
+        memcpy(extra, z, zn);
+        extra[zn] = 0;
+        cr_assert_eq(grpc_inflate((GrpcEncoding)e, extra, zn + 1, sizeof msg, &back, &bn), GRPC_INFLATE_CORRUPT);
+        free(extra);
+        free(z);
+    }
+    uint8_t *out;
+    size_t on;
+    cr_assert_eq(grpc_inflate(GRPC_ENC_GZIP, (const uint8_t *)"not gzip", 8, 100, &out, &on), GRPC_INFLATE_CORRUPT);
+    /* Empty messages compress too. */
+    uint8_t *z;
+    size_t zn;
+    cr_assert(grpc_deflate(GRPC_ENC_GZIP, msg, 0, &z, &zn));
+    cr_assert_eq(grpc_inflate(GRPC_ENC_GZIP, z, zn, 0, &out, &on), GRPC_INFLATE_OK);
+    cr_assert_eq(on, 0);
+    free(out);
+    free(z);
+}
+
+/* A "zip bomb": 64 MiB of zeros in ~64 KiB, bounded at 1 MiB while decompressing. */
+Test(compress, bomb_is_bounded) {
+    size_t big = 64u << 20;
+    uint8_t *zeros = calloc(big, 1);
+    uint8_t *z, *out;
+    size_t zn, on;
+    cr_assert(grpc_deflate(GRPC_ENC_GZIP, zeros, big, &z, &zn));
+    free(zeros);
+    cr_assert_lt(zn, 1u << 20);
+    cr_assert_eq(grpc_inflate(GRPC_ENC_GZIP, z, zn, 1u << 20, &out, &on), GRPC_INFLATE_TOO_LARGE);
+    free(z);
+}
+
+/* ---------------------------------------------------------------- reflection */
+
+#include "reflection.h"
+
+static Grpc__Reflection__V1__ServerReflectionResponse *ask(Grpc__Reflection__V1__ServerReflectionRequest *q) {
+    size_t n = grpc__reflection__v1__server_reflection_request__get_packed_size(q);
+    uint8_t *b = malloc(n ? n : 1);
+    grpc__reflection__v1__server_reflection_request__pack(q, b);
+    Grpc__Reflection__V1__ServerReflectionResponse *r = reflection_answer(b, n);
+    free(b);
+    cr_assert_not_null(r);
+    return r;
+}
+
+Test(reflection, the_set_indexes) {
+    cr_assert(reflection_init());
+    cr_assert_geq(reflection_file_count(), 12, "catalyzer, health, 7 spark/connect, any, 2 reflection: %zu",
+                  reflection_file_count());
+    cr_assert_gt(reflection_symbol_count(), 500);
+    for (size_t i = 0; i < REFLECTION_SERVICE_COUNT; i++)
+        cr_assert_not_null(reflection_file_of(REFLECTION_SERVICES[i]), "served but not described: %s",
+                           REFLECTION_SERVICES[i]);
+    cr_assert_str_eq(reflection_file_of("catalyzer.v1.Analyzer.Analyze"), "catalyzer.proto");
+    cr_assert_str_eq(reflection_file_of(".catalyzer.v1.AnalyzeRequest"), "catalyzer.proto");
+    cr_assert_str_eq(reflection_file_of("grpc.health.v1.HealthCheckResponse.ServingStatus"), "health.proto");
+    cr_assert_str_eq(reflection_file_of("grpc.health.v1.HealthCheckResponse.SERVING"), "health.proto");
+    cr_assert_str_eq(reflection_file_of("spark.connect.Relation"), "spark/connect/relations.proto");
+    cr_assert_str_eq(reflection_file_of("google.protobuf.Any"), "google/protobuf/any.proto");
+    cr_assert_str_eq(reflection_file_of("grpc.reflection.v1alpha.ServerReflection"),
+                     "grpc/reflection/v1alpha/reflection.proto");
+    cr_assert_null(reflection_file_of("catalyzer.v1.NoSuchThing"));
+    cr_assert_null(reflection_file_of("catalyzer"));
+}
+
+Test(reflection, answers) {
+    Grpc__Reflection__V1__ServerReflectionRequest q = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__INIT;
+    q.host = "h";
+    q.message_request_case = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_LIST_SERVICES;
+    q.list_services = "";
+    Grpc__Reflection__V1__ServerReflectionResponse *r = ask(&q);
+    cr_assert_eq(r->message_response_case,
+                 GRPC__REFLECTION__V1__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE_LIST_SERVICES_RESPONSE);
+    cr_assert_eq(r->list_services_response->n_service, REFLECTION_SERVICE_COUNT);
+    cr_assert_str_eq(r->valid_host, "h");
+    cr_assert_not_null(r->original_request);
+    reflection_response_free(r);
+
+    q.message_request_case = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_FILE_CONTAINING_SYMBOL;
+    q.file_containing_symbol = "spark.connect.SparkConnectService";
+    r = ask(&q);
+    cr_assert_eq(r->message_response_case,
+                 GRPC__REFLECTION__V1__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE_FILE_DESCRIPTOR_RESPONSE);
+    /* base.proto first, then what it imports, transitively, each once */
+    cr_assert_geq(r->file_descriptor_response->n_file_descriptor_proto, 8);
+    cr_assert(memmem(r->file_descriptor_response->file_descriptor_proto[0].data,
+                     r->file_descriptor_response->file_descriptor_proto[0].len, "spark/connect/base.proto", 24));
+    reflection_response_free(r);
+
+    q.message_request_case = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_FILE_BY_FILENAME;
+    q.file_by_filename = "health.proto";
+    r = ask(&q);
+    cr_assert_eq(r->file_descriptor_response->n_file_descriptor_proto, 1, "health.proto imports nothing");
+    reflection_response_free(r);
+
+    q.file_by_filename = "nope.proto";
+    r = ask(&q);
+    cr_assert_eq(r->message_response_case, GRPC__REFLECTION__V1__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE_ERROR_RESPONSE);
+    cr_assert_eq(r->error_response->error_code, 5);
+    reflection_response_free(r);
+
+    q.message_request_case = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_ALL_EXTENSION_NUMBERS_OF_TYPE;
+    q.all_extension_numbers_of_type = "catalyzer.v1.AnalyzeRequest";
+    r = ask(&q);
+    cr_assert_eq(r->message_response_case,
+                 GRPC__REFLECTION__V1__SERVER_REFLECTION_RESPONSE__MESSAGE_RESPONSE_ALL_EXTENSION_NUMBERS_RESPONSE);
+    cr_assert_str_eq(r->all_extension_numbers_response->base_type_name, "catalyzer.v1.AnalyzeRequest");
+    cr_assert_eq(r->all_extension_numbers_response->n_extension_number, 0);
+    reflection_response_free(r);
+
+    q.message_request_case = GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST__NOT_SET;
+    r = ask(&q);
+    cr_assert_eq(r->error_response->error_code, 3);
+    reflection_response_free(r);
+
+    cr_assert_null(reflection_answer((const uint8_t *)"\xff\xff\xff", 3), "garbage does not unpack");
+}

@@ -141,7 +141,8 @@ METHODS = [("catalyzer.v1.Analyzer", m, ty) for m, ty in [("Analyze", "server_st
                                                                  ("AnalyzePlan", "unary"), ("Config", "unary"),
                                                                  ("ReleaseExecute", "unary"),
                                                                  ("ReleaseSession", "unary")]] + \
-    [("grpc.health.v1.Health", "Check", "unary"), ("grpc.health.v1.Health", "Watch", "server_stream")]
+    [("grpc.health.v1.Health", "Check", "unary"), ("grpc.health.v1.Health", "Watch", "server_stream")] + \
+    [("grpc.reflection.%s.ServerReflection" % v, "ServerReflectionInfo", "bidi_stream") for v in ("v1", "v1alpha")]
 
 
 def preinitialised():

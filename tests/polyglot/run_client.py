@@ -56,6 +56,13 @@ EXPECTED = [
     "drop: existed=true",
     "connect-tour: done",
 ]
+# The operator's conventions as grpc-go meets them (clients/go/conventions.go).
+CONVENTIONS_GO = [
+    "reflection list_services catalyzer.v1.Analyzer,grpc.health.v1.Health,grpc.reflection.v1.ServerReflection,"
+    "grpc.reflection.v1alpha.ServerReflection,spark.connect.SparkConnectService",
+    "reflection descriptors", "reflection dynamic request, NOT_FOUND, clean end",
+    "gzip Analyze, x-request-id and traceresponse echoed",
+]
 # The Spark Connect tour (connect_tour.go, ConnectTour.java): every check it
 # makes prints "connect-tour ok: NAME"; these are the ones both clients make.
 TOUR = [
@@ -242,6 +249,17 @@ def main():
     for check in TOUR:
         ok(any(line.startswith("connect-tour ok: " + check) for line in lines), "Spark Connect: " + check,
            out + r.stderr)
+    if lang == "go":
+        # grpc-go's own reflection stubs (v1alpha), encoding/gzip, metadata (clients/go/conventions.go)
+        for check in CONVENTIONS_GO:
+            ok(any(line.startswith("conventions ok: " + check) for line in lines), "grpc-go: " + check,
+               out + r.stderr)
+        reqs = [json.loads(x) for x in log.splitlines() if x.startswith("{") and '"msg":"request"' in x]
+        ok(any(x.get("request_id") == "go-client-1" and x.get("trace_id") == "0af7651916cd43dd8448eb211c80319c"
+               for x in reqs), "daemon log: the Go client's request id and trace on its Analyze line",
+           "\n".join(map(str, reqs[-5:])))
+        ok(any(x.get("method") == "Reflection.v1alpha" and x.get("status") == "OK" for x in reqs),
+           "daemon log: grpc-go's reflection stream ended OK", "\n".join(map(str, reqs[-5:])))
 
     # events streamed before the result, numbered 0.. (the client checks the
     # numbering and fails on a message after the result)
