@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/output.h"
+#include "core/walk.h"
 #include "print/printer.h"
 #include "rules/lib/variables.h"
 
@@ -22,6 +23,16 @@ static void view_schema(Analysis *an, TempView *v, AttrList out, uint32_t ncols,
         v->out_names[i] = i < ncols ? names[i] : out.v[i]->u.attr.name;
         v->out_types[i] = out.v[i]->type;
     }
+}
+
+/* ViewHelper.collectTemporaryViews: the first temporary view the resolved
+ * plan reads, subqueries included (pre-order, as Spark's flatMap). */
+static WalkResult find_temp_view(const Node *n, void *ctx) {
+    if (n->kind == NK_View && n->u.view.temporary) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
 }
 
 Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -65,7 +76,14 @@ Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     full[1] = ns;
     full[2] = tbl;
     stmt->u.ddl.name = (NameParts){3, full};
-    /* a persistent view may not reference temporary objects */
+    /* a persistent view may not reference temporary objects: Spark's
+       verifyTemporaryObjectsNotExists checks views, then functions, then variables */
+    const Node *tv = NULL;
+    node_walk(query, WALK_EXPRS | WALK_SUBQUERIES, find_temp_view, &tv);
+    if (tv)
+        return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
+                                      stmt_qualified(an, ns, tbl), "tempObj", "VIEW", "tempObjName",
+                                      sql_id_parts(an->arena, tv->u.view.name), NULL));
     const Node *var = plan_find_variable(query);
     if (var)
         return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
