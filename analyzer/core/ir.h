@@ -219,6 +219,11 @@ struct Node {
             bool ignore_nulls;     /* IGNORE NULLS / RESPECT NULLS given */
             bool respect_nulls;
             bool is_streaming;
+            /* UnresolvedStar standing for Spark's UnresolvedRegex (a quoted
+               regex column name): the pattern, and whether it was built
+               case-sensitive (name is then the table, if any) */
+            const char *regex;
+            bool regex_case_sensitive;
         } un;
         /* AttributeReference, NamedLambdaVariable, Alias, VariableReference */
         struct {

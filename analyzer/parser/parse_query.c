@@ -719,7 +719,9 @@ static Node *multi_alias(Parser *p, Node *e, int32_t start) {
 
 static Node *parse_select_item(Parser *p) {
     int32_t start = cur_start(p);
+    p->named_expr_depth++;
     Node *e = ps_parse_expr(p);
+    p->named_expr_depth--;
     const char *alias = NULL;
     if (is_kw(p, KW_AS)) {
         advance(p);

@@ -141,10 +141,11 @@ static Node *expand_arg_stars(Node *e, void *ctx) {
     if (!any) return e;
     const char *fn = e->u.un.name.n ? e->u.un.name.v[e->u.un.name.n - 1] : "";
     /* count(*) is count(1) (the parser's special case: not with DISTINCT) */
-    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0 && !(e->flags & NF_DISTINCT))
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0 && !e->kids[0]->u.un.regex &&
+        !(e->flags & NF_DISTINCT))
         return e;
     /* count(t.*) would count rows with a null column differently from count(*) */
-    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n > 0 &&
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n > 0 && !e->kids[0]->u.un.regex &&
         !conf_get_bool(c->an->conf, "spark.sql.legacy.allowStarWithSingleTableIdentifierInCount", false)) {
         const NameParts *q = &e->kids[0]->u.un.name;
         StrBuf sb;
