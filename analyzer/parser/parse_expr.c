@@ -183,8 +183,13 @@ static Node *parse_predicate(Parser *p) {
                 advance(p);
                 NodeVec v = {0};
                 ps_nv_push(p, &v, e);
-                if (!is_op(p, OP_RPAREN)) ps_parse_expr_list(p, &v);
+                bool empty = is_op(p, OP_RPAREN);
+                if (!empty) ps_parse_expr_list(p, &v);
                 ps_expect_op(p, OP_RPAREN);
+                /* AstBuilder's validate: LIKE ANY|SOME|ALL () has no pattern */
+                if (empty)
+                    ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
+                                              "Expected something between '(' and ')'.", NULL));
                 const char *name = arena_printf(p->a, "%s%s %s", neg ? "not " : "", il ? "ilike" : "like", all ? "all" : "any");
                 e = ps_mk_fnv(p, name, true, start, prev_stop(p), (int)v.n, v.v);
                 continue;
