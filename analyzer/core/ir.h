@@ -236,6 +236,9 @@ struct Node {
             int32_t char_len;      /* a CHAR(n) column's n (Spark's __CHAR_VARCHAR_TYPE_STRING metadata), 0: none */
             uint32_t name_hash;    /* attr_name_hash(name), or 0 if not computed: a prefilter for lookups */
         } attr;
+        /* SQLFunctionExpression (kids = the arguments) and SQLScalarFunction
+           (kids = the inputs, the parameters' attributes, then the body) */
+        struct { const struct SqlFunction *fn; const char *name; } sqlfn;
         /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */
         struct { NameParts name; } lca;
         /* Call: a resolved function or operator */
@@ -380,6 +383,12 @@ struct Node {
             uint8_t action;          /* AlterTable, AlterView, AlterNamespace, RepairTable: a StmtAction */
             bool extended, as_json, local, is_table; /* DESC/SHOW EXTENDED, AS JSON, LOAD DATA LOCAL, AS SERDE */
             const struct StmtSpec *spec; /* what fewer statements say (ddl_spec), NULL: nothing */
+            /* CreateFunction of a SQL function: params in col_names/col_types
+               (DEFAULT texts in col_defaults), RETURNS type, the body's text */
+            const DataType *ret_type;
+            const char *body;
+            const char **col_defaults;
+            bool body_is_query;
         } ddl;
     } u;
 };
