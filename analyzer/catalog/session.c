@@ -80,6 +80,7 @@ SessionState *state_clone(const SessionState *o) {
         n->cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
         for (int j = 0; j < v->ncols; j++) n->cols[j] = arena_strdup(a, v->cols[j]);
         n->plan = v->plan; /* decoded plans are kept by the session that registered them */
+        n->provider = v->provider ? arena_strdup(a, v->provider) : NULL;
         n->nout = v->nout;
         n->out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
         n->out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
@@ -247,6 +248,7 @@ void state_put_view(SessionState *s, const TempView *v) {
                   .ncols = v->ncols, .plan = v->plan};
     n.cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
     for (int j = 0; j < v->ncols; j++) n.cols[j] = arena_strdup(a, v->cols[j]);
+    n.provider = v->provider ? arena_strdup(a, v->provider) : NULL;
     n.nout = v->nout;
     n.out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
     n.out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);

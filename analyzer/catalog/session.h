@@ -19,6 +19,7 @@ typedef struct TempView {
     int nout;              /* the view's schema when it was created: where it is used, */
     const char **out_names;/* its query's output is cast back to these (as Spark's */
     const DataType **out_types; /* View shows) */
+    const char *provider;  /* CREATE TEMPORARY VIEW v (cols) USING fmt: the format (sql and plan NULL) */
 } TempView;
 
 typedef struct Variable {

@@ -225,16 +225,12 @@ Node *stmt_create_temp_view_using(Analysis *an, CzSession *s, Node *stmt, Pendin
         return an_fail(an, error_make(an->arena, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
                                       sql_ident(an->arena, name), NULL));
     TempView v = {.name = name, .nout = (int)stmt->u.ddl.ncols, .out_names = stmt->u.ddl.col_names,
-                  .out_types = stmt->u.ddl.col_types};
+                  .out_types = stmt->u.ddl.col_types,
+                  .provider = stmt->u.ddl.provider ? stmt->u.ddl.provider : "parquet"};
     state_put_view(st, &v);
     return stmt;
 }
 
-/* CREATE [OR REPLACE] [TEMPORARY] FUNCTION f AS 'class': Spark's
- * CreateFunctionCommand, which loads the class when it runs (so the
- * function is not callable here: its signature is in a JVM class). A SQL
- * function (RETURNS ... RETURN body) is Spark's CreateSQLFunctionCommand,
- * which Catalyzer does not analyse. */
 /* CREATE [OR REPLACE] [TEMPORARY] FUNCTION [IF NOT EXISTS] f(params)
  * RETURNS t RETURN body: Spark's CreateSQLFunctionCommand. The body is
  * analysed against the parameters first (its errors are the statement's),
@@ -273,6 +269,10 @@ static Node *create_sql_function(Analysis *an, CzSession *s, Node *stmt, Pending
     return stmt;
 }
 
+/* CREATE [OR REPLACE] [TEMPORARY] FUNCTION f AS 'class': Spark's
+ * CreateFunctionCommand, which loads the class when it runs (so the
+ * function is not callable here: its signature is in a JVM class); a SQL
+ * function as above; RETURNS TABLE (a table function) is not analysed. */
 Node *stmt_create_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     if (!stmt->u.ddl.value && stmt->u.ddl.body && stmt->u.ddl.ret_type) return create_sql_function(an, s, stmt, pend);
     if (!stmt->u.ddl.value)
