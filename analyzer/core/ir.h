@@ -174,7 +174,8 @@ enum {
     NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
     NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified); UnresolvedStar of
                                    pipe SET (kids: names, then their replacements); UnresolvedFunction
-                                   of TRIM(... FROM ...) syntax (arguments: source, trim string) */
+                                   of TRIM(... FROM ...) syntax (arguments: source, trim string);
+                                   WithWindowDefinition of a pipe |> SELECT (Spark's forPipeSQL) */
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
     NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
                                    whose definition is not resolved yet); node_finish keeps it unresolved */
