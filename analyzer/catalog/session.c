@@ -80,6 +80,7 @@ SessionState *state_clone(const SessionState *o) {
         n->cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
         for (int j = 0; j < v->ncols; j++) n->cols[j] = arena_strdup(a, v->cols[j]);
         n->plan = v->plan; /* decoded plans are kept by the session that registered them */
+        n->provider = v->provider ? arena_strdup(a, v->provider) : NULL;
         n->nout = v->nout;
         n->out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
         n->out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);
@@ -98,7 +99,56 @@ SessionState *state_clone(const SessionState *o) {
         n->value = value_copy(a, &v->value);
         n->default_sql = v->default_sql ? arena_strdup(a, v->default_sql) : NULL;
     }
+    s->funcs = ARENA_ARRAY(a, SqlFunction, o->nfuncs + 1);
+    for (int i = 0; i < o->nfuncs; i++) state_put_func(s, &o->funcs[i]);
     return s;
+}
+
+static bool func_is(const SqlFunction *f, const char *ns, const char *name) {
+    if ((f->ns == NULL) != (ns == NULL)) return false;
+    if (ns && strcasecmp(f->ns, ns) != 0) return false;
+    return strcasecmp(f->name, name) == 0;
+}
+
+const SqlFunction *state_find_func(const SessionState *s, const char *ns, const char *name) {
+    for (int i = 0; i < s->nfuncs; i++)
+        if (func_is(&s->funcs[i], ns, name)) return &s->funcs[i];
+    return NULL;
+}
+
+void state_put_func(SessionState *s, const SqlFunction *f) {
+    Arena *a = s->arena;
+    SqlFunction n = *f;
+    n.name = arena_strdup(a, f->name);
+    n.ns = f->ns ? arena_strdup(a, f->ns) : NULL;
+    n.param_names = ARENA_ARRAY(a, const char *, f->nparams + 1);
+    n.param_types = ARENA_ARRAY(a, const DataType *, f->nparams + 1);
+    n.param_defaults = ARENA_ARRAY(a, const char *, f->nparams + 1);
+    for (int j = 0; j < f->nparams; j++) {
+        n.param_names[j] = arena_strdup(a, f->param_names[j]);
+        n.param_types[j] = type_copy(a, f->param_types[j]);
+        n.param_defaults[j] = f->param_defaults && f->param_defaults[j] ? arena_strdup(a, f->param_defaults[j]) : NULL;
+    }
+    n.ret_type = f->ret_type ? type_copy(a, f->ret_type) : NULL;
+    n.body = arena_strdup(a, f->body ? f->body : "");
+    for (int i = 0; i < s->nfuncs; i++)
+        if (func_is(&s->funcs[i], f->ns, f->name)) {
+            s->funcs[i] = n;
+            return;
+        }
+    SqlFunction *v = ARENA_ARRAY(a, SqlFunction, s->nfuncs + 1);
+    if (s->nfuncs) mem_copy(v, s->funcs, sizeof(SqlFunction) * (size_t)s->nfuncs);
+    v[s->nfuncs++] = n;
+    s->funcs = v;
+}
+
+bool state_drop_func(SessionState *s, const char *ns, const char *name) {
+    for (int i = 0; i < s->nfuncs; i++)
+        if (func_is(&s->funcs[i], ns, name)) {
+            s->funcs[i] = s->funcs[--s->nfuncs];
+            return true;
+        }
+    return false;
 }
 
 void state_free(SessionState *s) {
@@ -198,6 +248,7 @@ void state_put_view(SessionState *s, const TempView *v) {
                   .ncols = v->ncols, .plan = v->plan};
     n.cols = ARENA_ARRAY(a, const char *, v->ncols + 1);
     for (int j = 0; j < v->ncols; j++) n.cols[j] = arena_strdup(a, v->cols[j]);
+    n.provider = v->provider ? arena_strdup(a, v->provider) : NULL;
     n.nout = v->nout;
     n.out_names = ARENA_ARRAY(a, const char *, v->nout + 1);
     n.out_types = ARENA_ARRAY(a, const DataType *, v->nout + 1);

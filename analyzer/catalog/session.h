@@ -19,6 +19,7 @@ typedef struct TempView {
     int nout;              /* the view's schema when it was created: where it is used, */
     const char **out_names;/* its query's output is cast back to these (as Spark's */
     const DataType **out_types; /* View shows) */
+    const char *provider;  /* CREATE TEMPORARY VIEW v (cols) USING fmt: the format (sql and plan NULL) */
 } TempView;
 
 typedef struct Variable {
@@ -27,6 +28,20 @@ typedef struct Variable {
     Value value;
     const char *default_sql; /* the DEFAULT expression's text, for SET VAR v = DEFAULT */
 } Variable;
+
+/* A SQL function (CREATE [TEMPORARY] FUNCTION f(params) RETURNS t RETURN
+ * body): Spark's SQLFunction. The body is text, parsed where it is called. */
+typedef struct SqlFunction {
+    const char *name;
+    const char *ns;          /* the database of a persistent function; NULL: temporary */
+    int nparams;
+    const char **param_names;
+    const DataType **param_types;
+    const char **param_defaults; /* DEFAULT expressions' text, NULL where none */
+    const DataType *ret_type;
+    const char *body;        /* the text after RETURN */
+    bool body_is_query;
+} SqlFunction;
 
 typedef struct SessionState {
     Arena *arena;            /* everything of this state lives here */
@@ -42,6 +57,8 @@ typedef struct SessionState {
     TempView *views;
     int nvars;
     Variable *vars;
+    int nfuncs;
+    SqlFunction *funcs;      /* SQL functions, temporary and persistent */
     const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
     struct ExternalTableMemo *external_memo;   /* the session's converted external tables (shared by its states) */
 } SessionState;
@@ -81,6 +98,10 @@ bool state_drop_view(SessionState *s, const char *name);
 const Variable *state_find_var(const SessionState *s, const char *name);
 void state_put_var(SessionState *s, const char *name, const DataType *type, const Value *value, const char *default_sql);
 bool state_drop_var(SessionState *s, const char *name);
+/* ns NULL: the temporary function called name. */
+const SqlFunction *state_find_func(const SessionState *s, const char *ns, const char *name);
+void state_put_func(SessionState *s, const SqlFunction *f);
+bool state_drop_func(SessionState *s, const char *ns, const char *name);
 
 /* Deep copy of a value into an arena. */
 Value value_copy(Arena *a, const Value *v);

@@ -12,6 +12,7 @@
 #include "functions/functions.h"
 #include "print/printer.h"
 #include "rules/lib/function_lookup.h"
+#include "rules/lib/sql_function.h"
 #include "rules/lib/plan_inputs.h"
 #include "rules/lib/scope.h"
 #include "rules/lib/semantic_equal.h"
@@ -285,7 +286,7 @@ static bool check_aggregate(Analysis *an, const Node *p) {
 static WalkResult find_unknown_function(const Node *n, void *ctx) {
     Analysis *an = ctx;
     if (!kind_mask_has(n->mask, NK_UnresolvedFunction)) return WALK_PRUNE;
-    if (n->kind == NK_UnresolvedFunction && !lookup_function(an, n)) {
+    if (n->kind == NK_UnresolvedFunction && !lookup_function(an, n) && !sql_function_lookup(an, n->u.un.name)) {
         an_fail(an, unresolved_routine(an, n));
         return WALK_ABORT;
     }

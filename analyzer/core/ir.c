@@ -103,6 +103,10 @@ Node *node_finish(Node *n) {
     }
     if (!is_plan && !n->type) resolved = false;
     if (n->flags & NF_PENDING) resolved = false;
+    /* Spark's Join.resolved: a NATURAL or USING join is never resolved
+       (ResolveNaturalAndUsingJoin must rewrite it first), so nothing above
+       it expands a star over its unfinished output */
+    if (n->kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
     n->mask = m;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
                (nondet ? NF_NONDETERMINISTIC : 0);

@@ -174,7 +174,8 @@ enum {
     NF_DISTINCT = 1u << 4,      /* UnresolvedFunction/AggregateExpression: DISTINCT */
     NF_IMPLICIT = 1u << 5,      /* Cast inserted by coercion (not user-specified); UnresolvedStar of
                                    pipe SET (kids: names, then their replacements); UnresolvedFunction
-                                   of TRIM(... FROM ...) syntax (arguments: source, trim string) */
+                                   of TRIM(... FROM ...) syntax (arguments: source, trim string);
+                                   WithWindowDefinition of a pipe |> SELECT (Spark's forPipeSQL) */
     NF_GENERATED_ALIAS = 1u << 6, /* Alias named by the analyzer (auto-generated) */
     NF_PENDING = 1u << 7,       /* this node itself still needs a rule (e.g. a CTERelationRef
                                    whose definition is not resolved yet); node_finish keeps it unresolved */
@@ -219,6 +220,11 @@ struct Node {
             bool ignore_nulls;     /* IGNORE NULLS / RESPECT NULLS given */
             bool respect_nulls;
             bool is_streaming;
+            /* UnresolvedStar standing for Spark's UnresolvedRegex (a quoted
+               regex column name): the pattern, and whether it was built
+               case-sensitive (name is then the table, if any) */
+            const char *regex;
+            bool regex_case_sensitive;
         } un;
         /* AttributeReference, NamedLambdaVariable, Alias, VariableReference */
         struct {
@@ -231,6 +237,9 @@ struct Node {
             int32_t char_len;      /* a CHAR(n) column's n (Spark's __CHAR_VARCHAR_TYPE_STRING metadata), 0: none */
             uint32_t name_hash;    /* attr_name_hash(name), or 0 if not computed: a prefilter for lookups */
         } attr;
+        /* SQLFunctionExpression (kids = the arguments) and SQLScalarFunction
+           (kids = the inputs, the parameters' attributes, then the body) */
+        struct { const struct SqlFunction *fn; const char *name; } sqlfn;
         /* LateralColumnAliasReference: kids[0] = the resolved attribute of the alias */
         struct { NameParts name; } lca;
         /* Call: a resolved function or operator */
@@ -375,6 +384,12 @@ struct Node {
             uint8_t action;          /* AlterTable, AlterView, AlterNamespace, RepairTable: a StmtAction */
             bool extended, as_json, local, is_table; /* DESC/SHOW EXTENDED, AS JSON, LOAD DATA LOCAL, AS SERDE */
             const struct StmtSpec *spec; /* what fewer statements say (ddl_spec), NULL: nothing */
+            /* CreateFunction of a SQL function: params in col_names/col_types
+               (DEFAULT texts in col_defaults), RETURNS type, the body's text */
+            const DataType *ret_type;
+            const char *body;
+            const char **col_defaults;
+            bool body_is_query;
         } ddl;
     } u;
 };

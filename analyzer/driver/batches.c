@@ -49,6 +49,7 @@ static const Rule *const RESOLUTION[] = {
     &RULE_EXTRACT_WINDOW_EXPRESSIONS,
     &RULE_RESOLVE_UNION,
     &RULE_WIDEN_SET_OPERATION_TYPES,
+    &RULE_RESOLVE_SQL_FUNCTIONS, /* last, as in Spark: on operators the rules above finished */
 };
 
 static const Rule *const CLEANUP[] = {

@@ -468,6 +468,9 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
                         .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
                         .timestamp_ntz = s->state->conf.timestamp_type_ntz != 0,
                         .time_zone = conf_session_time_zone(r->arena, s->state),
+                        .quoted_regex_column_names =
+                            conf_get_bool(&s->state->conf, "spark.sql.parser.quotedRegexColumnNames", false),
+                        .case_sensitive = s->state->conf.case_sensitive,
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
@@ -490,6 +493,9 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
                         .legacy_setops_precedence = s->state->conf.legacy_setops_precedence,
                         .timestamp_ntz = s->state->conf.timestamp_type_ntz != 0,
                         .time_zone = conf_session_time_zone(r->arena, s->state),
+                        .quoted_regex_column_names =
+                            conf_get_bool(&s->state->conf, "spark.sql.parser.quotedRegexColumnNames", false),
+                        .case_sensitive = s->state->conf.case_sensitive,
                         .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH};
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);

@@ -390,6 +390,62 @@ static Node *comment_on(Parser *p, Node *s) {
     return ps_stmt_finish(p, s, &t);
 }
 
+/* CREATE FUNCTION f ( [name type [DEFAULT expr] [COMMENT 'c'], ...] )
+ * RETURNS type [characteristics] RETURN { query | expression }: the
+ * parameters, the scalar return type and the body's text (Spark's
+ * createUserDefinedFunction). RETURNS TABLE (a table function) and anything
+ * else this does not read keep ret_type NULL: the rest is skipped. */
+static void sql_function_header(Parser *p, Node *s) {
+    int32_t save = p->pos;
+    if (!is_op(p, OP_LPAREN)) goto skip;
+    advance(p);
+    PtrVec names = {0}, types = {0}, defaults = {0};
+    if (!is_op(p, OP_RPAREN)) {
+        do {
+            if (!ps_at_identifier(p)) goto skip;
+            const char *name = ps_parse_identifier(p);
+            const DataType *t = ps_parse_type(p);
+            const char *dflt = NULL;
+            if (ps_word_is(p, 0, "DEFAULT")) {
+                advance(p);
+                int32_t ds = cur_start(p);
+                (void)ps_parse_expr(p);
+                dflt = arena_strndup(p->a, p->sql + ds, (size_t)(prev_stop(p) + 1 - ds));
+            }
+            if (ps_word_is(p, 0, "COMMENT")) {
+                advance(p);
+                (void)ps_parse_string_lit(p, NULL);
+            }
+            ps_pv_push(p, &names, (void *)name);
+            ps_pv_push(p, &types, (void *)t);
+            ps_pv_push(p, &defaults, (void *)dflt);
+        } while (ps_accept_op(p, OP_COMMA));
+    }
+    ps_expect_op(p, OP_RPAREN);
+    if (!ps_word_is(p, 0, "RETURNS")) goto skip;
+    advance(p);
+    if (is_kw(p, KW_TABLE)) goto skip;
+    const DataType *ret = ps_parse_type(p);
+    /* LANGUAGE SQL, [NOT] DETERMINISTIC, COMMENT '...', CONTAINS SQL, READS SQL DATA, SQL SECURITY ... */
+    while (!at_eof(p) && !is_op(p, OP_SEMI) && !ps_word_is(p, 0, "RETURN")) advance(p);
+    if (!ps_word_is(p, 0, "RETURN")) goto skip;
+    advance(p);
+    if (at_eof(p) || is_op(p, OP_SEMI)) goto skip;
+    int32_t bs = cur_start(p);
+    s->u.ddl.body_is_query = ps_at_query_start(p);
+    ps_skip_rest(p);
+    s->u.ddl.body = arena_strndup(p->a, p->sql + bs, (size_t)(prev_stop(p) + 1 - bs));
+    s->u.ddl.ret_type = ret;
+    s->u.ddl.ncols = names.n;
+    s->u.ddl.col_names = (const char **)names.v;
+    s->u.ddl.col_types = (const DataType **)types.v;
+    s->u.ddl.col_defaults = (const char **)defaults.v;
+    return;
+skip:
+    p->pos = save;
+    ps_skip_rest(p);
+}
+
 static Node *create_function(Parser *p, Node *s, const char *words) {
     s->u.ddl.temporary = strstr(words, "TEMPORARY") != NULL;
     s->u.ddl.or_replace = strstr(words, "REPLACE") != NULL;
@@ -403,7 +459,7 @@ static Node *create_function(Parser *p, Node *s, const char *words) {
     } else {
         /* a SQL function: (params) RETURNS ... [RETURN] body; value stays NULL */
         s->u.ddl.text = arena_printf(p->a, "%s SQL", s->u.ddl.text);
-        ps_skip_rest(p);
+        sql_function_header(p, s);
     }
     s->stop = prev_stop(p);
     if (s->u.ddl.temporary && (t.ident ? t.folded : true) && t.name.n > 1)

@@ -93,7 +93,7 @@ void ps_enter(Parser *p) {
 
 Node *ps_try(Parser *p, PsFn fn, void *ctx) {
     int32_t pos = p->pos, nparams = p->npos_params;
-    uint32_t depth = p->depth;
+    uint32_t depth = p->depth, named_depth = p->named_expr_depth;
     ErrorInfo *deferred = p->deferred;
     jmp_buf jb, *outer = p->jb;
     p->jb = &jb;
@@ -107,6 +107,7 @@ Node *ps_try(Parser *p, PsFn fn, void *ctx) {
     p->pos = pos;
     p->npos_params = nparams;
     p->depth = depth;
+    p->named_expr_depth = named_depth;
     p->deferred = deferred;
     p->err = NULL;
     return NULL;

@@ -183,8 +183,13 @@ static Node *parse_predicate(Parser *p) {
                 advance(p);
                 NodeVec v = {0};
                 ps_nv_push(p, &v, e);
-                if (!is_op(p, OP_RPAREN)) ps_parse_expr_list(p, &v);
+                bool empty = is_op(p, OP_RPAREN);
+                if (!empty) ps_parse_expr_list(p, &v);
                 ps_expect_op(p, OP_RPAREN);
+                /* AstBuilder's validate: LIKE ANY|SOME|ALL () has no pattern */
+                if (empty)
+                    ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0064", start, prev_stop(p), "msg",
+                                              "Expected something between '(' and ')'.", NULL));
                 const char *name = arena_printf(p->a, "%s%s %s", neg ? "not " : "", il ? "ilike" : "like", all ? "all" : "any");
                 e = ps_mk_fnv(p, name, true, start, prev_stop(p), (int)v.n, v.v);
                 continue;
@@ -711,6 +716,28 @@ static Node *star(Parser *p, NameParts target, int32_t start) {
 
 static Node *parse_primary_inner(Parser *p);
 
+/* AstBuilder.visitColumnReference / visitDereference: a backquoted name that
+ * is a regex (isRegex: any character but letters, digits and `_`) inside a
+ * select item (canApplyRegex) is an UnresolvedRegex when
+ * spark.sql.parser.quotedRegexColumnNames is on. */
+static bool quoted_regex(const Parser *p, const char *name) {
+    if (!p->opts.quoted_regex_column_names || !p->named_expr_depth) return false;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+              *c >= 0x80))
+            return true;
+    return false;
+}
+
+/* UnresolvedRegex(pattern, table): a star that keeps the pattern */
+static Node *regex_star(Parser *p, NameParts table, const char *pattern, int32_t start) {
+    Node *s = node_new(p->a, NK_UnresolvedStar, start, prev_stop(p));
+    s->u.un.name = table;
+    s->u.un.regex = pattern;
+    s->u.un.regex_case_sensitive = p->opts.case_sensitive;
+    return node_finish(s);
+}
+
 /* `( query )` — tried first where an expression could also start with `(` */
 static Node *paren_query(Parser *p, void *ctx) {
     (void)ctx;
@@ -1112,11 +1139,13 @@ static Node *parse_primary_inner(Parser *p) {
     }
     /* name: column reference or function call */
     PtrVec parts = {0};
+    bool last_quoted = tk(p)->kind == TK_QIDENT;
     ps_pv_push(p, &parts, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
            !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
         /* a.b( ... ) is a qualified function name; a.b is a column path */
         advance(p);
+        last_quoted = tk(p)->kind == TK_QIDENT;
         ps_pv_push(p, &parts, ps_parse_identifier(p));
     }
     NameParts np = {parts.n, (const char **)parts.v};
@@ -1124,5 +1153,7 @@ static Node *parse_primary_inner(Parser *p) {
         advance(p);
         return parse_call(p, np, start);
     }
+    if (np.n <= 2 && last_quoted && quoted_regex(p, np.v[np.n - 1]))
+        return regex_star(p, (NameParts){np.n - 1, np.v}, np.v[np.n - 1], start);
     return ps_mk_attr(p, np, start, prev_stop(p));
 }

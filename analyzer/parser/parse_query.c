@@ -719,7 +719,9 @@ static Node *multi_alias(Parser *p, Node *e, int32_t start) {
 
 static Node *parse_select_item(Parser *p) {
     int32_t start = cur_start(p);
+    p->named_expr_depth++;
     Node *e = ps_parse_expr(p);
+    p->named_expr_depth--;
     const char *alias = NULL;
     if (is_kw(p, KW_AS)) {
         advance(p);
@@ -1321,10 +1323,14 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
 
 static Node *named_item(Parser *p) {
     int32_t start = cur_start(p);
+    p->named_expr_depth++;
     Node *e = ps_parse_expr(p);
+    p->named_expr_depth--;
     const char *alias = NULL;
     if (ps_accept_kw(p, KW_AS)) alias = ps_parse_identifier(p);
-    else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p))) alias = ps_parse_identifier(p);
+    else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) &&
+             !(ps_word_is(p, 0, "GROUPING") && ps_word_is(p, 1, "SETS")))
+        alias = ps_parse_identifier(p);
     if (alias) {
         Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
         a->u.attr.name = alias;
@@ -1363,6 +1369,36 @@ static Node *pipe_project(Parser *p, Node *child, NodeVec *items, int32_t start,
     return node_finish(n);
 }
 
+/* Whether the token at off ends a pipe operator. */
+static bool pipe_op_end_at(const Parser *p, int off) {
+    const Token *t = tk_at(p, off);
+    return t->kind == TK_EOF || tok_op(t, OP_PIPEGT) || tok_op(t, OP_SEMI) || tok_op(t, OP_RPAREN);
+}
+
+/* The case |> AGGREGATE refuses in e (Spark's visit in
+ * visitOperatorPipeAggregate), or NULL: ROLLUP/CUBE in the grouping,
+ * GROUPING/GROUPING_ID calls, window functions. */
+static const char *pipe_agg_unsupported(const Node *e, bool grouping) {
+    if (e->kind == NK_UnresolvedFunction && e->u.un.name.n == 1) {
+        const char *n = e->u.un.name.v[0];
+        if (grouping && strcasecmp(n, "rollup") == 0) return "GROUP BY ROLLUP";
+        if (grouping && strcasecmp(n, "cube") == 0) return "GROUP BY CUBE";
+        if (e->u.un.nargs == 1 && strcasecmp(n, "grouping") == 0) return "GROUPING";
+        if (e->u.un.nargs == 1 && strcasecmp(n, "grouping_id") == 0) return "GROUPING_ID";
+    }
+    if (e->kind == NK_Rollup) return "GROUP BY ROLLUP";
+    if (e->kind == NK_Cube) return "GROUP BY CUBE";
+    if (e->kind == NK_GroupingSets) return "GROUPING SETS";
+    if (e->kind == NK_WindowExpression || e->kind == NK_UnresolvedWindowExpression)
+        return "window functions; please update the query to move the window functions to a subsequent |> SELECT "
+               "operator instead";
+    for (uint32_t i = 0; i < e->nkids; i++) {
+        const char *r = pipe_agg_unsupported(e->kids[i], grouping);
+        if (r) return r;
+    }
+    return NULL;
+}
+
 /* One `|> op`: SELECT, EXTEND, DROP, AS, WHERE, AGGREGATE, joins, set
  * operations, ORDER BY / LIMIT / OFFSET, TABLESAMPLE. */
 static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
@@ -1374,15 +1410,28 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         while (ps_accept_op(p, OP_COMMA));
         Node *r = pipe_project(p, left, &items, start, "SELECT");
         if (distinct) r = node_finish(plan1(p, NK_Distinct, r, start));
-        if (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
+        if (is_kw(p, KW_WINDOW)) {
+            /* the operator's own WINDOW clause defines windows for this SELECT only */
+            Node *w = node_copy(p->a, parse_window_clause(p, r));
+            w->flags |= NF_IMPLICIT;
+            r = node_finish(w);
+        }
+        /* a further WINDOW clause is the query's (queryOrganization) */
+        while (is_kw(p, KW_WINDOW)) r = parse_window_clause(p, r);
         return r;
     }
     if (word_eq_tok(p, tk(p), "EXTEND")) {
         advance(p);
         Node *star = node_finish(node_new(p->a, NK_UnresolvedStar, -1, -1));
         ps_nv_push(p, &items, star);
-        do ps_nv_push(p, &items, named_item(p));
-        while (ps_accept_op(p, OP_COMMA));
+        do {
+            Node *it = named_item(p);
+            /* EXTEND adds expressions: a star is not one (PipeExpression) */
+            if (it->kind == NK_UnresolvedStar)
+                ps_defer_error(p, ps_perr(p, "INVALID_USAGE_OF_STAR_OR_REGEX", it->start, it->stop, "elem", "'*'",
+                                          "prettyName", "expression `pipeexpression`", NULL));
+            ps_nv_push(p, &items, it);
+        } while (ps_accept_op(p, OP_COMMA));
         return pipe_project(p, left, &items, start, "EXTEND");
     }
     if (is_kw(p, KW_DROP)) {
@@ -1390,8 +1439,9 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         Node *s = node_new(p->a, NK_UnresolvedStar, start, 0);
         NodeVec ex = {0};
         do {
+            /* identifierSeq: one-part names only */
             int32_t es = cur_start(p);
-            NameParts np = ps_parse_multipart(p);
+            NameParts np = name_parts1(p->a, ps_parse_identifier(p));
             ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
         } while (ps_accept_op(p, OP_COMMA));
         node_set_kids(p->a, s, ex.v, ex.n);
@@ -1399,7 +1449,17 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         ps_nv_push(p, &items, node_finish(s));
         return project(p, left, &items, start);
     }
-    if (ps_accept_kw(p, KW_AS)) return subquery_alias(p, ps_parse_identifier(p), left, start);
+    if (ps_accept_kw(p, KW_AS)) {
+        /* errorCapturingIdentifier: `u-v` is one invalid identifier */
+        int32_t is = cur_start(p);
+        const char *name = ps_parse_identifier(p);
+        if (is_op(p, OP_MINUS) && tk_at(p, 1)->kind == TK_WORD) {
+            while (is_op(p, OP_MINUS) && tk_at(p, 1)->kind == TK_WORD) advance(p), advance(p);
+            ps_defer_error(p, ps_perr(p, "INVALID_IDENTIFIER", is, prev_stop(p), "ident",
+                                      arena_strndup(p->a, p->sql + is, (size_t)(prev_stop(p) + 1 - is)), NULL));
+        }
+        return subquery_alias(p, name, left, start);
+    }
     if (ps_accept_kw(p, KW_SET)) {
         /* SET c = e, ...: one Project per assignment, replacing the column in place */
         Node *cur = left;
@@ -1441,17 +1501,46 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         return node_finish(f);
     }
     if (word_eq_tok(p, tk(p), "AGGREGATE")) {
+        int32_t op_start = cur_start(p);
         advance(p);
         NodeVec aggs = {0}, groups = {0};
-        if (!is_kw(p, KW_GROUP) && !at_eof(p) && !is_op(p, OP_PIPEGT) && !is_op(p, OP_SEMI) && !is_op(p, OP_RPAREN)) {
+        /* `GROUP BY` with nothing after it is a column `group` aliased `by` */
+        bool group_clause = is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY) && !pipe_op_end_at(p, 2);
+        if (!group_clause && !pipe_op_end_at(p, 0)) {
             do ps_nv_push(p, &aggs, named_item(p));
             while (ps_accept_op(p, OP_COMMA));
         }
-        if (is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY)) {
+        int32_t gs = cur_start(p);
+        bool has_group = is_kw(p, KW_GROUP) && is_kw_at(p, 1, KW_BY);
+        const char *unsupported = NULL;
+        if (has_group) {
             advance(p), advance(p);
             do ps_nv_push(p, &groups, named_item(p));
             while (ps_accept_op(p, OP_COMMA));
+            /* `... GROUPING SETS (...)`, `WITH ROLLUP|CUBE` */
+            if (ps_word_is(p, 0, "GROUPING") && ps_word_is(p, 1, "SETS")) {
+                unsupported = "GROUPING SETS";
+                advance(p), advance(p);
+                ps_skip_balanced(p);
+            } else if (is_kw(p, KW_WITH) && (ps_word_is(p, 1, "ROLLUP") || ps_word_is(p, 1, "CUBE"))) {
+                unsupported = ps_word_is(p, 1, "ROLLUP") ? "GROUP BY ROLLUP" : "GROUP BY CUBE";
+                advance(p), advance(p);
+            }
         }
+        /* AstBuilder.visitOperatorPipeAggregate: what |> AGGREGATE does not support */
+        if (!aggs.n && !has_group)
+            ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0035", op_start, prev_stop(p), "message",
+                                      "The AGGREGATE clause requires a list of aggregate expressions or a list of "
+                                      "grouping expressions, or both",
+                                      NULL));
+        if (groups.n == 1 && groups.v[0]->kind == NK_UnresolvedAttribute && groups.v[0]->u.un.name.n == 1 &&
+            strcasecmp(groups.v[0]->u.un.name.v[0], "ALL") == 0)
+            unsupported = "GROUP BY ALL";
+        for (uint32_t i = 0; i < groups.n && !unsupported; i++) unsupported = pipe_agg_unsupported(groups.v[i], true);
+        for (uint32_t i = 0; i < aggs.n && !unsupported; i++) unsupported = pipe_agg_unsupported(aggs.v[i], false);
+        if (unsupported)
+            ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.PIPE_OPERATOR_AGGREGATE_UNSUPPORTED_CASE", gs,
+                                      prev_stop(p), "case", unsupported, NULL));
         /* output: the grouping expressions, then the aggregates */
         NodeVec all = {0};
         for (uint32_t i = 0; i < groups.n; i++) {
@@ -1482,8 +1571,17 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         SampleSpec sample = parse_sample(p);
         return apply_sample(p, &sample, left);
     }
-    if (at_pivot(p)) return parse_pivot(p, left);
-    if (at_unpivot(p)) return parse_unpivot(p, left);
+    /* pivotClause unpivotClause? | unpivotClause pivotClause?: both is refused */
+    if (at_pivot(p) || at_unpivot(p)) {
+        int32_t ps = cur_start(p);
+        bool piv = at_pivot(p);
+        Node *r = piv ? parse_pivot(p, left) : parse_unpivot(p, left);
+        if (piv ? at_unpivot(p) : at_pivot(p)) {
+            r = piv ? parse_unpivot(p, r) : parse_pivot(p, r);
+            ps_defer_error(p, ps_perr(p, "NOT_ALLOWED_IN_FROM.UNPIVOT_WITH_PIVOT", ps, prev_stop(p), NULL));
+        }
+        return r;
+    }
     if (at_organization(p)) {
         /* one result clause an operator (LIMIT with OFFSET counts as one) */
         const char *first = is_kw(p, KW_ORDER) ? "ORDER BY" : is_kw(p, KW_SORT) ? "SORT BY" : is_kw(p, KW_CLUSTER) ? "CLUSTER BY"

@@ -243,7 +243,10 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
         s->stop = prev_stop(p);
         return ps_stmt_finish(p, s, &t);
     }
-    if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
+    /* `(with baz)` is a column `with` of type baz (a query would go on `WITH name AS (`) */
+    bool with_column = is_op(p, OP_LPAREN) && is_kw_at(p, 1, KW_WITH) && !ps_word_is(p, 2, "RECURSIVE") &&
+                       !is_kw_at(p, 3, KW_AS) && !is_op_at(p, 3, OP_LPAREN);
+    if (is_op(p, OP_LPAREN) && (!ps_at_query_start(p) || with_column)) {
         advance(p);
         PtrVec names = {0}, comments = {0}, types = {0};
         do {

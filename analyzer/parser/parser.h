@@ -17,6 +17,8 @@ typedef struct ParserOptions {
     bool legacy_setops_precedence;  /* legacy: INTERSECT binds no tighter than UNION / EXCEPT */
     bool timestamp_ntz;             /* spark.sql.timestampType=TIMESTAMP_NTZ: TIMESTAMP '...' is TIMESTAMP_NTZ */
     const char *time_zone;          /* spark.sql.session.timeZone: literals naming a zone convert to it (NULL: UTC) */
+    bool quoted_regex_column_names; /* spark.sql.parser.quotedRegexColumnNames: `regex` in a select item */
+    bool case_sensitive;            /* spark.sql.caseSensitive (a quoted regex then matches case-sensitively) */
     uint32_t max_depth;             /* nesting limit (0: 1000) */
 } ParserOptions;
 

@@ -21,6 +21,7 @@ typedef struct Parser {
     ErrorInfo *deferred;   /* first semantic error: reported if the syntax is fine */
     int32_t npos_params;   /* `?` markers seen */
     bool last_primary_lateral_ok; /* the last relation primary was `(query)` or a TVF */
+    uint32_t named_expr_depth; /* inside a select item (Spark's NamedExpressionContext): canApplyRegex */
     bool dml_after_with;   /* the query being parsed is a statement: WITH ... INSERT is allowed */
 } Parser;
 

@@ -595,6 +595,16 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         }
         call_print(sb, e, st);
         return;
+    case NK_SQLFunctionExpression:
+    case NK_SQLScalarFunction: {
+        /* Spark: name(inputs) — a SQLScalarFunction shows its inputs, not its body */
+        uint32_t n = e->kind == NK_SQLScalarFunction && e->nkids ? e->nkids - 1 : e->nkids;
+        sb_puts(sb, e->u.sqlfn.name ? e->u.sqlfn.name : "");
+        sb_putc(sb, '(');
+        args_print(sb, e->kids, n, st, ", ");
+        sb_putc(sb, ')');
+        return;
+    }
     case NK_AggregateExpression:
         /* the function library prints DISTINCT and FILTER with the call */
         call_print(sb, e, st);

@@ -16,7 +16,9 @@
 #include "catalog/catalog.h"
 #include "catalog/conf.h"
 #include "functions/functions.h"
+#include "core/strbuf.h"
 #include "rules/lib/function_lookup.h"
+#include "rules/lib/sql_function.h"
 #include "core/walk.h"
 
 static bool args_resolved(const Node *f) {
@@ -29,6 +31,39 @@ static bool args_resolved(const Node *f) {
     return true;
 }
 
+/* A call of a SQL function: SQLFunctionExpression(name, function, inputs),
+ * typed by the declared return type; ResolveSQLFunctions inlines it once the
+ * operator is resolved. Spark's makeSQLFunctionPlan checks the count. */
+static Node *sql_function_call(Analysis *an, Node *e, const SqlFunction *f) {
+    uint32_t nargs = e->u.un.nargs;
+    int required = 0;
+    for (int i = 0; i < f->nparams; i++)
+        if (!f->param_defaults || !f->param_defaults[i]) required = i + 1;
+    if ((int)nargs > f->nparams || (int)nargs < required || (int)nargs < f->nparams) {
+        const char *name = sql_function_name(an, f);
+        StrBuf sb;
+        sb_init(&sb, an->arena, 32);
+        for (const char *p = name, *dot; p; p = dot ? dot + 1 : NULL) {
+            dot = strchr(p, '.');
+            if (p != name) sb_putc(&sb, '.');
+            sb_putc(&sb, '`');
+            sb_putn(&sb, p, dot ? (size_t)(dot - p) : strlen(p));
+            sb_putc(&sb, '`');
+        }
+        return an_fail(an, error_make(an->arena, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION", e, "functionName", sb_str(&sb),
+                                      "expectedNum", arena_printf(an->arena, "%d", f->nparams), "actualNum",
+                                      arena_printf(an->arena, "%u", nargs), "docroot",
+                                      "https://spark.apache.org/docs/latest", NULL));
+    }
+    Node *r = node_new(an->arena, NK_SQLFunctionExpression, e->start, e->stop);
+    r->u.sqlfn.fn = f;
+    r->u.sqlfn.name = sql_function_name(an, f);
+    node_set_kids(an->arena, r, e->kids, nargs);
+    r->type = f->ret_type;
+    r->flags |= NF_NULLABLE;
+    return node_finish(r);
+}
+
 static Node *resolve_expr(Node *e, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an)) return e;
@@ -39,6 +74,10 @@ static Node *resolve_expr(Node *e, void *ctx) {
            arguments are ready */
         if (!args_resolved(e)) return e;
         const FuncDef *def = lookup_function(an, e);
+        if (!def && !e->u.un.is_operator) {
+            const SqlFunction *sf = sql_function_lookup(an, e->u.un.name);
+            if (sf) return sql_function_call(an, e, sf);
+        }
         if (!def) {
             return an_fail(an, unresolved_routine(an, e));
         }

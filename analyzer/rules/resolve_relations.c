@@ -164,6 +164,37 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     return make_subquery_alias(an, node_finish(view), alias);
 }
 
+/* A temporary view over a data source (CREATE TEMPORARY VIEW v (cols) USING
+ * fmt): Spark's View over the source's unnamed Relation. */
+static Node *temp_source_view(Analysis *an, const TempView *v, NameParts alias, const Node *at) {
+    TableDef *t = ARENA_NEW(an->arena, TableDef);
+    t->name = v->name;
+    t->provider = v->provider;
+    t->ncols = v->nout;
+    t->cols = ARENA_ARRAY(an->arena, ColumnDef, v->nout + 1);
+    Node **attrs = ARENA_ARRAY(an->arena, Node *, v->nout + 1);
+    for (int i = 0; i < v->nout; i++) {
+        t->cols[i] = (ColumnDef){v->out_names[i], v->out_types[i], true};
+        Node *a = node_new(an->arena, NK_AttributeReference, -1, -1);
+        a->u.attr.name = v->out_names[i];
+        a->u.attr.id = an_new_id(an);
+        a->type = v->out_types[i];
+        if (a->type->id == T_CHAR || a->type->id == T_VARCHAR) a->type = &TYPE_STRING;
+        a->flags |= NF_NULLABLE;
+        attrs[i] = node_finish(a);
+    }
+    Node *rel = node_new(an->arena, NK_Relation, at->start, at->stop);
+    rel->u.relation.table = t;
+    node_set_exprs(an->arena, rel, attrs, (uint32_t)v->nout);
+    Node *r = node_finish(rel);
+    Node *view = node_new(an->arena, NK_View, at->start, at->stop);
+    view->u.view.name = name_parts1(an->arena, v->name);
+    view->u.view.temporary = true;
+    node_set_kids(an->arena, view, &r, 1);
+    node_set_exprs(an->arena, view, attrs, (uint32_t)v->nout);
+    return make_subquery_alias(an, node_finish(view), alias);
+}
+
 static Node *resolve_one(Analysis *an, Node *u) {
     NameParts n = u->u.un.name;
     if (n.n == 1 && an->session && !an->view_ns) {
@@ -174,6 +205,7 @@ static Node *resolve_one(Analysis *an, Node *u) {
             ViewSchema vs = {v->nout, v->out_names, v->out_types};
             return expand_view(an, v->sql, v->ncols, v->cols, alias, view_name, true, NULL, vs, u);
         }
+        if (v && !v->plan && v->provider) return temp_source_view(an, v, name_parts1(an->arena, format_name(an, n.v[0])), u);
     }
     const char *ns = an->view_ns ? an->view_ns : "default";
     const char *tbl = n.v[n.n - 1];

@@ -27,6 +27,7 @@ extern const Rule RULE_RESOLVE_SUBQUERY;
 extern const Rule RULE_RESOLVE_ORDINALS;
 extern const Rule RULE_RESOLVE_GROUP_BY_ALL;
 extern const Rule RULE_RESOLVE_ORDER_BY_ALL;
+extern const Rule RULE_RESOLVE_SQL_FUNCTIONS;
 extern const Rule RULE_RESOLVE_PIVOT;
 extern const Rule RULE_RESOLVE_UNPIVOT;
 extern const Rule RULE_VALIDATE_PIPE_EXPRESSIONS;

@@ -60,6 +60,8 @@ static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || p->kind != NK_WithWindowDefinition || !p->nkids) return p;
     Defs d = {an, p->exprs, p->nexprs};
+    /* a pipe |> SELECT's WINDOW clause: that SELECT's expressions only */
+    if (p->flags & NF_IMPLICIT) return subst_node(p->kids[0], &d);
     return transform(an->arena, p->kids[0], TX_SUBQUERIES | TX_INTO_ANALYZED, KIND_MASK(NK_UnresolvedWindowExpression), subst_node, &d);
 }
 

@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "core/output.h"
+#include "core/walk.h"
 #include "print/printer.h"
+#include "rules/lib/sql_function.h"
 #include "rules/lib/variables.h"
 
 /* The schema a view keeps: its query's output, renamed by the user's columns. */
@@ -22,6 +24,16 @@ static void view_schema(Analysis *an, TempView *v, AttrList out, uint32_t ncols,
         v->out_names[i] = i < ncols ? names[i] : out.v[i]->u.attr.name;
         v->out_types[i] = out.v[i]->type;
     }
+}
+
+/* ViewHelper.collectTemporaryViews: the first temporary view the resolved
+ * plan reads, subqueries included (pre-order, as Spark's flatMap). */
+static WalkResult find_temp_view(const Node *n, void *ctx) {
+    if (n->kind == NK_View && n->u.view.temporary) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
 }
 
 Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
@@ -65,7 +77,14 @@ Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     full[1] = ns;
     full[2] = tbl;
     stmt->u.ddl.name = (NameParts){3, full};
-    /* a persistent view may not reference temporary objects */
+    /* a persistent view may not reference temporary objects: Spark's
+       verifyTemporaryObjectsNotExists checks views, then functions, then variables */
+    const Node *tv = NULL;
+    node_walk(query, WALK_EXPRS | WALK_SUBQUERIES, find_temp_view, &tv);
+    if (tv)
+        return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
+                                      stmt_qualified(an, ns, tbl), "tempObj", "VIEW", "tempObjName",
+                                      sql_id_parts(an->arena, tv->u.view.name), NULL));
     const Node *var = plan_find_variable(query);
     if (var)
         return an_fail(an, error_make(an->arena, "INVALID_TEMP_OBJ_REFERENCE", stmt, "obj", "VIEW", "objName",
@@ -206,18 +225,56 @@ Node *stmt_create_temp_view_using(Analysis *an, CzSession *s, Node *stmt, Pendin
         return an_fail(an, error_make(an->arena, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
                                       sql_ident(an->arena, name), NULL));
     TempView v = {.name = name, .nout = (int)stmt->u.ddl.ncols, .out_names = stmt->u.ddl.col_names,
-                  .out_types = stmt->u.ddl.col_types};
+                  .out_types = stmt->u.ddl.col_types,
+                  .provider = stmt->u.ddl.provider ? stmt->u.ddl.provider : "parquet"};
     state_put_view(st, &v);
+    return stmt;
+}
+
+/* CREATE [OR REPLACE] [TEMPORARY] FUNCTION [IF NOT EXISTS] f(params)
+ * RETURNS t RETURN body: Spark's CreateSQLFunctionCommand. The body is
+ * analysed against the parameters first (its errors are the statement's),
+ * then the function is registered: temporary in the session, persistent in
+ * its database. */
+static Node *create_sql_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
+    NameParts n = stmt->u.ddl.name;
+    if (stmt->u.ddl.or_replace && stmt->u.ddl.if_not_exists)
+        return an_fail(an, error_make(an->arena, "INVALID_SQL_SYNTAX.CREATE_ROUTINE_WITH_IF_NOT_EXISTS_AND_REPLACE",
+                                      stmt, NULL));
+    const char *ns = NULL;
+    if (!stmt->u.ddl.temporary) {
+        QualifiedName q;
+        if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) return NULL;
+        ns = q.ns.n ? q.ns.v[0] : "default";
+    }
+    SqlFunction f = {.name = n.v[n.n - 1], .ns = ns, .nparams = (int)stmt->u.ddl.ncols,
+                     .param_names = stmt->u.ddl.col_names, .param_types = stmt->u.ddl.col_types,
+                     .param_defaults = stmt->u.ddl.col_defaults, .ret_type = stmt->u.ddl.ret_type,
+                     .body = stmt->u.ddl.body, .body_is_query = stmt->u.ddl.body_is_query};
+    for (int i = 0; i < f.nparams; i++)
+        for (int j = 0; j < i; j++)
+            if (name_eq(f.param_names[i], f.param_names[j]))
+                return an_fail(an, error_make(an->arena, "DUPLICATE_ROUTINE_PARAMETER_NAMES", stmt, "routineName",
+                                              sql_ident(an->arena, f.name), "names",
+                                              sql_ident(an->arena, f.param_names[i]), NULL));
+    if (!sql_function_inline(an, &f, NULL, 0, stmt, NULL)) return NULL;
+    SessionState *st = pending_state(s, pend);
+    if (state_find_func(st, ns, f.name) && !stmt->u.ddl.or_replace) {
+        if (stmt->u.ddl.if_not_exists) return stmt;
+        return an_fail(an, error_make(an->arena, "ROUTINE_ALREADY_EXISTS", stmt, "routineName",
+                                      ns ? arena_printf(an->arena, "`%s`.`%s`", ns, f.name) : sql_ident(an->arena, f.name),
+                                      "newRoutineType", "routine", "existingRoutineType", "routine", NULL));
+    }
+    state_put_func(st, &f);
     return stmt;
 }
 
 /* CREATE [OR REPLACE] [TEMPORARY] FUNCTION f AS 'class': Spark's
  * CreateFunctionCommand, which loads the class when it runs (so the
- * function is not callable here: its signature is in a JVM class). A SQL
- * function (RETURNS ... RETURN body) is Spark's CreateSQLFunctionCommand,
- * which Catalyzer does not analyse. */
+ * function is not callable here: its signature is in a JVM class); a SQL
+ * function as above; RETURNS TABLE (a table function) is not analysed. */
 Node *stmt_create_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    (void)pend;
+    if (!stmt->u.ddl.value && stmt->u.ddl.body && stmt->u.ddl.ret_type) return create_sql_function(an, s, stmt, pend);
     if (!stmt->u.ddl.value)
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.STATEMENT", stmt, "statement",
                                       "CREATE FUNCTION ... RETURNS", NULL));

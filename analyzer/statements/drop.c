@@ -43,15 +43,20 @@ Node *stmt_drop_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
  * which looks the function up when it runs; a persistent function's
  * database must exist. */
 Node *stmt_drop_function(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    (void)pend;
     NameParts n = stmt->u.ddl.name;
-    if (stmt->u.ddl.temporary) return stmt;
+    const char *fname = n.n ? n.v[n.n - 1] : "";
+    if (stmt->u.ddl.temporary) {
+        if (state_find_func(s->state, NULL, fname)) state_drop_func(pending_state(s, pend), NULL, fname);
+        return stmt;
+    }
     QualifiedName q;
     if (!stmt_resolve_namespace(an, s, stmt, (NameParts){n.n - 1, n.v}, &q)) {
         if (!stmt->u.ddl.if_exists) return NULL;
         an->error = NULL;
         return stmt;
     }
+    const char *ns = q.ns.n ? q.ns.v[0] : "default";
+    if (state_find_func(s->state, ns, fname)) state_drop_func(pending_state(s, pend), ns, fname);
     return stmt_function_name(an, stmt, &q, true);
 }
 

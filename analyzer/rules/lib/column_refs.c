@@ -131,20 +131,66 @@ static Node *resolve_attr(Node *e, void *ctx) {
 
 static KindMask ref_kinds(void) { return KIND_MASK(NK_UnresolvedAttribute); }
 
+/* A star expanded over the input; `t.*` naming the enclosing query's
+   relation (a LATERAL subquery) expands to outer references (SPARK-35618). */
+static bool expand_arg_star(RefCtx *c, const Node *star, AttrList *out) {
+    Analysis *an = c->an;
+    if (expand_star(an, star, c->input, out)) return true;
+    if (!an->outer || !star->u.un.name.n || star->u.un.regex) return false;
+    ErrorInfo *local = an->error;
+    an->error = NULL;
+    if (!expand_star(an, star, an->outer->attrs, out)) {
+        an->error = local;
+        return false;
+    }
+    for (uint32_t k = 0; k < out->n; k++)
+        if (out->v[k]->kind == NK_AttributeReference) out->v[k] = make_outer_reference(an, out->v[k]);
+    return true;
+}
+
+/* `v IN (*)`: the list's stars expand (Spark's expandStarExpression, In). */
+static Node *expand_in_stars(RefCtx *c, Node *e) {
+    bool any = false;
+    for (uint32_t i = 1; i < e->nkids; i++) any = any || e->kids[i]->kind == NK_UnresolvedStar;
+    if (!any) return e;
+    uint32_t cap = e->nkids + c->input.n * 2 + 4, n = 0;
+    Node **kids = ARENA_ARRAY(c->an->arena, Node *, cap);
+    for (uint32_t i = 0; i < e->nkids; i++) {
+        Node *k = e->kids[i];
+        if (i > 0 && k->kind == NK_UnresolvedStar) {
+            AttrList out;
+            if (!expand_arg_star(c, k, &out)) return e;
+            for (uint32_t j = 0; j < out.n; j++) {
+                if (n == cap) return e;
+                kids[n++] = out.v[j];
+            }
+            continue;
+        }
+        if (n == cap) return e;
+        kids[n++] = k;
+    }
+    Node *r = node_copy(c->an->arena, e);
+    node_set_kids(c->an->arena, r, kids, n);
+    return node_finish(r);
+}
+
 /* A star among a function's arguments (struct(*), concat(t.*)) stands for the
    columns it expands to (Spark's expandStarExpression); count(*) is count(1). */
 static Node *expand_arg_stars(Node *e, void *ctx) {
     RefCtx *c = ctx;
-    if (e->kind != NK_UnresolvedFunction || an_failed(c->an)) return e;
+    if (an_failed(c->an)) return e;
+    if (e->kind == NK_In) return expand_in_stars(c, e);
+    if (e->kind != NK_UnresolvedFunction) return e;
     bool any = false;
     for (uint32_t i = 0; i < e->u.un.nargs; i++) any = any || e->kids[i]->kind == NK_UnresolvedStar;
     if (!any) return e;
     const char *fn = e->u.un.name.n ? e->u.un.name.v[e->u.un.name.n - 1] : "";
     /* count(*) is count(1) (the parser's special case: not with DISTINCT) */
-    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0 && !(e->flags & NF_DISTINCT))
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n == 0 && !e->kids[0]->u.un.regex &&
+        !(e->flags & NF_DISTINCT))
         return e;
     /* count(t.*) would count rows with a null column differently from count(*) */
-    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n > 0 &&
+    if (e->u.un.nargs == 1 && ident_equal_ci(fn, "count") && e->kids[0]->u.un.name.n > 0 && !e->kids[0]->u.un.regex &&
         !conf_get_bool(c->an->conf, "spark.sql.legacy.allowStarWithSingleTableIdentifierInCount", false)) {
         const NameParts *q = &e->kids[0]->u.un.name;
         StrBuf sb;
@@ -160,7 +206,7 @@ static Node *expand_arg_stars(Node *e, void *ctx) {
         Node *k = e->kids[i];
         if (i < e->u.un.nargs && k->kind == NK_UnresolvedStar) {
             AttrList out;
-            if (!expand_star(c->an, k, c->input, &out)) return e;
+            if (!expand_arg_star(c, k, &out)) return e;
             for (uint32_t j = 0; j < out.n; j++) {
                 if (n == cap) return e;
                 kids[n++] = out.v[j];
@@ -181,7 +227,7 @@ static Node *expand_arg_stars(Node *e, void *ctx) {
 Node *resolve_expr_refs(Analysis *an, Node *e, AttrList input, Node *const *select_list, uint32_t upto) {
     RefCtx c = {an, input, select_list, upto, true, e};
     if (kind_mask_has(e->mask, NK_UnresolvedStar)) {
-        Node *x = transform(an->arena, e, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedFunction), expand_arg_stars, &c);
+        Node *x = transform(an->arena, e, TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedFunction, NK_In), expand_arg_stars, &c);
         if (!x || an_failed(an)) return e;
         e = x;
     }

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "catalog/conf.h"
+#include "core/jregex.h"
 #include "core/output.h"
 #include "print/printer.h"
 #include "rules/lib/builders.h"
@@ -373,7 +374,28 @@ static bool star_except(Analysis *an, const Node *star, AttrList *r) {
     return except_filter(an, star, *r, ps, np, r);
 }
 
+/* Spark's UnresolvedRegex.expand: the input columns whose name matches the
+ * pattern whole (`(?i)` unless case-sensitive), of the table if one is named
+ * (the last part of the column's qualifier). */
+static bool expand_regex(Analysis *an, const Node *star, AttrList attrs, AttrList *out) {
+    AttrList r = {0, ARENA_ARRAY(an->arena, Node *, attrs.n + 1)};
+    JRegex *re = jregex_compile(an->arena, star->u.un.regex, !star->u.un.regex_case_sensitive, NULL);
+    NameParts table = star->u.un.name;
+    for (uint32_t k = 0; k < attrs.n; k++) {
+        const Node *a = attrs.v[k];
+        if (a->u.attr.metadata_col) continue;
+        if (table.n) {
+            NameParts q = a->u.attr.qualifier;
+            if (!q.n || !ident_eq(an, q.v[q.n - 1], table.v[table.n - 1])) continue;
+        }
+        if (jregex_matches(re, a->u.attr.name, strlen(a->u.attr.name))) r.v[r.n++] = attrs.v[k];
+    }
+    *out = r;
+    return true;
+}
+
 bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) {
+    if (star->u.un.regex) return expand_regex(an, star, attrs, out);
     NameParts target = star->u.un.name;
     AttrList r = {0, ARENA_ARRAY(an->arena, Node *, attrs.n + 1)};
     if (target.n == 0) {
