@@ -46,14 +46,26 @@ typedef struct Step {
     KindMask masks[64];
     bool tracing;
     int max_iter;
+    Node **sealed;             /* every node seal() marked, to clear at the end */
+    uint32_t nsealed, capsealed;
 } Step;
 
-/* A finished child, marked so the transforms of its parent's step skip it. */
-static Node *seal(Analysis *an, Node *k) {
+/* A finished child, marked so the transforms of its parent's step skip it
+ * (a copy: the original may be shared with the plan the batches see). */
+static Node *seal(Step *s, Node *k) {
     if (!node_resolved(k) || (k->flags & NF_ANALYZED)) return k;
+    Analysis *an = s->an;
     Node *c = node_copy(an->arena, k);
     c->out = k->out; /* the same node: its output is the same */
     c->flags |= NF_ANALYZED | NF_SP_SEALED;
+    if (s->nsealed == s->capsealed) {
+        uint32_t cap = s->capsealed ? s->capsealed * 2 : 64;
+        Node **v = ARENA_ARRAY(an->arena, Node *, cap);
+        if (s->nsealed) mem_copy(v, s->sealed, sizeof(Node *) * s->nsealed);
+        s->sealed = v;
+        s->capsealed = cap;
+    }
+    s->sealed[s->nsealed++] = c;
     return c;
 }
 
@@ -96,19 +108,36 @@ static bool cursor_after(Cursor a, Cursor b) { return a.iter > b.iter || (a.iter
  * child), then the rules after it, and so on around the batch; the
  * operator is finished once a whole round of the batch changes nothing.
  * *fin: the application that last changed it (start if none did). */
+/* The kinds a rule applied to p can act on: p's, its expressions' (their
+ * subquery plans included), its children's own kinds (rules match a child's
+ * kind by pointer: Sort over Aggregate), and all of an unfinished child's.
+ * A sealed child's subtree is skipped by every transform. */
+static KindMask own_mask(const Node *p) {
+    KindMask m = kind_mask_of(p->kind);
+    for (uint32_t i = 0; i < p->nexprs; i++) m = kind_mask_or(m, p->exprs[i]->mask);
+    for (uint32_t i = 0; i < p->nkids; i++) {
+        const Node *k = p->kids[i];
+        m = kind_mask_or(m, (k->flags & NF_SP_SEALED) ? kind_mask_of(k->kind) : k->mask);
+    }
+    if (node_kind_is_subquery(p->kind) && p->u.subq.plan) m = kind_mask_or(m, p->u.subq.plan->mask);
+    return m;
+}
+
 static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin) {
     Analysis *an = s->an;
     const ResolverBatch *b = s->resolution;
     Cursor at = start, last = start;
     uint32_t quiet = 0;
+    KindMask mask = own_mask(p);
     while (quiet < b->nrules) {
         uint32_t r = at.rule;
-        if (r >= 64 || kind_mask_any(p->mask, s->masks[r])) {
+        if (r >= 64 || kind_mask_any(mask, s->masks[r])) {
             Node *after = b->rules[r]->apply(an, p);
             if (an_failed(an)) return NULL;
             if (!after) return resolver_decline(an, p, b->rules[r]->name);
             if (after != p) {
                 p = after;
+                mask = own_mask(p);
                 last = at;
                 quiet = 0;
             } else quiet++;
@@ -181,7 +210,7 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin) {
             return NULL;
         }
         if (cursor_after(kf, start)) start = kf;
-        kids[i] = seal(an, k);
+        kids[i] = seal(s, k);
     }
     an->depth--;
     Node *before = p;
@@ -195,17 +224,6 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin) {
                     node_kind_name(before->kind), before, after);
     }
     return after;
-}
-
-static WalkResult unseal(const Node *n, void *ctx) {
-    (void)ctx;
-    /* the plan is this resolver's own copy (sealing copied every node it marks) */
-    if (n->flags & NF_SP_SEALED) ((Node *)n)->flags &= ~(uint32_t)(NF_SP_SEALED | NF_ANALYZED);
-    if (node_is_plan(n)) return WALK_CONTINUE;
-    return kind_mask_any(n->mask, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery,
-                                            NK_LateralSubquery))
-               ? WALK_CONTINUE
-               : WALK_PRUNE;
 }
 
 static Node *run_once(Analysis *an, const ResolverBatch *b, Node *plan) {
@@ -239,7 +257,8 @@ Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
         Cursor fin;
         plan = resolve_operator(&s, plan, &fin);
         if (!plan) return NULL;
-        node_walk(plan, WALK_EXPRS | WALK_SUBQUERIES, unseal, NULL);
+        /* the marks go (a sealed node a rule copied is unmarked already) */
+        for (uint32_t i = 0; i < s.nsealed; i++) s.sealed[i]->flags &= ~(uint32_t)(NF_SP_SEALED | NF_ANALYZED);
     }
     return plan;
 }
