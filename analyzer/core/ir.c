@@ -103,6 +103,9 @@ Node *node_finish(Node *n) {
     }
     if (!is_plan && !n->type) resolved = false;
     if (n->flags & NF_PENDING) resolved = false;
+    /* a USING / NATURAL join is resolved once rewritten (Spark's Join.resolved
+       is false for UsingJoin and NaturalJoin), and so is nothing above it */
+    if (n->kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
     n->mask = m;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
                (nondet ? NF_NONDETERMINISTIC : 0);

@@ -21,6 +21,7 @@
  * single pass they run the single pass too. */
 #include "resolver.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "resolver_guard.h"
@@ -46,6 +47,8 @@ typedef struct Step {
     KindMask masks[64];
     bool tracing;
     int max_iter;
+    uint32_t top_down;         /* AddMetadataColumns' place in the batch (nrules: none) */
+    bool deferred;             /* it would have changed an operator: the whole plan gets it at the end */
     Node **sealed;             /* every node seal() marked, to clear at the end */
     uint32_t nsealed, capsealed;
 } Step;
@@ -135,6 +138,14 @@ static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin) {
             Node *after = b->rules[r]->apply(an, p);
             if (an_failed(an)) return NULL;
             if (!after) return resolver_decline(an, p, b->rules[r]->name);
+            if (after != p && r == s->top_down) {
+                /* AddMetadataColumns goes down from the top of the plan: at
+                   the fixed point's next round the operators above this one
+                   are there, and it adds the hidden columns once for all of
+                   them (resolver_run finishes the plan with the batch) */
+                s->deferred = true;
+                after = p;
+            }
             if (after != p) {
                 p = after;
                 mask = own_mask(p);
@@ -240,6 +251,25 @@ static Node *run_once(Analysis *an, const ResolverBatch *b, Node *plan) {
     return plan;
 }
 
+/* The batch over the whole plan to a fixed point, as the executor runs it:
+ * what a deferred top-down rule still has to do. */
+static Node *run_to_fixed_point(Step *s, Node *plan) {
+    Analysis *an = s->an;
+    const ResolverBatch *b = s->resolution;
+    for (int iter = 1;; iter++) {
+        Node *start = plan;
+        for (uint32_t r = 0; r < b->nrules; r++) {
+            if (r < 64 && !kind_mask_any(plan->mask, s->masks[r])) continue;
+            Node *after = b->rules[r]->apply(an, plan);
+            if (an_failed(an)) return NULL;
+            if (!after) return resolver_decline(an, plan, b->rules[r]->name);
+            plan = after;
+        }
+        if (plan == start) return plan;
+        if (iter >= s->max_iter) return resolver_decline(an, plan, "the batch did not converge");
+    }
+}
+
 Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
     const char *why = resolver_guard_declines(an, plan);
     if (why) return resolver_decline(an, plan, why);
@@ -254,11 +284,18 @@ Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
                   .max_iter = an->conf->max_iterations};
         for (uint32_t r = 0; r < b->nrules && r < 64; r++)
             s.masks[r] = b->rules[r]->nkinds ? kind_mask_list(b->rules[r]->nkinds, b->rules[r]->kinds) : KIND_MASK_ALL;
+        s.top_down = b->nrules;
+        for (uint32_t r = 0; r < b->nrules; r++)
+            if (!strcmp(b->rules[r]->name, "AddMetadataColumns")) s.top_down = r;
         Cursor fin;
         plan = resolve_operator(&s, plan, &fin);
         if (!plan) return NULL;
         /* the marks go (a sealed node a rule copied is unmarked already) */
         for (uint32_t i = 0; i < s.nsealed; i++) s.sealed[i]->flags &= ~(uint32_t)(NF_SP_SEALED | NF_ANALYZED);
+        if (s.deferred) {
+            plan = run_to_fixed_point(&s, plan);
+            if (!plan) return NULL;
+        }
     }
     return plan;
 }

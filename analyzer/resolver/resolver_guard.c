@@ -25,11 +25,6 @@ typedef struct GuardWalk {
 
 /* Shapes the single pass does not cover, beyond single kinds. */
 static const char *declined_shape(const Node *n) {
-    /* AddMetadataColumns walks down the whole plan each iteration and adds
-       the hidden USING/NATURAL key columns where a later operator reads them:
-       with finished children sealed it sees less of the plan */
-    if ((n->kind == NK_Join || n->kind == NK_LateralJoin) && (n->u.join.natural || n->u.join.nusing))
-        return "a USING or NATURAL join";
     /* HAVING over GROUPING SETS / CUBE / ROLLUP: ResolveGroupingAnalytics
        rewrites the Aggregate below a HAVING in the same iteration */
     if (n->kind == NK_UnresolvedHaving && kind_mask_any(n->kids[0]->mask, KIND_MASK(NK_GroupingSets, NK_Cube, NK_Rollup)))
