@@ -11,7 +11,7 @@ the single pass covered (answered as the batches do), and the reasons it
 declined the others, most frequent first.
 
 Usage: dual_run.py --cli build/client/catalyzer [--shared ../shared]
-                   [--corpus visible|functions|broad|workloads]... [--only REGEX]
+                   [--corpus visible|functions|broad|workloads]... [--only REGEX] [--declined N]
 Exits 77 (meson's SKIP) when the shared corpus is not present."""
 import argparse, collections, json, os, re, subprocess, sys, tempfile
 
@@ -46,6 +46,7 @@ class Tally:
         self.reasons = collections.Counter()
         self.mismatches = []
         self.crashes = []
+        self.declined = []
 
     def add(self, where, sql, o):
         sp = o.get("single_pass") if o else None
@@ -54,10 +55,11 @@ class Tally:
         self.counts[sp] += 1
         if sp == "declined":
             self.reasons[re.sub(r"\d+", "N", o.get("single_pass_detail") or "?")[:80]] += 1
+            self.declined.append((where, sql, o.get("single_pass_detail")))
         elif sp == "mismatch":
             self.mismatches.append((where, sql, o.get("single_pass_detail")))
 
-    def report(self):
+    def report(self, show_declined=0):
         n = sum(self.counts.values())
         c = self.counts["covered"]
         pct = 100.0 * c / n if n else 0.0
@@ -67,6 +69,8 @@ class Tally:
             print(f"    declined {k:5d}  {why}")
         for where, sql, why in self.mismatches[:50]:
             print(f"  MISMATCH {where}: {sql[:160]!r}\n      {why}")
+        for where, sql, why in self.declined[:show_declined]:
+            print(f"  declined {where}: {sql[:160]!r}\n      {why}")
         for c in self.crashes:
             print(f"  CRASH {c}")
         return not self.mismatches and not self.crashes
@@ -115,15 +119,16 @@ def main():
     ap.add_argument("--shared", default=None)
     ap.add_argument("--corpus", action="append", choices=[k for k, _ in CORPORA] + ["workloads"])
     ap.add_argument("--only")
+    ap.add_argument("--declined", type=int, default=0, help="list the first N declined statements")
     a = ap.parse_args()
     corpus.require("dual run", a.shared)
     want = a.corpus or [k for k, _ in CORPORA] + ["workloads"]
     ok = True
     for key, fname in CORPORA:
         if key in want:
-            ok = run_corpus(a.cli, key, fname, a.shared, a.only).report() and ok
+            ok = run_corpus(a.cli, key, fname, a.shared, a.only).report(a.declined) and ok
     if "workloads" in want:
-        ok = run_workloads(a.cli, a.shared, a.only).report() and ok
+        ok = run_workloads(a.cli, a.shared, a.only).report(a.declined) and ok
     if not ok:
         print("dual run: FAIL: the single pass and the fixed point answered differently (above), or a run crashed")
     return 0 if ok else 1
