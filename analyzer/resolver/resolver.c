@@ -48,6 +48,7 @@ typedef struct Step {
     bool tracing;
     int max_iter;
     uint32_t top_down;         /* AddMetadataColumns' place in the batch (nrules: none) */
+    uint32_t windows;          /* ExtractWindowExpressions' place */
     bool deferred;             /* it would have changed an operator: the whole plan gets it at the end */
     Node **sealed;             /* every node seal() marked, to clear at the end */
     uint32_t nsealed, capsealed;
@@ -56,7 +57,8 @@ typedef struct Step {
 /* A finished child, marked so the transforms of its parent's step skip it
  * (a copy: the original may be shared with the plan the batches see). */
 static Node *seal(Step *s, Node *k) {
-    if (!node_resolved(k) || (k->flags & NF_ANALYZED)) return k;
+    /* unfinished (a windowed operator under a Sort): its parent's rules go on into it */
+    if (!plan_is_resolved(k) || (k->flags & NF_ANALYZED)) return k;
     Analysis *an = s->an;
     Node *c = node_copy(an->arena, k);
     c->out = k->out; /* the same node: its output is the same */
@@ -126,7 +128,7 @@ static KindMask own_mask(const Node *p) {
     return m;
 }
 
-static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin) {
+static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin, bool under_sort) {
     Analysis *an = s->an;
     const ResolverBatch *b = s->resolution;
     Cursor at = start, last = start;
@@ -134,7 +136,12 @@ static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin) {
     KindMask mask = own_mask(p);
     while (quiet < b->nrules) {
         uint32_t r = at.rule;
-        if (r >= 64 || kind_mask_any(mask, s->masks[r])) {
+        /* windows below an ORDER BY or HAVING are extracted from the Sort
+           (ExtractWindowExpressions goes top-down: the Sort or HAVING and the
+           windowed operator under it are rewritten together) */
+        if (under_sort && r == s->windows) {
+            quiet++;
+        } else if (r >= 64 || kind_mask_any(mask, s->masks[r])) {
             Node *after = b->rules[r]->apply(an, p);
             if (an_failed(an)) return NULL;
             if (!after) return resolver_decline(an, p, b->rules[r]->name);
@@ -199,7 +206,7 @@ static bool nested_query(const Node *p) {
 }
 
 /* Resolves p's subtree: the children, then p's own step. */
-static Node *resolve_operator(Step *s, Node *p, Cursor *fin) {
+static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Analysis *an = s->an;
     *fin = (Cursor){1, 0};
     if (p->flags & NF_ANALYZED) return p;
@@ -215,7 +222,9 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin) {
     for (uint32_t i = nkids; i < p->nkids; i++) kids[i] = p->kids[i];
     for (uint32_t i = 0; i < nkids; i++) {
         Cursor kf;
-        Node *k = resolve_operator(s, p->kids[i], &kf);
+        bool sort = (p->kind == NK_Sort || p->kind == NK_UnresolvedHaving) && i == 0 &&
+                    (p->kids[0]->kind == NK_Project || p->kids[0]->kind == NK_Aggregate);
+        Node *k = resolve_operator(s, p->kids[i], &kf, sort);
         if (!k) {
             an->depth--;
             return NULL;
@@ -227,7 +236,7 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin) {
     Node *before = p;
     uint64_t t0 = s->tracing ? now_ns() : 0;
     if (p->nkids) p = node_with_kids(an->arena, p, kids, p->nkids);
-    Node *after = operator_step(s, p, start, fin);
+    Node *after = operator_step(s, p, start, fin, under_sort);
     if (!after) return NULL;
     if (s->tracing) {
         bool effective = after != before;
@@ -284,11 +293,13 @@ Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
                   .max_iter = an->conf->max_iterations};
         for (uint32_t r = 0; r < b->nrules && r < 64; r++)
             s.masks[r] = b->rules[r]->nkinds ? kind_mask_list(b->rules[r]->nkinds, b->rules[r]->kinds) : KIND_MASK_ALL;
-        s.top_down = b->nrules;
-        for (uint32_t r = 0; r < b->nrules; r++)
+        s.top_down = s.windows = b->nrules;
+        for (uint32_t r = 0; r < b->nrules; r++) {
             if (!strcmp(b->rules[r]->name, "AddMetadataColumns")) s.top_down = r;
+            if (!strcmp(b->rules[r]->name, "ExtractWindowExpressions")) s.windows = r;
+        }
         Cursor fin;
-        plan = resolve_operator(&s, plan, &fin);
+        plan = resolve_operator(&s, plan, &fin, false);
         if (!plan) return NULL;
         /* the marks go (a sealed node a rule copied is unmarked already) */
         for (uint32_t i = 0; i < s.nsealed; i++) s.sealed[i]->flags &= ~(uint32_t)(NF_SP_SEALED | NF_ANALYZED);

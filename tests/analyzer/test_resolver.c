@@ -39,6 +39,8 @@ static const char *const QUERIES[] = {
     "SELECT * FROM v",
     "SELECT s.a FROM (SELECT a, b FROM t) s WHERE s.b IN ('p', 'q')",
     "SELECT * FROM t JOIN u ON true JOIN (SELECT a AS x FROM t) w USING (x)",
+    /* ORDER BY a grouping column not selected, over window functions of an aggregation (TPC-DS q12) */
+    "SELECT b, sum(c) * 100 / sum(sum(c)) OVER (PARTITION BY b) AS r FROM t GROUP BY a, b ORDER BY b, a, r",
     "SELECT a, w.x FROM t NATURAL JOIN (SELECT a, b AS x FROM t) w",
 };
 
