@@ -10,7 +10,8 @@
 # then splices its section into BENCHMARKS.md (bench/single_pass_report.py).
 # Coverage and agreement are the dual run's (meson test dual_run).
 # Knobs: ITER_CZ (timed runs per query, 300), ITER_IR (extra callgrind
-# iterations, 3), CATALYZER_SHARED, BENCH_OUT, BENCH_MD, BUILD (build-bench).
+# iterations, 3), CATALYZER_SHARED, BENCH_OUT, BENCH_MD, BUILD (build-bench),
+# CZ (a catalyzer binary to measure instead of building one).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,9 +27,11 @@ PY=/usr/bin/python3
 [ -d "$WL/tpch" ] || { echo "bench/single_pass: no workloads at $WL (set CATALYZER_SHARED)" >&2; exit 2; }
 rm -rf "$OUT"
 mkdir -p "$OUT"
-[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dbuildtype=release -Dwerror=false >"$OUT/meson-setup.log"
-ninja -C "$BUILD" -j2 client/catalyzer >"$OUT/ninja.log"
-CZ=$BUILD/client/catalyzer
+if [ -z "${CZ:-}" ]; then
+    [ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dbuildtype=release -Dwerror=false >"$OUT/meson-setup.log"
+    ninja -C "$BUILD" -j2 client/catalyzer >"$OUT/ninja.log"
+    CZ=$BUILD/client/catalyzer
+fi
 date -u '+%Y-%m-%d %H:%M UTC' >"$OUT/date.txt"
 echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" >"$OUT/machine.txt"
 echo "nproc=$(nproc)" >>"$OUT/machine.txt"

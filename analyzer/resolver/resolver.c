@@ -49,6 +49,7 @@ typedef struct Step {
     int max_iter;
     uint32_t top_down;         /* AddMetadataColumns' place in the batch (nrules: none) */
     uint32_t windows;          /* ExtractWindowExpressions' place */
+    uint32_t grouping;         /* ResolveGroupingAnalytics' place */
     bool deferred;             /* it would have changed an operator: the whole plan gets it at the end */
     Node **sealed;             /* every node seal() marked, to clear at the end */
     uint32_t nsealed, capsealed;
@@ -136,10 +137,11 @@ static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin, bool und
     KindMask mask = own_mask(p);
     while (quiet < b->nrules) {
         uint32_t r = at.rule;
-        /* windows below an ORDER BY or HAVING are extracted from the Sort
-           (ExtractWindowExpressions goes top-down: the Sort or HAVING and the
-           windowed operator under it are rewritten together) */
-        if (under_sort && r == s->windows) {
+        /* windows and grouping analytics below an ORDER BY or HAVING are
+           rewritten from the Sort (ExtractWindowExpressions and
+           ResolveGroupingAnalytics go top-down: the Sort or HAVING and the
+           operator under it are rewritten together) */
+        if (under_sort && (r == s->windows || r == s->grouping)) {
             quiet++;
         } else if (r >= 64 || kind_mask_any(mask, s->masks[r])) {
             Node *after = b->rules[r]->apply(an, p);
@@ -230,7 +232,8 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
             return NULL;
         }
         if (cursor_after(kf, start)) start = kf;
-        kids[i] = seal(s, k);
+        /* under a Sort or HAVING, left open: the parent's top-down rules go on into it */
+        kids[i] = sort ? k : seal(s, k);
     }
     an->depth--;
     Node *before = p;
@@ -293,10 +296,11 @@ Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
                   .max_iter = an->conf->max_iterations};
         for (uint32_t r = 0; r < b->nrules && r < 64; r++)
             s.masks[r] = b->rules[r]->nkinds ? kind_mask_list(b->rules[r]->nkinds, b->rules[r]->kinds) : KIND_MASK_ALL;
-        s.top_down = s.windows = b->nrules;
+        s.top_down = s.windows = s.grouping = b->nrules;
         for (uint32_t r = 0; r < b->nrules; r++) {
             if (!strcmp(b->rules[r]->name, "AddMetadataColumns")) s.top_down = r;
             if (!strcmp(b->rules[r]->name, "ExtractWindowExpressions")) s.windows = r;
+            if (!strcmp(b->rules[r]->name, "ResolveGroupingAnalytics")) s.grouping = r;
         }
         Cursor fin;
         plan = resolve_operator(&s, plan, &fin, false);
