@@ -8,7 +8,8 @@
 #   2. `catalyzer bench --phases --json` medians with each analyzer (time:
 #      noisy on a shared machine, read with the load average beside it)
 # then splices its section into BENCHMARKS.md (bench/single_pass_report.py).
-# Coverage and agreement are the dual run's (meson test dual_run).
+#   3. the dual run over the corpora (tests/conformance/dual_run.py, as meson
+#      test dual_run): the share of queries the single pass covers, mismatches
 # Knobs: ITER_CZ (timed runs per query, 300), ITER_IR (extra callgrind
 # iterations, 3), CATALYZER_SHARED, BENCH_OUT, BENCH_MD, BUILD (build-bench),
 # CZ (a catalyzer binary to measure instead of building one).
@@ -55,4 +56,6 @@ for s in tpcds tpcds-v2.7.0 tpch; do
             --conf "catalyzer.analyzer.singlePass=$sp" "${Q[@]}" >"$OUT/$s-$sp.json"
     done
 done
+# coverage and agreement: the dual run over the corpora
+"$PY" "$ROOT/tests/conformance/dual_run.py" --cli "$CZ" --shared "$SHARED" >"$OUT/dual_run.txt" 2>&1 || true
 "$PY" "$ROOT/bench/single_pass_report.py" "$OUT" "$DEST"

@@ -53,7 +53,15 @@ def main():
                      f"{med(qs, 'arena_bytes') / 1024:.0f} | {load.get((s, sp), '?')} |")
     L += ["", "Ratios (fixed point ÷ single pass, instructions): " + ", ".join(
         f"{s} {ins[(s, 'false')] / ins[(s, 'true')]:.2f}×" for s in SETS if (s, 'false') in ins and (s, 'true') in ins),
-        "", END]
+        ""]
+    dr = os.path.join(out, "dual_run.txt")
+    if os.path.exists(dr):
+        lines = [l.rstrip() for l in open(dr) if l.startswith("dual run:")]
+        if lines:
+            L += ["Coverage (the dual run over the corpora, `tests/conformance/dual_run.py`: queries the single pass "
+                  "answered as the batches do / queries analysed; any mismatch fails meson test `dual_run`):", "",
+                  "```"] + lines + ["```", ""]
+    L += [END]
     write_section(dest, L, BEGIN, END, "single_pass_report: nothing to write")
 
 
