@@ -7,7 +7,8 @@
 #                            splices its section into BENCHMARKS.md
 #   (bench/run.sh measures the same phases in its in-process step; report.py
 #   renders them into the whole report)
-# Knobs: ITER_CZ (runs per query and series, 2000), CATALYZER_SHARED,
+# Knobs: ITER_CZ (runs per query and series, 2000), CZ_CONF (one key=value,
+# e.g. catalyzer.analyzer.singlePass=true), CATALYZER_SHARED,
 # BENCH_OUT, BENCH_MD.
 set -euo pipefail
 
@@ -32,7 +33,7 @@ for s in tpcds tpcds-v2.7.0 tpch; do
     [ "$s" = tpcds-v2.7.0 ] && schema=$WL/tpcds/schema.sql
     mapfile -t Q < <(ls "$WL/$s"/q*.sql | sort -V)
     echo "[phases $(date -u +%H:%M:%S)] [load $(cut -d' ' -f1 /proc/loadavg)] $s: ${#Q[@]} queries x $ITER_CZ" >&2
-    "$CZ" bench --schema "$schema" --iterations "$ITER_CZ" --json --phases "${Q[@]}" >"$OUT/cz/$s.json"
+    "$CZ" bench ${CZ_CONF:+--conf "$CZ_CONF"} --schema "$schema" --iterations "$ITER_CZ" --json --phases "${Q[@]}" >"$OUT/cz/$s.json"
 done
 "$PY" "$ROOT/bench/phases_report.py" "$OUT" "$DEST"
 echo "bench/phases: wrote $DEST (results in $OUT)" >&2

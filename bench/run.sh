@@ -16,6 +16,7 @@
 #   8. TPC-H through Spark Connect's AnalyzePlan against catalyzer.v1 Analyze (bench/connect.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
+# CZ_CONF (one key=value for the in-process runs, e.g. catalyzer.analyzer.singlePass=true)
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
 # The benchmark is not part of the test suite.
 set -euo pipefail
@@ -150,7 +151,7 @@ for s in "${SETS[@]}"; do
     mapfile -t Q < <(set_queries "$s")
     mapfile -t A < <(for q in "${Q[@]}"; do echo "$OUT/adapted/$s/$(basename "$q")"; done)
     log "$s: catalyzer bench (${#Q[@]} queries x $ITER_CZ)"
-    "$CZ" bench --schema "$(set_schema "$s")" --iterations "$ITER_CZ" --json --phases "${Q[@]}" >"$OUT/cz/$s.json"
+    "$CZ" bench ${CZ_CONF:+--conf "$CZ_CONF"} --schema "$(set_schema "$s")" --iterations "$ITER_CZ" --json --phases "${Q[@]}" >"$OUT/cz/$s.json"
     log "$s: DuckDB prepare (x $ITER_PEER)"
     "$OUT/tools/duckdb_prepare" "$ITER_PEER" "$OUT/adapted/$s/schema.sql" "${A[@]}" >"$OUT/peers/duckdb-$s.jsonl" 2>/dev/null
     log "$s: PostgreSQL PREPARE (x $ITER_PEER)"
@@ -166,11 +167,11 @@ log "growth"
 "$PY" "$ROOT/bench/growth.py" "$OUT/growth/sql" >"$OUT/growth/files.txt"
 while read -r family size path; do
     # one calibration run, then as many runs as fit the budget (3..200)
-    t=$("$CZ" bench --schema "$OUT/growth/sql/schema.sql" --iterations 1 --json "$path" |
+    t=$("$CZ" bench ${CZ_CONF:+--conf "$CZ_CONF"} --schema "$OUT/growth/sql/schema.sql" --iterations 1 --json "$path" |
         "$PY" -c 'import json,sys; print(json.load(sys.stdin)["queries"][0]["median_us"])')
     n=$("$PY" -c "print(max(3, min(200, int($GROWTH_BUDGET_S * 1e6 / max($t, 1.0)))))")
     log "growth: $family $size (~${t%.*} us, $n runs)"
-    "$CZ" bench --schema "$OUT/growth/sql/schema.sql" --iterations "$n" --json "$path" >"$OUT/growth/$family-$size.json"
+    "$CZ" bench ${CZ_CONF:+--conf "$CZ_CONF"} --schema "$OUT/growth/sql/schema.sql" --iterations "$n" --json "$path" >"$OUT/growth/$family-$size.json"
 done <"$OUT/growth/files.txt"
 
 # --------------------------------------------------------------- daemon ----

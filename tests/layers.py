@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-LAYERS = ["core", "catalog", "parser", "print", "functions", "eval", "rules/lib", "check", "rules", "statements",
+LAYERS = ["core", "catalog", "parser", "print", "functions", "eval", "rules/lib", "check", "rules", "resolver", "statements",
           "driver"]
 PUBLIC = "include"
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

@@ -28,6 +28,11 @@ typedef struct Conf {
                                        Spark's ReplaceExpressions and RewriteWithExpression, printed with
                                        expression ids normalised (as Spark's Connect plan tests print it) */
     int max_iterations;             /* spark.sql.analyzer.maxIterations (100) */
+    bool single_pass;               /* catalyzer.analyzer.singlePass (false): the single-pass resolver
+                                       (analyzer/resolver/) where its guard covers the plan */
+    bool dual_run;                  /* catalyzer.analyzer.dualRun (false): both analyzers, plans compared */
+    bool rule_trace;                /* catalyzer.analyzer.ruleTrace (false): a traced request takes the
+                                       fixed-point path (rule-by-rule events) even with singlePass on */
     int timestamp_type_ntz;         /* spark.sql.timestampType = TIMESTAMP_NTZ */
     /* all keys as text */
     int nentries;

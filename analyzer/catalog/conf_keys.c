@@ -49,6 +49,9 @@ static const BoolKey BOOL_KEYS[] = {
     {"catalyzer.aliasInSubquery.enabled", offsetof(Conf, alias_in_subquery)},
     {"catalyzer.decorrelate", offsetof(Conf, decorrelate)},
     {"catalyzer.explain.finishAnalysis", offsetof(Conf, finish_analysis)},
+    {"catalyzer.analyzer.singlePass", offsetof(Conf, single_pass)},
+    {"catalyzer.analyzer.dualRun", offsetof(Conf, dual_run)},
+    {"catalyzer.analyzer.ruleTrace", offsetof(Conf, rule_trace)},
 };
 
 /* An offset as java.time.ZoneOffset.of reads it after Spark's getZoneId

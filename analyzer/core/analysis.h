@@ -51,6 +51,7 @@ struct Analysis {
     const AnalysisDriver *driver; /* nested analyses; set by whoever creates the Analysis */
     const char *time_zone;      /* the session time zone (TimeZoneAwareExpression's timeZoneId); NULL: UTC */
     struct CzPhaseTimes *phases; /* catalyzer.h: where resolve and check times are added; NULL: not timed */
+    struct HybridState *hybrid; /* resolver/hybrid_analyzer.h: which analyzer runs, what the dual run found */
 };
 
 static inline ExprId an_new_id(Analysis *an) { return ++an->next_id; }

@@ -46,7 +46,7 @@ Node *node_copy(Arena *a, const Node *n) {
     Node *c = arena_alloc(a, sizeof(Node));
     memcpy(c, n, sizeof(Node));
     c->out = NULL;
-    c->flags &= ~(uint32_t)NF_ANALYZED; /* a copy is about to differ */
+    c->flags &= ~(uint32_t)(NF_ANALYZED | NF_SP_SEALED); /* a copy is about to differ */
     return c;
 }
 

@@ -181,6 +181,8 @@ enum {
                                    whose definition is not resolved yet); node_finish keeps it unresolved */
     NF_ANALYZED = 1u << 8,      /* plans: the root of a subtree a nested analysis finished (Spark's
                                    `analyzed`): the plan transforms skip it; node_copy clears it */
+    NF_SP_SEALED = 1u << 9,     /* plans: NF_ANALYZED set by the single-pass resolver on a finished child
+                                   while its parent resolves (resolver/resolver.c clears both at the end) */
 };
 
 /* What a DataFrameOp does (u.dfop.op): the Spark Connect relations whose

@@ -1,41 +1,46 @@
 #include "analyze.h"
 
-#include <time.h>
-
 #include "catalyzer.h"
 #include "executor.h"
 #include "check/check.h"
 #include "core/output.h"
+#include "print/printer.h"
+#include "resolver/hybrid_analyzer.h"
 #include "rules/lib/scope.h"
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+/* The single-pass resolver's trace events, as the executor reports a rule
+ * application (batch "SinglePass", the resolver as the rule). */
+static bool sp_tracing(const Analysis *an) { return an->tracer && an->tracer->fn; }
+
+static void sp_trace(Analysis *an, const char *batch, const char *rule, int iteration, bool effective, uint64_t nanos,
+                     const char *changed_kinds, const Node *before, const Node *after) {
+    Tracer *t = an->tracer;
+    if (!t || !t->fn || t->level == CZ_TRACE_NONE || (t->level == CZ_TRACE_EFFECTIVE && !effective)) return;
+    CzTraceEvent ev = {.batch = batch, .rule = rule, .iteration = iteration, .effective = effective, .nanos = nanos,
+                       .changed_kinds = effective ? changed_kinds : NULL, .depth = t->scope.depth,
+                       .scope = t->scope.path ? t->scope.path : "", .scope_id = t->scope.id,
+                       .parent_scope_id = t->scope.parent_id};
+    if (effective && t->plans) {
+        ev.plan = plan_tree_string(an->arena, after);
+        (void)before;
+    }
+    t->fn(t->ctx, &ev);
 }
 
-/* With phase timing on, the outermost query's resolution and check are
- * timed; a query analysed inside them (a command's, a view's) counts in
- * the enclosing phase, so the phases are cleared while they run. */
-static Node *analyze_query_timed(Analysis *an, Node *plan) {
-    CzPhaseTimes *ph = an->phases;
-    an->phases = NULL;
-    uint64_t t0 = now_ns();
-    Node *resolved = executor_run(an, plan);
-    uint64_t t1 = now_ns();
-    ph->resolve_ns += t1 - t0;
-    if (resolved && !check_analysis(an, resolved)) resolved = NULL;
-    ph->check_ns += now_ns() - t1;
-    an->phases = ph;
-    return resolved;
+/* The driver's side of the hybrid analyzer: the batches and the executor. */
+static HybridHooks hybrid_hooks(ResolverBatch *rb, int cap) {
+    const Batch *const *batches;
+    int nb = analyzer_batches(&batches);
+    if (nb > cap) nb = cap;
+    for (int i = 0; i < nb; i++)
+        rb[i] = (ResolverBatch){batches[i]->name, batches[i]->once, (uint32_t)batches[i]->nrules, batches[i]->rules};
+    return (HybridHooks){{(uint32_t)nb, rb, sp_tracing, sp_trace}, executor_run};
 }
 
 Node *analyze_query(Analysis *an, Node *plan) {
-    if (an->phases) return analyze_query_timed(an, plan);
-    Node *resolved = executor_run(an, plan);
-    if (!resolved) return NULL;
-    if (!check_analysis(an, resolved)) return NULL;
-    return resolved;
+    ResolverBatch rb[16];
+    HybridHooks h = hybrid_hooks(rb, 16);
+    return hybrid_analyze_query(an, plan, &h);
 }
 
 /* While events are traced, a nested analysis gets its own scope: a number,
@@ -61,7 +66,9 @@ Node *analyze_nested(Analysis *an, Node *plan, struct OuterScope *outer, const c
     Tracer *t = an->tracer && an->tracer->fn ? an->tracer : NULL;
     TraceScope saved_scope = {0};
     if (t) saved_scope = enter_scope(t, an->arena, kind, name);
-    Node *r = executor_run(an, plan);
+    ResolverBatch rb[16];
+    HybridHooks h = hybrid_hooks(rb, 16);
+    Node *r = hybrid_resolve_nested(an, plan, &h);
     if (t) t->scope = saved_scope;
     an->outer = saved;
     an->depth--;

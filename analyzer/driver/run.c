@@ -16,6 +16,7 @@
 #include "functions/functions.h"
 #include "parser/parser.h"
 #include "print/printer.h"
+#include "resolver/hybrid_analyzer.h"
 #include "rules/lib/variables.h"
 #include "rules/rules.h"
 #include "statements/statements.h"
@@ -46,6 +47,8 @@ struct CzResult {
     Catalog *retired_catalog;     /* versions a command replaced, freed with the result */
     SessionState *retired_state;
     Arena *retired_memo;          /* external tables' copies the session let go (external_memo_trim) */
+    HybridState hybrid;           /* which analyzer resolved the queries, what the dual run found */
+    bool report_hybrid;           /* singlePass or dualRun on: cz_result_json says so */
 };
 
 static const char *const TEST_TABLES[] = {
@@ -287,6 +290,21 @@ static void set_error(CzResult *r, const ErrorInfo *e, const char *sql, size_t l
     }
 }
 
+/* ,"single_pass":"covered|declined|mismatch"[,"single_pass_detail":"..."]
+ * before the closing brace, for a statement that analysed a query. */
+static void hybrid_json(StrBuf *sb, const HybridState *h) {
+    if (!h->covered && !h->declined && !h->mismatched) return;
+    sb->len--; /* the closing brace */
+    const char *what = h->mismatched ? "mismatch" : h->declined ? "declined" : "covered";
+    sb_printf(sb, ",\"single_pass\":\"%s\"", what);
+    const char *detail = h->mismatched ? h->mismatch : h->declined ? h->decline_reason : NULL;
+    if (detail) {
+        sb_puts(sb, ",\"single_pass_detail\":");
+        sb_put_json_string(sb, detail, strlen(detail));
+    }
+    sb_putc(sb, '}');
+}
+
 const char *cz_result_json(CzResult *r, int index) {
     StrBuf sb;
     sb_init(&sb, r->arena, 256);
@@ -320,6 +338,7 @@ const char *cz_result_json(CzResult *r, int index) {
         }
         sb_putc(&sb, '}');
     }
+    if (r->report_hybrid) hybrid_json(&sb, &r->hybrid);
     r->json = sb_str(&sb);
     return r->json;
 }
@@ -348,7 +367,8 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
     Analysis an = {.arena = r->arena, .sql = sql, .sql_len = len, .conf = &s->state->conf, .catalog = s->catalog,
                    .session = s->state, .max_depth = opts && opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH,
                    .driver = &ANALYSIS_DRIVER, .next_id = r->first_id,
-                   .time_zone = conf_session_time_zone(r->arena, s->state)};
+                   .time_zone = conf_session_time_zone(r->arena, s->state), .hybrid = &r->hybrid};
+    r->report_hybrid = s->state->conf.single_pass || s->state->conf.dual_run;
     if (opts) {
         an.phases = opts->phases;
         an.deadline_ns = opts->deadline_ns;

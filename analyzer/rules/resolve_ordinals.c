@@ -39,6 +39,14 @@ static Node *sort_ordinals(Analysis *an, Node *p) {
             mem_copy(orders, p->exprs, sizeof(Node *) * p->nexprs);
         }
         orders[i] = node_with_kid(an->arena, o, 0, out.v[v - 1]);
+        if (o->type) {
+            /* a SortOrder typed while it held the literal takes its column's
+               type and nullability (Spark's SortOrder.dataType is its child's) */
+            Node *so = node_copy(an->arena, orders[i]);
+            so->type = out.v[v - 1]->type;
+            so->flags = (so->flags & ~(uint32_t)NF_NULLABLE) | (out.v[v - 1]->flags & NF_NULLABLE);
+            orders[i] = node_finish(so);
+        }
     }
     return orders ? node_with_exprs(an->arena, p, orders, p->nexprs) : p;
 }

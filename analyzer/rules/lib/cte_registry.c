@@ -42,3 +42,11 @@ void cte_merge(Analysis *an, const struct CteRegistry *other) {
     if (!other) return;
     for (uint32_t i = 0; i < other->n; i++) cte_register(an, other->defs[other->ids[i]]);
 }
+
+uint32_t cte_registry_size(const Analysis *an) { return an->ctes ? an->ctes->n : 0; }
+
+void cte_registry_truncate(Analysis *an, uint32_t n) {
+    struct CteRegistry *r = an->ctes;
+    if (!r) return;
+    while (r->n > n) r->defs[r->ids[--r->n]] = NULL;
+}

@@ -11,5 +11,9 @@ void cte_register(Analysis *an, const Node *def);
 const Node *cte_registry_get(const Analysis *an, int64_t id);
 /* Registers every definition of another registry (a nested analysis's). */
 void cte_merge(Analysis *an, const struct CteRegistry *other);
+/* How many definitions are registered, and forgetting those registered after
+ * the first n (the hybrid analyzer undoes a single pass it declined). */
+uint32_t cte_registry_size(const Analysis *an);
+void cte_registry_truncate(Analysis *an, uint32_t n);
 
 #endif
