@@ -126,7 +126,7 @@ try:
 
     # ------------------------------------------------------------ through the daemon
     sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
-    from daemon import Daemon, grpc, load_stubs  # noqa: E402
+    from daemon import Client, Daemon, grpc, load_stubs  # noqa: E402
 
     def edit_live(text):
         # a new modification time even on coarse clocks: the provider re-reads on change
@@ -197,6 +197,92 @@ try:
     except Exception as e:  # say what the daemon said, then fail
         import traceback
         check(False, "the daemon part ran to its end: %r" % e, traceback.format_exc() + d.log()[-6000:])
+    finally:
+        d.stop()
+        if any(x in d.log() for x in SANITIZER):
+            sanitizer_reports.append(d.log()[-3000:])
+
+    # InvalidateTable and REFRESH TABLE reach every analysis worker: two workers, each with its own cache;
+    # a call is put on worker 1 by keeping worker 0 busy (idle workers are taken in order)
+    d = Daemon("--workers", "2", "--default-timeout-ms", "10000", "--enable-fault-injection")
+    try:
+        pb, hpb = load_stubs()
+        c = Client(d.grpc_addr, pb, hpb)
+        invalidate = c.channel.unary_unary("/catalyzer.v1.Analyzer/InvalidateTable",
+                                           request_serializer=lambda m: m.SerializeToString(),
+                                           response_deserializer=pb.InvalidateTableResponse.FromString)
+        rc_conf = {"spark.sql.catalog.rc": "catalyzer.remote", "spark.sql.catalog.rc.uri": "127.0.0.1:%d" % P}
+
+        def schema_of(sql="SELECT * FROM rc.live.changing"):
+            r = c.analyze_sql(sql, conf=rc_conf)[-1].result
+            return r.schema if r.ok else r.error.error_class
+
+        def on_worker1(fn):
+            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1."""
+            slow = threading.Thread(target=lambda: c.analyze_sql("SELECT 1", conf={
+                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "1500"}))
+            slow.start()
+            time.sleep(0.3)
+            try:
+                return fn()
+            finally:
+                slow.join()
+
+        def loads_since(m):
+            return prov.count("LoadTable", "loaded", since=m).get("live.changing", 0)
+
+        edit_live("CREATE TABLE changing (a INT);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        mark = prov.mark()
+        first = [schema_of(), on_worker1(schema_of), schema_of(), on_worker1(schema_of)]
+        check(first == ["struct<a:int>"] * 4 and loads_since(mark) == 2,
+              "two workers: each loads the table once into its own cache (%d loads)" % loads_since(mark),
+              (first, prov.events[mark:]))
+        edit_live("CREATE TABLE changing (a INT, v2 STRING);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        stale = [schema_of(), on_worker1(schema_of)]
+        mark = prov.mark()
+        resp = invalidate(pb.InvalidateTableRequest(catalog="rc", namespace=["live"], table="changing"), timeout=10)
+        after = [schema_of(), on_worker1(schema_of)]
+        check(stale == ["struct<a:int>"] * 2 and resp.dropped == 1 and after == ["struct<a:int,v2:string>"] * 2
+              and loads_since(mark) == 2,
+              "InvalidateTable (run on worker 0) drops the copies of both workers: the next analysis on either "
+              "sees the new version", (stale, resp, after, prov.events[mark:]))
+
+        edit_live("CREATE TABLE changing (a INT, v3 DATE);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        refreshed = on_worker1(lambda: c.execute(pb.ExecuteRequest(sql="REFRESH TABLE rc.live.changing",
+                                                                   conf=rc_conf), timeout=10))
+        after = [schema_of(), on_worker1(schema_of)]
+        check(all(r.ok for r in refreshed.results) and after == ["struct<a:int,v3:date>"] * 2,
+              "REFRESH TABLE on worker 1 reaches worker 0 too", (refreshed, after))
+
+        edit_live("CREATE TABLE changing (a INT, v4 INT);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        other_before = on_worker1(lambda: schema_of("SELECT * FROM rc.live.other"))
+        resp = invalidate(pb.InvalidateTableRequest(catalog="rc"), timeout=10)
+        after = [schema_of(), on_worker1(schema_of)]
+        check(resp.dropped >= 1 and after == ["struct<a:int,v4:int>"] * 2 and other_before == "struct<x:string>",
+              "InvalidateTable with no table drops every table of the catalog, in every worker", (resp, after))
+
+        resp = invalidate(pb.InvalidateTableRequest(catalog="elsewhere", namespace=["live"], table="changing"),
+                          timeout=10)
+        check(resp.dropped == 0, "InvalidateTable of another catalog's table drops nothing", resp)
+        try:
+            invalidate(pb.InvalidateTableRequest(table="changing"), timeout=10)
+            check(False, "InvalidateTable without a catalog: INVALID_ARGUMENT", "it succeeded")
+        except grpc.RpcError as e:
+            check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "catalog" in e.details(),
+                  "InvalidateTable without a catalog: INVALID_ARGUMENT", e)
+        import urllib.request
+        req = urllib.request.Request("http://127.0.0.1:%d/v1/invalidate-table" % d.http_port,
+                                     data=json.dumps({"catalog": "rc", "namespace": ["live"],
+                                                      "table": "changing"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = json.loads(r.read())
+        check(body.get("dropped") == 1, "InvalidateTable on the JSON endpoint (POST /v1/invalidate-table)", body)
+        c.close()
+        check(d.alive(), "the daemon is alive at the end")
+    except Exception as e:  # say what the daemon said, then fail
+        import traceback
+        check(False, "the invalidation part ran to its end: %r" % e, traceback.format_exc() + d.log()[-6000:])
     finally:
         d.stop()
         if any(x in d.log() for x in SANITIZER):
