@@ -29,6 +29,14 @@ bool external_catalog_handles(const SessionState *s, const char *plugin_class);
 ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name,
                                uint64_t deadline_ns, const volatile int *cancel, const TableDef **out);
 
+/* FunctionCatalog.loadFunction of cat.ns.name: *out is a FuncDef (in
+ * arena a) typed as a session UDF is, or NULL when the catalog has no such
+ * function; an error when the provider failed. */
+struct FuncDef;
+ErrorInfo *external_load_function(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
+                                  const char *name, uint64_t deadline_ns, const volatile int *cancel,
+                                  const struct FuncDef **out);
+
 /* REFRESH TABLE cat.ns.name: the provider forgets what it cached of the table. */
 void external_invalidate_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name);
 

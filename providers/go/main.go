@@ -19,7 +19,7 @@
 //
 // Usage: czprovider --listen 127.0.0.1:0 --schema tpcds=FILE [--schema NS=FILE ...]
 //
-//	[--synthetic N] [--function NS.NAME(TYPE,...)->TYPE ...]
+//	[--synthetic N] [--function NS.NAME(TYPE,...)->TYPE ...] [--aggregate NS.NAME(TYPE,...)->TYPE ...]
 //
 // Built in GOPATH mode over Debian's /usr/share/gocode (grpc-go, protobuf),
 // offline: tests/catalogs/provider_process.py shows how.
@@ -62,8 +62,9 @@ type table struct {
 }
 
 type function struct {
-	args   []string
-	result string
+	args      []string
+	result    string
+	aggregate bool
 }
 
 type schemaFile struct{ ns, path string }
@@ -215,7 +216,9 @@ type server struct {
 	cat *catalog
 }
 
-func dotted(ns []string, name string) string { return strings.Join(append(append([]string{}, ns...), name), ".") }
+func dotted(ns []string, name string) string {
+	return strings.Join(append(append([]string{}, ns...), name), ".")
+}
 
 func (s *server) LoadTable(_ context.Context, req *pb.LoadTableRequest) (*pb.LoadTableResponse, error) {
 	ns, name := req.GetTable().GetNamespace(), req.GetTable().GetName()
@@ -304,7 +307,8 @@ func (s *server) LoadFunction(_ context.Context, req *pb.LoadFunctionRequest) (*
 	}
 	logCall("LoadFunction", ident, "loaded")
 	return &pb.LoadFunctionResponse{Name: name, ArgumentTypes: f.args, ResultType: f.result, Deterministic: true,
-		Version: versionOf([]interface{}{f.args, f.result})}, nil
+		Aggregate: f.aggregate,
+		Version:   versionOf([]interface{}{f.args, f.result})}, nil
 }
 
 type repeated []string
@@ -315,9 +319,10 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 func main() {
 	listen := flag.String("listen", "127.0.0.1:0", "HOST:PORT to serve on")
 	synthetic := flag.Int("synthetic", 0, "a namespace `synthetic` of N generated tables")
-	var schemas, functions repeated
+	var schemas, functions, aggregates repeated
 	flag.Var(&schemas, "schema", "NS=FILE: a namespace of the tables a DDL file declares (repeatable)")
 	flag.Var(&functions, "function", "NS.NAME(TYPE,...)->TYPE: what LoadFunction answers (repeatable)")
+	flag.Var(&aggregates, "aggregate", "NS.NAME(TYPE,...)->TYPE: the same for an aggregate function (repeatable)")
 	flag.Parse()
 	cat := &catalog{mtimes: map[string]int64{}, namespaces: map[string]map[string]table{}, synthetic: *synthetic,
 		functions: map[string]function{}}
@@ -329,13 +334,13 @@ func main() {
 		}
 		cat.files = append(cat.files, schemaFile{kv[0], kv[1]})
 	}
-	for _, f := range functions {
+	for i, f := range append(append([]string{}, functions...), aggregates...) {
 		m := functionArg.FindStringSubmatch(strings.ReplaceAll(f, " ", ""))
 		if m == nil {
 			fmt.Fprintf(os.Stderr, "czprovider: --function %s: expected NS.NAME(TYPE,...)->TYPE\n", f)
 			os.Exit(2)
 		}
-		cat.functions[m[1]+"."+m[2]] = function{splitTopLevel(m[3]), m[4]}
+		cat.functions[m[1]+"."+m[2]] = function{splitTopLevel(m[3]), m[4], i >= len(functions)}
 	}
 	if err := cat.refresh(); err != nil {
 		fmt.Fprintln(os.Stderr, "czprovider:", err)

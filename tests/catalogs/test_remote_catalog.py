@@ -9,6 +9,8 @@ schema from ../shared/workloads, read at its start.
 - the provider sees each table loaded once per time to live (counted in
   its call log); cacheTtlSeconds=0 revalidates by version every analysis
   (not_modified when current), so a changed table is seen by the next one;
+- functions: LoadFunction when a query calls CATALOG.ns.f(...), typed as declared,
+  loaded once per time to live;
 - REFRESH TABLE drops the cached copy; so does catalyzerd's InvalidateTable,
   and both reach every analysis worker process;
 - a killed provider: the error names the catalog and why, at once; a stopped
@@ -79,7 +81,10 @@ live = os.path.join(tmp, "live.sql")
 with open(live, "w") as f:
     f.write("CREATE TABLE changing (a INT);\nCREATE TABLE other (x STRING NOT NULL COMMENT 'an id');\n")
 
-prov = Provider(command, ["--schema", "tpcds=" + SCHEMA, "--schema", "live=" + live])
+prov = Provider(command, ["--schema", "tpcds=" + SCHEMA, "--schema", "live=" + live,
+                          "--function", "fns.plus1(int)->int", "--function", "fns.label(string,int)->string",
+                          "--function", "fns.bad(int)->notatype",
+                          "--aggregate", "fns.total(decimal(7,2))->decimal(17,2)"])
 try:
     P = prov.port
     # ------------------------------------------------------------ in process: TPC-DS
@@ -119,6 +124,30 @@ try:
           "NOT_FOUND from the provider: TABLE_OR_VIEW_NOT_FOUND / SCHEMA_NOT_FOUND; USE, DESCRIBE", out or r.stderr)
     if len(out) == 7:
         check(out[4]["schema"] == "struct<x:string>", "a column's type as the provider gives it", out[4])
+
+    # ------------------------------------------------------------ functions: LoadFunction
+    mark = prov.mark()
+    out, r = cli(["SELECT rc.fns.plus1(s_store_sk) AS x, rc.fns.label(s_store_name, '7') AS y FROM rc.tpcds.store",
+                  "SELECT rc.fns.plus1(rc.fns.plus1(1)) AS z",
+                  "SELECT ss_store_sk, rc.fns.total(ss_net_paid) AS t FROM rc.tpcds.store_sales GROUP BY ss_store_sk",
+                  "SELECT ss_store_sk, rc.fns.total(ss_net_paid) FROM rc.tpcds.store_sales",
+                  "SELECT rc.fns.nosuch(1)", "SELECT rc.fns.plus1(1, 2)", "SELECT rc.fns.plus1(array(1))",
+                  "SELECT rc.fns.bad(1)", "SELECT rc.nons.plus1(1)"], remote_confs(port=P))
+    got = [(o["status"], o.get("schema") if o["status"] == "ok" else o.get("error_class")) for o in out]
+    check(got == [("ok", "struct<x:int,y:string>"), ("ok", "struct<z:int>"),
+                  ("ok", "struct<ss_store_sk:int,t:decimal(17,2)>"), ("error", "MISSING_GROUP_BY"),
+                  ("error", "UNRESOLVED_ROUTINE"), ("error", "WRONG_NUM_ARGS.WITHOUT_SUGGESTION"),
+                  ("error", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"), ("error", "REMOTE_CATALOG.INVALID_RESPONSE"),
+                  ("error", "UNRESOLVED_ROUTINE")],
+          "LoadFunction: a catalog's scalar and aggregate functions resolve and type as the provider declares them "
+          "(arguments cast); unknown ones UNRESOLVED_ROUTINE; bad argument counts and types as for any function; "
+          "a type the provider sent that is not Spark's is named", (got, out, r.stderr[-2000:]))
+    fl = prov.count("LoadFunction", "loaded", since=mark)
+    check(fl == {"fns.plus1": 1, "fns.label": 1, "fns.total": 1, "fns.bad": 1},
+          "each function loaded once per time to live (%s)" % fl, prov.events[mark:])
+    plan = explain("SELECT rc.fns.plus1(s_store_sk) FROM rc.tpcds.store", remote_confs(port=P))
+    check(re.search(r"Project \[plus1\(s_store_sk#\d+\) AS plus1\(s_store_sk\)#\d+\]", plan) is not None,
+          "a catalog function's call in the plan: its name and arguments", plan)
 
     out, r = cli(["SELECT * FROM rc.tpcds.store"], remote_confs(port=P, extra=["spark.sql.catalog.rc.deadlineMs=x"]))
     check(out and out[0].get("error_class") == "REMOTE_CATALOG.INVALID_OPTION" and "deadlineMs" in out[0]["message"],
@@ -321,12 +350,15 @@ try:
 
         prov.kill()
         t = time.time()
-        out, r = cli(["SELECT * FROM rc.tpcds.web_site", "SELECT * FROM rc2.tpcds.item"], both, daemon=d.grpc_addr)
+        out, r = cli(["SELECT * FROM rc.tpcds.web_site", "SELECT * FROM rc2.tpcds.item", "SELECT rc.fns.plus1(1)"],
+                     both, daemon=d.grpc_addr)
         took = time.time() - t
-        check(len(out) == 2 and out[0].get("error_class") == "REMOTE_CATALOG.UNREACHABLE"
+        check(len(out) == 3 and out[0].get("error_class") == "REMOTE_CATALOG.UNREACHABLE"
               and "provider of rc at 127.0.0.1:%d" % P in out[0]["message"] and out[1]["status"] == "ok"
+              and out[2].get("error_class") == "REMOTE_CATALOG.UNREACHABLE" and "LoadFunction" in out[2]["message"]
               and took < 2.0,
-              "a killed provider: REMOTE_CATALOG.UNREACHABLE naming the catalog and why (%.2f s); "
+              "a killed provider: REMOTE_CATALOG.UNREACHABLE naming the catalog and why, for tables and "
+              "functions (%.2f s); "
               "the other catalog goes on" % took, out or r.stderr)
         check(d.alive(), "the daemon is alive at the end")
     except Exception as e:  # say what the daemon said, then fail
