@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
         CzCatalogStatus st = p->load_table(p->ctx, &req, &t, &f);
         if (st != CZ_CATALOG_FOUND) {
             if (!failed++)
-                snprintf(first_error, sizeof first_error, "%s: %s %s", name, f.error_class,
+                snprintf(first_error, sizeof first_error, "%s: %.90s %.400s", name, f.error_class,
                          f.nparams ? f.values[f.nparams - 1] : "not found");
             continue;
         }
