@@ -20,6 +20,7 @@
 // Usage: czprovider --listen 127.0.0.1:0 --schema tpcds=FILE [--schema NS=FILE ...]
 //
 //	[--synthetic N] [--function NS.NAME(TYPE,...)->TYPE ...] [--aggregate NS.NAME(TYPE,...)->TYPE ...]
+//	[--unversioned]
 //
 // Built in GOPATH mode over Debian's /usr/share/gocode (grpc-go, protobuf),
 // offline: tests/catalogs/provider_process.py shows how.
@@ -202,7 +203,10 @@ func (c *catalog) hasNamespace(ns string) bool {
 	return ok
 }
 
-var logMu sync.Mutex
+var (
+	logMu       sync.Mutex
+	unversioned bool
+)
 
 func logCall(rpc, name, result string) {
 	b, _ := json.Marshal(map[string]string{"rpc": rpc, "name": name, "result": result})
@@ -233,7 +237,11 @@ func (s *server) LoadTable(_ context.Context, req *pb.LoadTableRequest) (*pb.Loa
 		return &pb.LoadTableResponse{NotModified: true}, nil
 	}
 	logCall("LoadTable", ident, "loaded")
-	m := &pb.TableMetadata{Name: ident, Version: t.version,
+	version := t.version
+	if unversioned {
+		version = ""
+	}
+	m := &pb.TableMetadata{Name: ident, Version: version,
 		Properties: map[string]string{"provider": "catalyzer-example-go"}}
 	for _, c := range t.cols {
 		m.Columns = append(m.Columns, &pb.ColumnMetadata{Name: c.Name, DataType: c.Type, Nullable: c.Nullable,
@@ -319,6 +327,8 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 func main() {
 	listen := flag.String("listen", "127.0.0.1:0", "HOST:PORT to serve on")
 	synthetic := flag.Int("synthetic", 0, "a namespace `synthetic` of N generated tables")
+	flag.BoolVar(&unversioned, "unversioned", false,
+		"tables carry no version: a revalidation always loads the table (bench/catalogs.sh's cold run)")
 	var schemas, functions, aggregates repeated
 	flag.Var(&schemas, "schema", "NS=FILE: a namespace of the tables a DDL file declares (repeatable)")
 	flag.Var(&functions, "function", "NS.NAME(TYPE,...)->TYPE: what LoadFunction answers (repeatable)")

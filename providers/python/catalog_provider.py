@@ -17,7 +17,7 @@ which is how the tests count loads.
 Usage:
   catalog_provider.py --listen 127.0.0.1:0 --schema tpcds=../shared/workloads/tpcds/schema.sql
       [--schema NS=FILE ...] [--synthetic N] [--function NS.NAME(TYPE,...)->TYPE ...]
-      [--aggregate NS.NAME(TYPE,...)->TYPE ...]
+      [--aggregate NS.NAME(TYPE,...)->TYPE ...] [--unversioned]
 The first line on stdout is {"listening": PORT}.
 
 Needs Debian's python3-grpcio and protoc (protobuf-compiler): the message
@@ -140,6 +140,8 @@ def main():
     ap.add_argument("--synthetic", type=int, default=0, metavar="N")
     ap.add_argument("--function", action="append", default=[], metavar="NS.NAME(TYPE,...)->TYPE")
     ap.add_argument("--aggregate", action="append", default=[], metavar="NS.NAME(TYPE,...)->TYPE")
+    ap.add_argument("--unversioned", action="store_true",
+                    help="tables carry no version: a revalidation always loads the table (bench/catalogs.sh's cold run)")
     args = ap.parse_args()
     pb = load_messages()
     functions = {}
@@ -163,6 +165,8 @@ def main():
             log("LoadTable", ident, "not_found")
             ctx.abort(grpc.StatusCode.NOT_FOUND, "no table %s in catalog %s" % (ident, req.context.catalog))
         cols, version = found
+        if args.unversioned:
+            version = ""
         if req.known_version and req.known_version == version:
             log("LoadTable", ident, "not_modified")
             return pb.LoadTableResponse(not_modified=True)
