@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/output.h"
-#include "functions/functions.h"
 
 #define MEMO_MAX_BYTES (16u << 20) /* converted copies a session keeps before starting afresh */
 #define MEMO_BUCKETS 256
@@ -159,8 +158,9 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
 
 ErrorInfo *external_load_function(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
                                   const char *name, uint64_t deadline_ns, const volatile int *cancel,
-                                  const FuncDef **out) {
-    *out = NULL;
+                                  ExternalFunction *out, bool *found) {
+    memset(out, 0, sizeof *out);
+    *found = false;
     const CzCatalogProvider *p = s->catalog_provider;
     if (!p->load_function) return NULL;
     CzCatalogRequest req = request_for(a, s, cat, ns, name, deadline_ns, cancel);
@@ -189,8 +189,9 @@ ErrorInfo *external_load_function(Arena *a, const SessionState *s, const Catalog
             result = ty;
     }
     if (!e) {
-        *out = func_make_external(a, fn.name && fn.name[0] ? fn.name : name, fn.nargs, types, result,
-                                  fn.deterministic, fn.aggregate);
+        *out = (ExternalFunction){arena_strdup(a, fn.name && fn.name[0] ? fn.name : name), fn.nargs, types, result,
+                                  fn.deterministic, fn.aggregate};
+        *found = true;
     }
     if (p->release_function) p->release_function(p->ctx, &fn);
     return e;

@@ -24,15 +24,18 @@ const FuncDef *lookup_function(Analysis *an, const Node *f) {
         CatalogRef cat;
         if (!catalog_lookup(an->arena, an->session, n.v[0], &cat) && !cat.is_session &&
             external_catalog_handles(an->session, cat.plugin)) {
-            const FuncDef *d = NULL;
+            ExternalFunction xf;
+            bool found = false;
             NameParts ns = {n.n - 2, n.v + 1};
             ErrorInfo *e = external_load_function(an->arena, an->session, &cat, ns, name, an->deadline_ns,
-                                                  an->cancel, &d);
+                                                  an->cancel, &xf, &found);
             if (e) { /* the provider failed: that is the error, not UNRESOLVED_ROUTINE */
                 if (e->start < 0) e->start = f->start, e->stop = f->stop;
                 an_fail(an, e);
             }
-            return d;
+            return found ? func_make_external(an->arena, xf.name, xf.nargs, xf.arg_types, xf.result,
+                                              xf.deterministic, xf.aggregate)
+                         : NULL;
         }
     }
     if (n.n == 1 && an->catalog) {
