@@ -125,5 +125,5 @@ if command -v valgrind >/dev/null && [ "${CALLGRIND:-1}" != 0 ]; then
         IR="{\"inline\": $(( (in2 - in1) / (I2 - I1) / ${#QUERIES[@]} )), \"remote_warm\": $(( (rw2 - rw1) / (I2 - I1) / ${#QUERIES[@]} ))}"
     fi
 fi
-echo "{\"table_loads\": $((after - before)), \"analyses\": $(( ${#QUERIES[@]} * ITER_COLD )), \"iter_cz\": $ITER_CZ, \"iter_cold\": $ITER_COLD, \"provider\": \"$PROV_LANG\", \"instructions_per_analysis\": $IR}" >"$OUT/remote_loads.json"
+echo "{\"table_loads\": $((after - before)), \"analyses\": $(( ${#QUERIES[@]} * ITER_COLD )), \"iter_cz\": $ITER_CZ, \"iter_cold\": $ITER_COLD, \"provider\": \"$PROV_LANG\", \"instructions_per_analysis\": $IR, \"load_average\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}" >"$OUT/remote_loads.json"
 echo "catalogs bench: remote catalog results in $OUT" >&2

@@ -84,8 +84,10 @@ def _remote(d, lines):
         lines += [
             "**Warm cache: %+.1f%% instructions per analysis over the inline catalog** (callgrind, mean over the "
             "%d queries: %.0f vs %.0f; the target is ≤ 10%%: %s). Instructions, not time: this machine's time "
-            "figures below move with its load." % (100 * over, len(med), ir["remote_warm"], ir["inline"],
-                                                   "met" if over <= 0.10 else "NOT met"),
+            "figures below move with its load%s." % (100 * over, len(med), ir["remote_warm"], ir["inline"],
+                                                     "met" if over <= 0.10 else "NOT met",
+                                                     " (load average %s at the end of the run)" % loads["load_average"]
+                                                     if loads.get("load_average") else ""),
             ""]
     lines += [
         "| catalog | queries | median µs (of per-query medians) | sum of medians µs | vs inline |",
