@@ -218,6 +218,83 @@ static CzCatalogStatus load_table(void *ctx, const CzCatalogRequest *req, CzExte
     return st;
 }
 
+/* Functions (FunctionCatalog.loadFunction) share the table cache: one
+ * entry per function, keyed as a table is but after a 0x1c, its arguments
+ * as columns "arg" (their types) and a last column whose name says scalar /
+ * aggregate, whose type is the result's and whose nullable flag is
+ * deterministic. Invalidation by catalog drops them too. JDBC catalogs
+ * have none (Spark's PostgreSQL dialect registers no functions). */
+typedef struct FunctionHold {
+    CachedTable *e;
+    const char *types[];
+} FunctionHold;
+
+static CzCatalogStatus function_out(const CachedTable *e, CzExternalFunction *out, CzCatalogFailure *f,
+                                    const CzCatalogRequest *req) {
+    const CzExternalTable *t = cached_table(e);
+    FunctionHold *h = malloc(sizeof *h + (size_t)t->ncols * sizeof h->types[0]);
+    if (!h) return out_of_memory(f, req);
+    h->e = (CachedTable *)e;
+    int nargs = t->ncols - 1;
+    for (int i = 0; i < nargs; i++) h->types[i] = t->cols[i].type;
+    *out = (CzExternalFunction){.name = t->name, .nargs = nargs, .arg_types = h->types,
+                                .result_type = t->cols[nargs].type, .deterministic = t->cols[nargs].nullable,
+                                .aggregate = !strcmp(t->cols[nargs].name, "aggregate"), .provider_data = h};
+    return CZ_CATALOG_FOUND;
+}
+
+static CzCatalogStatus load_function(void *ctx, const CzCatalogRequest *req, CzExternalFunction *out,
+                                     CzCatalogFailure *f) {
+    CzCatalogs *c = ctx;
+    memset(out, 0, sizeof *out);
+    if (!is_remote(req)) return CZ_CATALOG_NOT_FOUND;
+    char *tkey = cache_key(req);
+    if (!tkey) return out_of_memory(f, req);
+    Key k = {0};
+    key_str(&k, "\x1c");
+    key_str(&k, tkey);
+    free(tkey);
+    if (k.failed) {
+        free(k.s);
+        return out_of_memory(f, req);
+    }
+    uint32_t ttl = ttl_for(c, req);
+    CachedTable *e = ttl ? table_cache_get(c->cache, k.s, now_ms()) : NULL;
+    if (!e) {
+        uint64_t generation = table_cache_generation(c->cache);
+        RemoteFunction fn;
+        CzCatalogStatus st = remote_load_function(c->remote, req, &fn, f);
+        if (st != CZ_CATALOG_FOUND) {
+            free(k.s);
+            return st;
+        }
+        CzExternalColumn *cols = calloc((size_t)fn.nargs + 1, sizeof *cols);
+        if (cols) {
+            for (int i = 0; i < fn.nargs; i++) cols[i] = (CzExternalColumn){"arg", fn.arg_types[i], true};
+            cols[fn.nargs] = (CzExternalColumn){fn.aggregate ? "aggregate" : "scalar", fn.result_type, fn.deterministic};
+            CzExternalTable t = {.ncols = fn.nargs + 1, .cols = cols, .name = fn.name};
+            e = table_cache_put_loaded(c->cache, k.s, req->catalog, &t, NULL, generation, now_ms(), ttl);
+        }
+        free(cols);
+        remote_function_free(&fn);
+    }
+    free(k.s);
+    if (!e) return out_of_memory(f, req);
+    CzCatalogStatus st = function_out(e, out, f, req);
+    if (st != CZ_CATALOG_FOUND) table_cache_release(c->cache, e);
+    return st;
+}
+
+static void release_function(void *ctx, CzExternalFunction *fn) {
+    CzCatalogs *c = ctx;
+    FunctionHold *h = fn->provider_data;
+    if (h) {
+        table_cache_release(c->cache, h->e);
+        free(h);
+    }
+    memset(fn, 0, sizeof *fn);
+}
+
 static void release_table(void *ctx, CzExternalTable *t) {
     CzCatalogs *c = ctx;
     if (t->provider_data) table_cache_release(c->cache, t->provider_data);
@@ -277,7 +354,8 @@ CzCatalogs *cz_catalogs_new(const CzCatalogsOptions *opts) {
     c->remote = remote_catalog_new();
     c->provider = (CzCatalogProvider){.ctx = c, .handles = handles, .load_table = load_table,
                                       .release_table = release_table, .namespace_exists = namespace_exists,
-                                      .invalidate_table = invalidate_table};
+                                      .invalidate_table = invalidate_table, .load_function = load_function,
+                                      .release_function = release_function};
     return c;
 }
 

@@ -11,7 +11,9 @@
  * A remote table past its time to live is revalidated by version (the
  * provider answers not_modified when the copy is current). Cached copies are
  * dropped by REFRESH TABLE and by cz_catalogs_invalidate (catalyzerd's
- * InvalidateTable). Thread-safe. */
+ * InvalidateTable; a worker process passes both on to the others through the
+ * invalidation hook). A remote catalog's functions (LoadFunction) are cached
+ * in the same cache. Thread-safe. */
 #ifndef CZ_CATALOGS_H
 #define CZ_CATALOGS_H
 

@@ -453,3 +453,67 @@ CzCatalogStatus remote_namespace_exists(RemoteCatalog *r, const CzCatalogRequest
     if (resp) protobuf_c_message_free_unpacked(resp, NULL);
     return st;
 }
+
+void remote_function_free(RemoteFunction *fn) {
+    for (int i = 0; i < fn->nargs; i++) free(fn->arg_types[i]);
+    free(fn->arg_types);
+    free(fn->name);
+    free(fn->result_type);
+    memset(fn, 0, sizeof *fn);
+}
+
+CzCatalogStatus remote_load_function(RemoteCatalog *r, const CzCatalogRequest *req, RemoteFunction *out,
+                                     CzCatalogFailure *f) {
+    memset(out, 0, sizeof *out);
+    Call c;
+    if (!call_setup(&c, req, "LoadFunction", f)) return CZ_CATALOG_FAILED;
+    Context cx;
+    if (!context_init(&cx, req)) {
+        context_free(&cx);
+        fail(f, "REMOTE_CATALOG.FAILED", &c, "reason", "out of memory");
+        return CZ_CATALOG_FAILED;
+    }
+    Catalyzer__V1__Identifier id = CATALYZER__V1__IDENTIFIER__INIT;
+    id.n_namespace_ = (size_t)req->nnamespace;
+    id.namespace_ = (char **)req->ns;
+    id.name = (char *)req->table;
+    Catalyzer__V1__LoadFunctionRequest rq = CATALYZER__V1__LOAD_FUNCTION_REQUEST__INIT;
+    rq.context = &cx.msg;
+    rq.function = &id;
+    ProtobufCMessage *resp;
+    CzCatalogStatus st = call_provider(r, &c, "/catalyzer.v1.CatalogProvider/LoadFunction", &rq.base,
+                                       &catalyzer__v1__load_function_response__descriptor, &resp, f);
+    context_free(&cx);
+    if (st != CZ_CATALOG_FOUND) return st;
+    const Catalyzer__V1__LoadFunctionResponse *lr = (const Catalyzer__V1__LoadFunctionResponse *)resp;
+    char why[256], reason[512];
+    for (size_t i = 0; i <= lr->n_argument_types && st == CZ_CATALOG_FOUND; i++) {
+        const char *t = i < lr->n_argument_types ? lr->argument_types[i] : lr->result_type;
+        if (!cz_type_check(t, why, sizeof why)) {
+            snprintf(reason, sizeof reason, "the %s type \"%.100s\" is not a Spark type string (%.200s)",
+                     i < lr->n_argument_types ? "argument" : "result", t, why);
+            fail(f, "REMOTE_CATALOG.INVALID_RESPONSE", &c, "reason", reason);
+            st = CZ_CATALOG_FAILED;
+        }
+    }
+    if (st == CZ_CATALOG_FOUND) {
+        out->name = strdup(lr->name[0] ? lr->name : req->table);
+        out->result_type = strdup(lr->result_type);
+        out->arg_types = calloc(lr->n_argument_types + 1, sizeof *out->arg_types);
+        bool ok = out->name && out->result_type && out->arg_types;
+        for (size_t i = 0; ok && i < lr->n_argument_types; i++) {
+            out->arg_types[i] = strdup(lr->argument_types[i]);
+            ok = out->arg_types[i] != NULL;
+            out->nargs = (int)i + 1;
+        }
+        out->deterministic = lr->deterministic;
+        out->aggregate = lr->aggregate;
+        if (!ok) {
+            remote_function_free(out);
+            fail(f, "REMOTE_CATALOG.FAILED", &c, "reason", "out of memory");
+            st = CZ_CATALOG_FAILED;
+        }
+    }
+    protobuf_c_message_free_unpacked(resp, NULL);
+    return st;
+}

@@ -43,6 +43,20 @@ CzCatalogStatus remote_load_table(RemoteCatalog *r, const CzCatalogRequest *req,
                                   bool *not_modified, RemoteTable *out, CzCatalogFailure *f);
 void remote_table_free(RemoteTable *t);
 
+/* A loaded function (LoadFunction), malloc'ed. */
+typedef struct RemoteFunction {
+    char *name;
+    int nargs;
+    char **arg_types;
+    char *result_type;
+    bool deterministic, aggregate;
+} RemoteFunction;
+
+/* LoadFunction of req->ns.req->table: found, NOT_FOUND, or FAILED with *f. */
+CzCatalogStatus remote_load_function(RemoteCatalog *r, const CzCatalogRequest *req, RemoteFunction *out,
+                                     CzCatalogFailure *f);
+void remote_function_free(RemoteFunction *fn);
+
 /* ListNamespaces of req->ns: found, or NOT_FOUND when it does not exist. */
 CzCatalogStatus remote_namespace_exists(RemoteCatalog *r, const CzCatalogRequest *req, CzCatalogFailure *f);
 

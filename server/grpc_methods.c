@@ -13,6 +13,7 @@ static const GrpcMethodInfo INFO[] = {
     [RPC_HEALTH_CHECK] = {"grpc.health.v1.Health", "Check", "unary"},
     [RPC_HEALTH_WATCH] = {"grpc.health.v1.Health", "Watch", "server_stream"},
     [RPC_LIST_FUNCTIONS] = {"catalyzer.v1.Analyzer", "ListFunctions", "unary"},
+    [RPC_INVALIDATE_TABLE] = {"catalyzer.v1.Analyzer", "InvalidateTable", "unary"},
     [RPC_CONNECT_EXECUTE_PLAN] = {"spark.connect.SparkConnectService", "ExecutePlan", "server_stream"},
     [RPC_CONNECT_ANALYZE_PLAN] = {"spark.connect.SparkConnectService", "AnalyzePlan", "unary"},
     [RPC_CONNECT_CONFIG] = {"spark.connect.SparkConnectService", "Config", "unary"},

@@ -388,6 +388,7 @@ static const struct {
     {"/v1/register-catalog", RPC_REGISTER_CATALOG, false},
     {"/v1/drop-session", RPC_DROP_SESSION, false},
     {"/v1/list-functions", RPC_LIST_FUNCTIONS, true},
+    {"/v1/invalidate-table", RPC_INVALIDATE_TABLE, false},
 };
 
 /* Host and Origin (see http_guard.h): NULL when the request may go on, else

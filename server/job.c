@@ -12,7 +12,7 @@
 
 const char *rpc_method_name(RpcMethod m) {
     static const char *const N[] = {"Analyze", "Execute", "RegisterCatalog", "DropSession", "Health.Check", "Health.Watch",
-                                    "ListFunctions", "Connect.ExecutePlan", "Connect.AnalyzePlan", "Connect.Config",
+                                    "ListFunctions", "InvalidateTable", "Connect.ExecutePlan", "Connect.AnalyzePlan", "Connect.Config",
                                     "Connect.ReleaseExecute", "Connect.ReleaseSession", "Reflection.v1", "Reflection.v1alpha"};
     _Static_assert(sizeof N / sizeof N[0] == RPC_COUNT_, "a name per method");
     return m < RPC_COUNT_ ? N[m] : "unknown";

@@ -26,6 +26,7 @@ typedef enum RpcMethod {
     RPC_HEALTH_CHECK,
     RPC_HEALTH_WATCH,
     RPC_LIST_FUNCTIONS,
+    RPC_INVALIDATE_TABLE,
     /* spark.connect.SparkConnectService (connect_service.c) */
     RPC_CONNECT_EXECUTE_PLAN,
     RPC_CONNECT_ANALYZE_PLAN,

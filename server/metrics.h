@@ -13,7 +13,7 @@
 #include "core/strbuf.h"
 #include "metrics_grpc.h"
 
-enum { METRIC_METHODS = 15, /* RPC_COUNT_ + 1 (unknown) */ METRIC_STATUSES = 17, METRIC_BUCKETS = 14, METRIC_CLASSES = 256, METRIC_RULES = 1024 };
+enum { METRIC_METHODS = 16, /* RPC_COUNT_ + 1 (unknown) */ METRIC_STATUSES = 17, METRIC_BUCKETS = 14, METRIC_CLASSES = 256, METRIC_RULES = 1024 };
 
 typedef struct RuleMetric {
     char *batch, *rule;

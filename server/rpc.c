@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalogs.h"
 #include "catalyzer.pb-c.h"
 #include "connect_error.h"
 #include "connect_service.h"
@@ -36,6 +37,7 @@ const ProtobufCMessageDescriptor *rpc_request_descriptor(RpcMethod m) {
     case RPC_REGISTER_CATALOG: return &catalyzer__v1__register_catalog_request__descriptor;
     case RPC_DROP_SESSION: return &catalyzer__v1__drop_session_request__descriptor;
     case RPC_LIST_FUNCTIONS: return &catalyzer__v1__list_functions_request__descriptor;
+    case RPC_INVALIDATE_TABLE: return &catalyzer__v1__invalidate_table_request__descriptor;
     default: return connect_request_descriptor(m);
     }
 }
@@ -532,6 +534,28 @@ static int do_list_functions(Rpc *c) {
     return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
 }
 
+/* InvalidateTable: this worker's copies go now; cz_catalogs' hook tells the
+ * loop, which tells the other workers (worker_main.c, workers.c). */
+static int do_invalidate(Rpc *c, Catalyzer__V1__InvalidateTableRequest *rq, char *err, size_t errlen) {
+    if (!rq->catalog || !rq->catalog[0]) {
+        snprintf(err, errlen, "InvalidateTable needs a catalog");
+        return GRPC_INVALID_ARGUMENT;
+    }
+    if (!rq->table || !rq->table[0]) {
+        if (rq->n_namespace_) {
+            snprintf(err, errlen, "InvalidateTable: a namespace without a table (leave both empty for every table of the catalog)");
+            return GRPC_INVALID_ARGUMENT;
+        }
+    }
+    Catalyzer__V1__InvalidateTableResponse resp = CATALYZER__V1__INVALIDATE_TABLE_RESPONSE__INIT;
+    struct CzCatalogs *cats = c->j->srv->catalogs;
+    if (cats)
+        resp.dropped = (uint32_t)cz_catalogs_invalidate(cats, rq->catalog, (int)rq->n_namespace_,
+                                                        (const char *const *)rq->namespace_,
+                                                        rq->table && rq->table[0] ? rq->table : NULL, true);
+    return send_msg(c, &resp.base, NULL) ? GRPC_OK : GRPC_CANCELLED;
+}
+
 static int do_drop(Rpc *c) {
     /* The loop unlinks the session once this job completes (server.c). */
     Catalyzer__V1__DropSessionResponse resp = CATALYZER__V1__DROP_SESSION_RESPONSE__INIT;
@@ -574,6 +598,9 @@ void rpc_run(Job *j) {
             break;
         case RPC_DROP_SESSION: status = do_drop(&c); break;
         case RPC_LIST_FUNCTIONS: status = do_list_functions(&c); break;
+        case RPC_INVALIDATE_TABLE:
+            status = do_invalidate(&c, (Catalyzer__V1__InvalidateTableRequest *)rq, err, sizeof err);
+            break;
         default:
             status = GRPC_UNIMPLEMENTED;
             snprintf(err, sizeof err, "method not implemented");

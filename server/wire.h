@@ -45,10 +45,14 @@ enum {
     WF_REPLAY,     /* loop → worker: seq, reset, version, journal records */
     WF_CANCEL_UNUSED, /* (a cancel is SIGUSR1 with the sequence number, see worker_main.c) */
     WF_FORGET,     /* loop → worker: server session id (dropped or expired) */
+    WF_INVALIDATE, /* loop → worker: drop cached external tables (an InvalidateTable body, see below) */
     WF_READY = 16, /* worker → loop: started */
     WF_OUT,        /* worker → loop: seq, response bytes */
     WF_NEED,       /* worker → loop: seq, have (0/1), version held */
     WF_DONE,       /* worker → loop: seq, status, message, details, error class, counters, journal batch, rules */
+    WF_INVALIDATED, /* worker → loop: it dropped cached external tables (InvalidateTable, REFRESH TABLE):
+                       catalog, u32 namespace parts, the parts, u8 has table, table; the loop sends
+                       the same body to every other worker as WF_INVALIDATE */
 };
 
 enum { WIRE_FRAME_MAX = 256u << 20 };

@@ -232,6 +232,56 @@ static bool cancelled_early(uint64_t seq) {
     return false;
 }
 
+/* ---------------------------------------------------------------- external-catalog invalidation */
+
+/* This worker dropped cached tables (InvalidateTable, REFRESH TABLE): the
+ * loop passes it on to the other workers. Sent ahead of the job's DONE. */
+static void tell_loop_invalidated(void *ud, const char *catalog, int nns, const char *const *ns, const char *table) {
+    WState *w = ud;
+    Buf b = {0};
+    size_t at = wire_begin(&b, WF_INVALIDATED);
+    buf_str(&b, catalog);
+    buf_u32(&b, (uint32_t)nns);
+    for (int i = 0; i < nns; i++) buf_str(&b, ns[i]);
+    buf_u8(&b, table != NULL);
+    buf_str(&b, table);
+    wire_end(&b, at);
+    send_buf(w, &b, false);
+    buf_free(&b);
+}
+
+static char *rd_strdup(Rd *r) {
+    size_t n;
+    const uint8_t *p = rd_bytes(r, &n);
+    char *s = malloc(n + 1);
+    if (!s) _exit(3);
+    if (p && n) memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+/* Another worker dropped cached tables: so does this one (before its next job). */
+static void frame_invalidate(WState *w, const Frame *f) {
+    Rd r = {f->data, f->data + f->len, false};
+    char *catalog = rd_strdup(&r);
+    uint32_t nns = rd_u32(&r);
+    if (nns > 256) r.bad = true;
+    char **ns = calloc(nns + 1, sizeof *ns);
+    if (!ns) _exit(3);
+    for (uint32_t i = 0; i < nns && !r.bad; i++) ns[i] = rd_strdup(&r);
+    bool has_table = rd_u8(&r);
+    char *table = rd_strdup(&r);
+    if (r.bad) /* cannot tell which: drop the catalog's, or everything */
+        cz_catalogs_invalidate(w->srv.catalogs, catalog[0] ? catalog : NULL, 0, NULL, NULL, false);
+    else
+        cz_catalogs_invalidate(w->srv.catalogs, catalog, (int)nns, (const char *const *)ns, has_table ? table : NULL,
+                               false);
+    for (uint32_t i = 0; i < nns; i++) free(ns[i]);
+    free(ns);
+    free(table);
+    free(catalog);
+}
+
 /* ---------------------------------------------------------------- sessions */
 
 static Cached *cache_find(WState *w, const char *server_id) {
@@ -288,6 +338,9 @@ static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server
             rd_str(&fr, sid, sizeof sid);
             Cached *gone = cache_find(w, sid);
             if (gone != c) cache_drop(gone);
+            free(f);
+        } else if (f->type == WF_INVALIDATE) {
+            frame_invalidate(w, f);
             free(f);
         } else if (f->type == WF_JOB && w->nstash < STASH_MAX) {
             w->stash[w->nstash++] = f;
@@ -430,6 +483,9 @@ static void *analysis_thread(void *arg) {
             rd_str(&r, sid, sizeof sid);
             cache_drop(cache_find(w, sid));
             free(f);
+        } else if (f->type == WF_INVALIDATE) {
+            frame_invalidate(w, f);
+            free(f);
         } else {
             free(f);
         }
@@ -483,6 +539,7 @@ int worker_process_main(int fd) {
     const Config *cfg = &w->srv.cfg;
     /* each worker keeps its own external-catalog cache and connections (made after the fork) */
     w->srv.catalogs = server_new_catalogs(cfg);
+    cz_catalogs_on_invalidate(w->srv.catalogs, tell_loop_invalidated, w);
 #ifndef CZ_ASAN
     if (cfg->worker_memory_limit) {
         struct rlimit rl = {cfg->worker_memory_limit, cfg->worker_memory_limit};

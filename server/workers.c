@@ -606,6 +606,17 @@ static void handle_frame(WorkerProc *w, uint8_t type, const uint8_t *p, size_t n
     case WF_OUT: frame_out(w, &r); break;
     case WF_NEED: frame_need(w, &r); break;
     case WF_DONE: frame_done(w, &r); break;
+    case WF_INVALIDATED: /* before the job's DONE: the others hear of it before its client does */
+        for (uint32_t i = 0; i < w->ws->n; i++) {
+            WorkerProc *o = &w->ws->w[i];
+            if (o == w || !o->spawned || o->dead) continue;
+            Buf b = {0};
+            size_t at = wire_begin(&b, WF_INVALIDATE);
+            buf_put(&b, p, n);
+            wire_end(&b, at);
+            send_frame(o, &b);
+        }
+        break;
     default: kill_worker(w, "protocol");
     }
 }

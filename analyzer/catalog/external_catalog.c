@@ -156,6 +156,47 @@ ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef
     return NULL;
 }
 
+ErrorInfo *external_load_function(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
+                                  const char *name, uint64_t deadline_ns, const volatile int *cancel,
+                                  ExternalFunction *out, bool *found) {
+    memset(out, 0, sizeof *out);
+    *found = false;
+    const CzCatalogProvider *p = s->catalog_provider;
+    if (!p->load_function) return NULL;
+    CzCatalogRequest req = request_for(a, s, cat, ns, name, deadline_ns, cancel);
+    CzExternalFunction fn = {0};
+    CzCatalogFailure f = {0};
+    CzCatalogStatus st = p->load_function(p->ctx, &req, &fn, &f);
+    if (st == CZ_CATALOG_NOT_FOUND) return NULL;
+    if (st != CZ_CATALOG_FOUND) return failure_error(a, &f, cat);
+    ErrorInfo *e = NULL;
+    const DataType **types = ARENA_ARRAY(a, const DataType *, fn.nargs + 1);
+    const DataType *result = NULL;
+    for (int i = 0; i <= fn.nargs && !e; i++) {
+        const char *t = i < fn.nargs ? fn.arg_types[i] : fn.result_type;
+        const char *why = NULL;
+        size_t used = 0, len = t ? strlen(t) : 0;
+        const DataType *ty = t ? type_parse(a, t, len, &used, &why) : NULL;
+        if (!ty || used != len)
+            e = error_make(a, "REMOTE_CATALOG.INVALID_RESPONSE", NULL, "catalog", cat->name, "uri", "", "operation",
+                           arena_printf(a, "LoadFunction %s", name), "reason",
+                           arena_printf(a, "the %s type \"%s\" is not a Spark type string",
+                                        i < fn.nargs ? "argument" : "result", t ? t : ""),
+                           NULL);
+        else if (i < fn.nargs)
+            types[i] = ty;
+        else
+            result = ty;
+    }
+    if (!e) {
+        *out = (ExternalFunction){arena_strdup(a, fn.name && fn.name[0] ? fn.name : name), fn.nargs, types, result,
+                                  fn.deterministic, fn.aggregate};
+        *found = true;
+    }
+    if (p->release_function) p->release_function(p->ctx, &fn);
+    return e;
+}
+
 void external_invalidate_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name) {
     const CzCatalogProvider *p = s->catalog_provider;
     if (!p->invalidate_table) return;

@@ -29,6 +29,22 @@ bool external_catalog_handles(const SessionState *s, const char *plugin_class);
 ErrorInfo *external_load_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name,
                                uint64_t deadline_ns, const volatile int *cancel, const TableDef **out);
 
+/* A function of an external catalog, its types parsed (in the caller's arena). */
+typedef struct ExternalFunction {
+    const char *name;
+    int nargs;
+    const DataType **arg_types;
+    const DataType *result;
+    bool deterministic, aggregate;
+} ExternalFunction;
+
+/* FunctionCatalog.loadFunction of cat.ns.name: *found and *out (in arena
+ * a), or !*found when the catalog has no such function; an error when the
+ * provider failed. (rules/lib/function_lookup.c makes the FuncDef.) */
+ErrorInfo *external_load_function(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns,
+                                  const char *name, uint64_t deadline_ns, const volatile int *cancel,
+                                  ExternalFunction *out, bool *found);
+
 /* REFRESH TABLE cat.ns.name: the provider forgets what it cached of the table. */
 void external_invalidate_table(Arena *a, const SessionState *s, const CatalogRef *cat, NameParts ns, const char *name);
 

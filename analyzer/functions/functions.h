@@ -138,5 +138,8 @@ bool func_expr_foldable(const Node *e);
 /* ---- user-defined functions ---- */
 const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
                              const DataType *result, bool deterministic);
+/* The same for an external catalog's function (FunctionCatalog.loadFunction), which may be an aggregate. */
+const FuncDef *func_make_external(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
+                                  const DataType *result, bool deterministic, bool aggregate);
 
 #endif

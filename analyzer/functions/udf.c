@@ -24,3 +24,10 @@ const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataTy
     d->udf_result = result;
     return d;
 }
+
+const FuncDef *func_make_external(Arena *a, const char *name, int nargs, const DataType *const *arg_types,
+                                  const DataType *result, bool deterministic, bool aggregate) {
+    FuncDef *d = (FuncDef *)func_make_udf(a, name, nargs, arg_types, result, deterministic);
+    if (aggregate) d->kind = FK_AGGREGATE;
+    return d;
+}

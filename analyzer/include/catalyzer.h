@@ -84,6 +84,19 @@ typedef struct CzExternalTable {
     void *provider_data;   /* the provider's own (what release_table needs) */
 } CzExternalTable;
 
+/* A function of an external catalog (FunctionCatalog.loadFunction, bound
+ * to its declared input types): what resolving and typing a call needs.
+ * Arguments are cast to arg_types as a session UDF's are. */
+typedef struct CzExternalFunction {
+    const char *name;            /* as the plan prints the call */
+    int nargs;
+    const char *const *arg_types; /* Spark type strings */
+    const char *result_type;
+    bool deterministic;
+    bool aggregate;
+    void *provider_data;         /* the provider's own (what release_function needs) */
+} CzExternalFunction;
+
 typedef enum CzCatalogStatus {
     CZ_CATALOG_FOUND,
     CZ_CATALOG_NOT_FOUND,  /* the analysis reports TABLE_OR_VIEW_NOT_FOUND / SCHEMA_NOT_FOUND */
@@ -124,6 +137,12 @@ typedef struct CzCatalogProvider {
     CzCatalogStatus (*namespace_exists)(void *ctx, const CzCatalogRequest *req, CzCatalogFailure *failure);
     /* REFRESH TABLE: forget what is cached of req's table (NULL: nothing is cached). */
     void (*invalidate_table)(void *ctx, const CzCatalogRequest *req);
+    /* Loads the function req->ns.req->table (req->table is the function's
+     * name) into *out, valid until release_function(out); NULL: the
+     * provider's catalogs have no functions (calls are UNRESOLVED_ROUTINE). */
+    CzCatalogStatus (*load_function)(void *ctx, const CzCatalogRequest *req, CzExternalFunction *out,
+                                     CzCatalogFailure *failure);
+    void (*release_function)(void *ctx, CzExternalFunction *f);
 } CzCatalogProvider;
 
 /* Whether type is a Spark type string the analyzer reads ("decimal(7,2)",

@@ -17,6 +17,7 @@ which is how the tests count loads.
 Usage:
   catalog_provider.py --listen 127.0.0.1:0 --schema tpcds=../shared/workloads/tpcds/schema.sql
       [--schema NS=FILE ...] [--synthetic N] [--function NS.NAME(TYPE,...)->TYPE ...]
+      [--aggregate NS.NAME(TYPE,...)->TYPE ...] [--unversioned]
 The first line on stdout is {"listening": PORT}.
 
 Needs Debian's python3-grpcio and protoc (protobuf-compiler): the message
@@ -138,14 +139,17 @@ def main():
     ap.add_argument("--schema", action="append", default=[], metavar="NS=FILE")
     ap.add_argument("--synthetic", type=int, default=0, metavar="N")
     ap.add_argument("--function", action="append", default=[], metavar="NS.NAME(TYPE,...)->TYPE")
+    ap.add_argument("--aggregate", action="append", default=[], metavar="NS.NAME(TYPE,...)->TYPE")
+    ap.add_argument("--unversioned", action="store_true",
+                    help="tables carry no version: a revalidation always loads the table (bench/catalogs.sh's cold run)")
     args = ap.parse_args()
     pb = load_messages()
     functions = {}
-    for f in args.function:
+    for f, aggregate in [(f, False) for f in args.function] + [(f, True) for f in args.aggregate]:
         m = re.fullmatch(r"(\w+)\.(\w+)\((.*)\)->(.+)", f.replace(" ", ""))
         if not m:
             ap.error("--function %s: expected NS.NAME(TYPE,...)->TYPE" % f)
-        functions[(m.group(1), m.group(2))] = (split_top_level(m.group(3)), m.group(4))
+        functions[(m.group(1), m.group(2))] = (split_top_level(m.group(3)), m.group(4), aggregate)
     catalog = Catalog([tuple(s.split("=", 1)) for s in args.schema], args.synthetic, functions)
     log_lock = threading.Lock()
 
@@ -161,6 +165,8 @@ def main():
             log("LoadTable", ident, "not_found")
             ctx.abort(grpc.StatusCode.NOT_FOUND, "no table %s in catalog %s" % (ident, req.context.catalog))
         cols, version = found
+        if args.unversioned:
+            version = ""
         if req.known_version and req.known_version == version:
             log("LoadTable", ident, "not_modified")
             return pb.LoadTableResponse(not_modified=True)
@@ -197,7 +203,7 @@ def main():
         if not f:
             ctx.abort(grpc.StatusCode.NOT_FOUND, "no function %s" % ".".join(ns + [name]))
         return pb.LoadFunctionResponse(name=name, argument_types=f[0], result_type=f[1], deterministic=True,
-                                       version=version_of([f[0], f[1]]))
+                                       aggregate=f[2], version=version_of([f[0], f[1]]))
 
     def unary(fn, req_cls, resp_cls):
         return grpc.unary_unary_rpc_method_handler(fn, request_deserializer=req_cls.FromString,

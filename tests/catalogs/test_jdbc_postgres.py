@@ -244,16 +244,39 @@ try:
               "through catalyzer.v1 (catalyzer run --daemon --conf ...)", r.stdout + r.stderr)
 
         psql("CREATE TABLE types.changing (a int);")
-        ttl = ["spark.sql.catalog.pg.cacheTtlSeconds=1"]
+        ttl = ["spark.sql.catalog.pg.cacheTtlSeconds=4"]  # 1 s was too short on a busy machine
         # one session on the daemon: the first analysis caches, the change shows after the TTL
         out1, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(extra=ttl), daemon=d.grpc_addr)
         psql("ALTER TABLE types.changing ADD COLUMN b text;")
         out2, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(extra=ttl), daemon=d.grpc_addr)
-        time.sleep(1.2)
+        time.sleep(4.2)
         out3, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(extra=ttl), daemon=d.grpc_addr)
         schemas = [o[0].get("schema") for o in (out1, out2, out3) if o]
         check(schemas == ["struct<a:int>", "struct<a:int>", "struct<a:int,b:string>"],
               "a changed table: the cached copy until its time to live ends, then the new columns", schemas)
+
+        # InvalidateTable: the default time to live, the engine says the table changed
+        if grpc is not None:
+            pb, _ = load_stubs()
+            ch = grpc.insecure_channel(d.grpc_addr)
+            invalidate = ch.unary_unary("/catalyzer.v1.Analyzer/InvalidateTable",
+                                        request_serializer=lambda m: m.SerializeToString(),
+                                        response_deserializer=pb.InvalidateTableResponse.FromString)
+            # (first drop the copy the time-to-live check left, cached for 4 s only)
+            invalidate(pb.InvalidateTableRequest(catalog="pg", namespace=["types"], table="changing"), timeout=10)
+            out1, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(), daemon=d.grpc_addr)
+            psql("ALTER TABLE types.changing ADD COLUMN c date;")
+            time.sleep(4.2)  # past that time to live: only the invalidation can show the change
+            out2, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(), daemon=d.grpc_addr)
+            resp = invalidate(pb.InvalidateTableRequest(catalog="pg", namespace=["types"], table="changing"),
+                              timeout=10)
+            out3, _ = run_cli(["SELECT * FROM pg.types.changing"], pg_confs(), daemon=d.grpc_addr)
+            schemas = [o[0].get("schema") for o in (out1, out2, out3) if o]
+            check(schemas == ["struct<a:int,b:string>", "struct<a:int,b:string>", "struct<a:int,b:string,c:date>"]
+                  and resp.dropped == 1,
+                  "InvalidateTable drops a JDBC catalog's cached table: the next analysis loads it again",
+                  (schemas, resp))
+            ch.close()
 
         # unreachable and silent catalogs
         closed = free_port()

@@ -9,6 +9,8 @@ schema from ../shared/workloads, read at its start.
 - the provider sees each table loaded once per time to live (counted in
   its call log); cacheTtlSeconds=0 revalidates by version every analysis
   (not_modified when current), so a changed table is seen by the next one;
+- functions: LoadFunction when a query calls CATALOG.ns.f(...), typed as declared,
+  loaded once per time to live;
 - REFRESH TABLE drops the cached copy; so does catalyzerd's InvalidateTable,
   and both reach every analysis worker process;
 - a killed provider: the error names the catalog and why, at once; a stopped
@@ -79,7 +81,10 @@ live = os.path.join(tmp, "live.sql")
 with open(live, "w") as f:
     f.write("CREATE TABLE changing (a INT);\nCREATE TABLE other (x STRING NOT NULL COMMENT 'an id');\n")
 
-prov = Provider(command, ["--schema", "tpcds=" + SCHEMA, "--schema", "live=" + live])
+prov = Provider(command, ["--schema", "tpcds=" + SCHEMA, "--schema", "live=" + live,
+                          "--function", "fns.plus1(int)->int", "--function", "fns.label(string,int)->string",
+                          "--function", "fns.bad(int)->notatype",
+                          "--aggregate", "fns.total(decimal(7,2))->decimal(17,2)"])
 try:
     P = prov.port
     # ------------------------------------------------------------ in process: TPC-DS
@@ -120,13 +125,37 @@ try:
     if len(out) == 7:
         check(out[4]["schema"] == "struct<x:string>", "a column's type as the provider gives it", out[4])
 
+    # ------------------------------------------------------------ functions: LoadFunction
+    mark = prov.mark()
+    out, r = cli(["SELECT rc.fns.plus1(s_store_sk) AS x, rc.fns.label(s_store_name, '7') AS y FROM rc.tpcds.store",
+                  "SELECT rc.fns.plus1(rc.fns.plus1(1)) AS z",
+                  "SELECT ss_store_sk, rc.fns.total(ss_net_paid) AS t FROM rc.tpcds.store_sales GROUP BY ss_store_sk",
+                  "SELECT ss_store_sk, rc.fns.total(ss_net_paid) FROM rc.tpcds.store_sales",
+                  "SELECT rc.fns.nosuch(1)", "SELECT rc.fns.plus1(1, 2)", "SELECT rc.fns.plus1(array(1))",
+                  "SELECT rc.fns.bad(1)", "SELECT rc.nons.plus1(1)"], remote_confs(port=P))
+    got = [(o["status"], o.get("schema") if o["status"] == "ok" else o.get("error_class")) for o in out]
+    check(got == [("ok", "struct<x:int,y:string>"), ("ok", "struct<z:int>"),
+                  ("ok", "struct<ss_store_sk:int,t:decimal(17,2)>"), ("error", "MISSING_GROUP_BY"),
+                  ("error", "UNRESOLVED_ROUTINE"), ("error", "WRONG_NUM_ARGS.WITHOUT_SUGGESTION"),
+                  ("error", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"), ("error", "REMOTE_CATALOG.INVALID_RESPONSE"),
+                  ("error", "UNRESOLVED_ROUTINE")],
+          "LoadFunction: a catalog's scalar and aggregate functions resolve and type as the provider declares them "
+          "(arguments cast); unknown ones UNRESOLVED_ROUTINE; bad argument counts and types as for any function; "
+          "a type the provider sent that is not Spark's is named", (got, out, r.stderr[-2000:]))
+    fl = prov.count("LoadFunction", "loaded", since=mark)
+    check(fl == {"fns.plus1": 1, "fns.label": 1, "fns.total": 1, "fns.bad": 1},
+          "each function loaded once per time to live (%s)" % fl, prov.events[mark:])
+    plan = explain("SELECT rc.fns.plus1(s_store_sk) FROM rc.tpcds.store", remote_confs(port=P))
+    check(re.search(r"Project \[plus1\(s_store_sk#\d+\) AS plus1\(s_store_sk\)#\d+\]", plan) is not None,
+          "a catalog function's call in the plan: its name and arguments", plan)
+
     out, r = cli(["SELECT * FROM rc.tpcds.store"], remote_confs(port=P, extra=["spark.sql.catalog.rc.deadlineMs=x"]))
     check(out and out[0].get("error_class") == "REMOTE_CATALOG.INVALID_OPTION" and "deadlineMs" in out[0]["message"],
           "a bad deadlineMs option is named", out or r.stderr)
 
     # ------------------------------------------------------------ through the daemon
     sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
-    from daemon import Daemon, grpc, load_stubs  # noqa: E402
+    from daemon import Client, Daemon, grpc, load_stubs  # noqa: E402
 
     def edit_live(text):
         # a new modification time even on coarse clocks: the provider re-reads on change
@@ -202,6 +231,92 @@ try:
         if any(x in d.log() for x in SANITIZER):
             sanitizer_reports.append(d.log()[-3000:])
 
+    # InvalidateTable and REFRESH TABLE reach every analysis worker: two workers, each with its own cache;
+    # a call is put on worker 1 by keeping worker 0 busy (idle workers are taken in order)
+    d = Daemon("--workers", "2", "--default-timeout-ms", "10000", "--enable-fault-injection")
+    try:
+        pb, hpb = load_stubs()
+        c = Client(d.grpc_addr, pb, hpb)
+        invalidate = c.channel.unary_unary("/catalyzer.v1.Analyzer/InvalidateTable",
+                                           request_serializer=lambda m: m.SerializeToString(),
+                                           response_deserializer=pb.InvalidateTableResponse.FromString)
+        rc_conf = {"spark.sql.catalog.rc": "catalyzer.remote", "spark.sql.catalog.rc.uri": "127.0.0.1:%d" % P}
+
+        def schema_of(sql="SELECT * FROM rc.live.changing"):
+            r = c.analyze_sql(sql, conf=rc_conf)[-1].result
+            return r.schema if r.ok else r.error.error_class
+
+        def on_worker1(fn):
+            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1."""
+            slow = threading.Thread(target=lambda: c.analyze_sql("SELECT 1", conf={
+                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "1500"}))
+            slow.start()
+            time.sleep(0.3)
+            try:
+                return fn()
+            finally:
+                slow.join()
+
+        def loads_since(m):
+            return prov.count("LoadTable", "loaded", since=m).get("live.changing", 0)
+
+        edit_live("CREATE TABLE changing (a INT);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        mark = prov.mark()
+        first = [schema_of(), on_worker1(schema_of), schema_of(), on_worker1(schema_of)]
+        check(first == ["struct<a:int>"] * 4 and loads_since(mark) == 2,
+              "two workers: each loads the table once into its own cache (%d loads)" % loads_since(mark),
+              (first, prov.events[mark:]))
+        edit_live("CREATE TABLE changing (a INT, v2 STRING);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        stale = [schema_of(), on_worker1(schema_of)]
+        mark = prov.mark()
+        resp = invalidate(pb.InvalidateTableRequest(catalog="rc", namespace=["live"], table="changing"), timeout=10)
+        after = [schema_of(), on_worker1(schema_of)]
+        check(stale == ["struct<a:int>"] * 2 and resp.dropped == 1 and after == ["struct<a:int,v2:string>"] * 2
+              and loads_since(mark) == 2,
+              "InvalidateTable (run on worker 0) drops the copies of both workers: the next analysis on either "
+              "sees the new version", (stale, resp, after, prov.events[mark:]))
+
+        edit_live("CREATE TABLE changing (a INT, v3 DATE);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        refreshed = on_worker1(lambda: c.execute(pb.ExecuteRequest(sql="REFRESH TABLE rc.live.changing",
+                                                                   conf=rc_conf), timeout=10))
+        after = [schema_of(), on_worker1(schema_of)]
+        check(all(r.ok for r in refreshed.results) and after == ["struct<a:int,v3:date>"] * 2,
+              "REFRESH TABLE on worker 1 reaches worker 0 too", (refreshed, after))
+
+        edit_live("CREATE TABLE changing (a INT, v4 INT);\nCREATE TABLE other (x STRING NOT NULL);\n")
+        other_before = on_worker1(lambda: schema_of("SELECT * FROM rc.live.other"))
+        resp = invalidate(pb.InvalidateTableRequest(catalog="rc"), timeout=10)
+        after = [schema_of(), on_worker1(schema_of)]
+        check(resp.dropped >= 1 and after == ["struct<a:int,v4:int>"] * 2 and other_before == "struct<x:string>",
+              "InvalidateTable with no table drops every table of the catalog, in every worker", (resp, after))
+
+        resp = invalidate(pb.InvalidateTableRequest(catalog="elsewhere", namespace=["live"], table="changing"),
+                          timeout=10)
+        check(resp.dropped == 0, "InvalidateTable of another catalog's table drops nothing", resp)
+        try:
+            invalidate(pb.InvalidateTableRequest(table="changing"), timeout=10)
+            check(False, "InvalidateTable without a catalog: INVALID_ARGUMENT", "it succeeded")
+        except grpc.RpcError as e:
+            check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "catalog" in e.details(),
+                  "InvalidateTable without a catalog: INVALID_ARGUMENT", e)
+        import urllib.request
+        req = urllib.request.Request("http://127.0.0.1:%d/v1/invalidate-table" % d.http_port,
+                                     data=json.dumps({"catalog": "rc", "namespace": ["live"],
+                                                      "table": "changing"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = json.loads(r.read())
+        check(body.get("dropped") == 1, "InvalidateTable on the JSON endpoint (POST /v1/invalidate-table)", body)
+        c.close()
+        check(d.alive(), "the daemon is alive at the end")
+    except Exception as e:  # say what the daemon said, then fail
+        import traceback
+        check(False, "the invalidation part ran to its end: %r" % e, traceback.format_exc() + d.log()[-6000:])
+    finally:
+        d.stop()
+        if any(x in d.log() for x in SANITIZER):
+            sanitizer_reports.append(d.log()[-3000:])
+
     # a stopped provider: the catalog's deadline, while another worker serves another catalog at once;
     # a killed one: the error at once; the daemon goes on
     d = Daemon("--workers", "2", "--default-timeout-ms", "5000")
@@ -235,12 +350,15 @@ try:
 
         prov.kill()
         t = time.time()
-        out, r = cli(["SELECT * FROM rc.tpcds.web_site", "SELECT * FROM rc2.tpcds.item"], both, daemon=d.grpc_addr)
+        out, r = cli(["SELECT * FROM rc.tpcds.web_site", "SELECT * FROM rc2.tpcds.item", "SELECT rc.fns.plus1(1)"],
+                     both, daemon=d.grpc_addr)
         took = time.time() - t
-        check(len(out) == 2 and out[0].get("error_class") == "REMOTE_CATALOG.UNREACHABLE"
+        check(len(out) == 3 and out[0].get("error_class") == "REMOTE_CATALOG.UNREACHABLE"
               and "provider of rc at 127.0.0.1:%d" % P in out[0]["message"] and out[1]["status"] == "ok"
+              and out[2].get("error_class") == "REMOTE_CATALOG.UNREACHABLE" and "LoadFunction" in out[2]["message"]
               and took < 2.0,
-              "a killed provider: REMOTE_CATALOG.UNREACHABLE naming the catalog and why (%.2f s); "
+              "a killed provider: REMOTE_CATALOG.UNREACHABLE naming the catalog and why, for tables and "
+              "functions (%.2f s); "
               "the other catalog goes on" % took, out or r.stderr)
         check(d.alive(), "the daemon is alive at the end")
     except Exception as e:  # say what the daemon said, then fail

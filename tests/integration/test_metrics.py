@@ -136,7 +136,7 @@ CODES = ["OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded", "No
          "Internal", "Unavailable", "DataLoss", "Unauthenticated"]
 METHODS = [("catalyzer.v1.Analyzer", m, ty) for m, ty in [("Analyze", "server_stream"), ("Execute", "unary"),
                                                           ("RegisterCatalog", "unary"), ("DropSession", "unary"),
-                                                          ("ListFunctions", "unary")]] + \
+                                                          ("ListFunctions", "unary"), ("InvalidateTable", "unary")]] + \
     [("spark.connect.SparkConnectService", m, ty) for m, ty in [("ExecutePlan", "server_stream"),
                                                                  ("AnalyzePlan", "unary"), ("Config", "unary"),
                                                                  ("ReleaseExecute", "unary"),
