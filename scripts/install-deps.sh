@@ -19,6 +19,7 @@ PACKAGES=(
   libcriterion-dev                          # unit tests
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
+  python3-yaml                              # reads docker/k8s/ in its offline kubectl check
   nghttp2-client curl                       # h2load bursts, curl tests
   prometheus                                # promtool check metrics: the daemon's /metrics page is checked by Prometheus' own linter
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)
