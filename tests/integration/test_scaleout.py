@@ -83,6 +83,44 @@ class Processes:
 
 
 t = Tap()
+
+
+def drain_delay():
+    """--drain-delay-ms by itself: after SIGTERM health says NOT_SERVING at
+    once (gRPC and /healthz) while calls, on old and new connections, are
+    still served; the daemon exits 0 when the delay and the drain are over."""
+    import signal
+    import time
+    import urllib.error
+    import urllib.request
+    from daemon import Client, Daemon, load_stubs
+    pb, hpb = load_stubs()
+    d = Daemon("--workers", "1", "--drain-delay-ms", "1500")
+    c = Client(d.grpc_addr, pb, hpb)
+    c.good_call()
+    t0 = time.time()
+    d.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    st = c.check(hpb.HealthCheckRequest(), timeout=5).status
+    try:
+        code = urllib.request.urlopen("http://127.0.0.1:%d/healthz" % d.http_port, timeout=5).status
+    except urllib.error.HTTPError as e:
+        code = e.code
+    c.good_call()  # the old connection
+    c2 = Client(d.grpc_addr, pb, hpb)
+    c2.good_call()  # a new one: still accepted
+    alive = d.alive()
+    rc = d.proc.wait(20)  # (d.stop would signal again: a second signal drains at once)
+    took = time.time() - t0
+    c.close()
+    c2.close()
+    assert st == hpb.HealthCheckResponse.NOT_SERVING and code == 503 and alive, (st, code, alive)
+    assert rc == 0 and 1.4 < took < 15, (rc, took)
+    return True
+
+
+t.check("--drain-delay-ms: SIGTERM turns health NOT_SERVING (gRPC, /healthz) while calls on old and new "
+        "connections are still served, then it drains and exits 0", drain_delay)
 topo = None
 try:
     topo = Processes()
