@@ -47,6 +47,7 @@ done
 rm -rf "$SOUT"
 mkdir -p "$SOUT"
 date -u '+%Y-%m-%d %H:%M UTC' >"$SOUT/date.txt"
+cut -d' ' -f1-3 /proc/loadavg >"$SOUT/loadavg-start.txt"
 if [ -z "$STEP" ]; then
     slog "building (release) in $BUILD"
     [ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dbuildtype=release -Dwerror=false >"$SOUT/meson-setup.log"
@@ -94,7 +95,7 @@ start_replica() {
     "$CZD" "${args[@]}" 2>"$SOUT/replica$n.log" &
     PIDS+=($!)
     eval "R${n}_GRPC=$g R${n}_HTTP=$h"
-    echo "$CZD ${args[*]}" >"$SOUT/replica.cmd"
+    echo "$CZD ${args[*]}" | sed "s|$ROOT/||g; s|127\.0\.0\.1:[0-9]*|127.0.0.1:PORT|g" >"$SOUT/replica.cmd"
     for _ in $(seq 200); do grep -q '"listening"' "$SOUT/replica$n.log" 2>/dev/null && return; sleep 0.05; done
     echo "bench/scaleout: catalyzerd did not start" >&2
     exit 1

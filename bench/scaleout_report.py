@@ -96,9 +96,12 @@ def render(out_dir):
              % (k.get("SCALE_SECONDS", "?"), k.get("SCALE_ROUNDS", "?")))
     w.append("the figure is the median of the rounds (each round in brackets). Server CPU is the user + system time of")
     w.append("every replica, its worker processes, HAProxy and Redis, per completed call. Generator, replicas, HAProxy")
-    w.append("and Redis share the machine's 2 cores (with whatever else runs: load average at the end %s), so more"
-             % (_read(d, "loadavg.txt").split(" ")[0] or "?"))
-    w.append("replicas cannot add cores: the point is that nothing breaks and what the hop and the store cost.")
+    w.append("and Redis share the machine's 2 cores with whatever else runs (load average %s at the start, %s at"
+             % (_read(d, "loadavg-start.txt").split(" ")[0] or "?", _read(d, "loadavg.txt").split(" ")[0] or "?"))
+    w.append("the end), so more replicas cannot add cores: the point is that nothing breaks and what the hop and the")
+    w.append("store cost. On a busy machine saturating throughput mostly measures the other work (the rounds in")
+    w.append("brackets show how far apart they are); the server CPU per call and the median of one call at a time are")
+    w.append("the figures to read.")
     w.append("")
     w.append("| configuration | session store | calls in flight | req/s | p50 ms | p99 ms | server CPU µs/call | errors |")
     w.append("|---|---|---|---|---|---|---|---|")
@@ -142,12 +145,17 @@ def render(out_dir):
     w.append("```")
     rc = _read(d, "replica.cmd")
     if rc:
-        w.append(re.sub(r"\S*/build-bench/", "build-bench/", rc))
+        w.append("# a replica (--session-store only for the Redis rows)")
+        w.append(rc)
+    w.append("# HAProxy (CZ_LB, CZ_LB_STATS, CZ_R<n>_HOST/_GRPC_PORT/_HTTP_PORT in the environment)")
     w.append("haproxy -db -f docker/haproxy.cfg")
+    seen = set()
     for name, _, _ in ROWS:
-        c = _read(d, "%s.cmd" % name)
-        if c:
-            w.append(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", c))
+        c = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", _read(d, "%s.cmd" % name))
+        if c and c not in seen:
+            seen.add(c)
+            w.append("# load: %s" % ("one call at a time" if "--connections 1 --concurrency 1" in c else "saturating"))
+            w.append(c)
     w.append("```")
     w.append(END)
     return w
