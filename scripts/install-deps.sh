@@ -15,10 +15,13 @@ PACKAGES=(
   libssl-dev openssl                        # TLS, token digests; test certificates (openssl CLI)
   libpq-dev postgresql                      # the JDBC catalog over PostgreSQL (catalogs/, libpq); its tests start a throwaway cluster
   libhiredis-dev redis-server               # shared session store for replicas (--session-store redis://); its tests start a throwaway redis-server
+  haproxy                                   # scale-out: HTTP/2 load balancer in front of the replicas (docker/haproxy.cfg; tests/integration/test_scaleout.py)
+  docker.io docker-compose debootstrap      # docker/: the base image (debootstrap + docker import), the image, compose.yaml (test_docker_failover.py)
   libcriterion-dev                          # unit tests
   tzdata                                    # time zones (TZif files): literals naming a zone, SET TIME ZONE
   python3 python3-grpcio python3-protobuf protobuf-compiler  # gRPC integration tests
   grpc-proto                                # gRPC's own reflection/health protos: the reflection test's client and its parity check
+  python3-yaml                              # reads docker/k8s/ in its offline kubectl check
   nghttp2-client curl                       # h2load bursts, curl tests
   prometheus                                # promtool check metrics: the daemon's /metrics page is checked by Prometheus' own linter
   chromium chromium-driver python3-selenium # browser tests: cross-site checks, the debugger page (headless, nothing downloaded)
@@ -31,6 +34,12 @@ PACKAGES=(
   libnetty-java libperfmark-java libgoogle-gson-java libguava-java  # grpc-netty's runtime
   libgeronimo-annotation-1.3-spec-java      # javax.annotation.Generated on the grpc-java stubs
 )
+
+# kubectl, for the offline check of docker/k8s/ (tests/integration/test_k8s_manifests.py):
+# Debian's kubernetes-client, unless a kubectl is installed already (the
+# machine image's Google Cloud SDK ships a package 'kubectl' whose
+# /usr/bin/kubectl conflicts with Debian's).
+command -v kubectl >/dev/null || PACKAGES+=(kubernetes-client)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -39,6 +39,7 @@ static const Opt OPTS[] = {
     {"max-sessions", "CATALYZERD_MAX_SESSIONS", OPT_U32, OFF(max_sessions), "10000", "most live sessions; more answers RESOURCE_EXHAUSTED"},
     {"default-timeout-ms", "CATALYZERD_DEFAULT_TIMEOUT_MS", OPT_U32, OFF(default_timeout_ms), "0", "deadline of calls without grpc-timeout; 0 = none"},
     {"drain-timeout-ms", "CATALYZERD_DRAIN_TIMEOUT_MS", OPT_U32, OFF(drain_timeout_ms), "10000", "on SIGTERM, how long in-flight calls may take"},
+    {"drain-delay-ms", "CATALYZERD_DRAIN_DELAY_MS", OPT_U32, OFF(drain_delay_ms), "0", "on SIGTERM, health turns NOT_SERVING at once but calls are still accepted and served this long before the drain starts (a load balancer's health check sees the replica going first); 0 = drain at once"},
     {"stream-buffer-bytes", "CATALYZERD_STREAM_BUFFER_BYTES", OPT_U32, OFF(stream_buffer_bytes), "1048576", "unsent output per call before its worker waits (slow readers)"},
     {"idle-timeout-seconds", "CATALYZERD_IDLE_TIMEOUT_SECONDS", OPT_U32, OFF(idle_timeout_seconds), "300", "close connections without a call started or ended this long (bytes alone do not count); 0 = never"},
     {"log-level", "CATALYZERD_LOG_LEVEL", OPT_LOGLEVEL, OFF(log_level), "info", "debug, info, warn or error"},

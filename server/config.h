@@ -29,6 +29,7 @@ typedef struct Config {
     uint32_t max_sessions;
     uint32_t default_timeout_ms; /* 0: none */
     uint32_t drain_timeout_ms;
+    uint32_t drain_delay_ms;    /* SIGTERM: NOT_SERVING this long, still serving, before the drain */
     uint32_t stream_buffer_bytes; /* per-call unsent output before the worker waits */
     uint32_t idle_timeout_seconds; /* close connections without calls or traffic after this; 0 = never */
     int log_level;              /* 0 debug, 1 info, 2 warn, 3 error */

@@ -574,10 +574,9 @@ static void on_drain_timeout(uv_timer_t *t) {
     server_drain_check(srv);
 }
 
-static void on_signal(uv_signal_t *h, int signum) {
-    Server *srv = h->data;
-    if (srv->draining) return;
+static void start_drain(Server *srv, int signum) {
     log_json(srv->cfg.log_level, LOG_INFO, "draining", json_pack("{s:i}", "signal", signum));
+    srv->drain_pending = false;
     srv->draining = true;
     srv->serving = false;
     h2_health_changed(srv);
@@ -589,6 +588,28 @@ static void on_signal(uv_signal_t *h, int signum) {
     }
     uv_timer_start(&srv->drain_timer, on_drain_timeout, srv->cfg.drain_timeout_ms, 0);
     server_drain_check(srv);
+}
+
+static void on_drain_delay(uv_timer_t *t) { start_drain(t->data, SIGTERM); }
+
+/* SIGTERM/SIGINT. With --drain-delay-ms the health service (and /healthz)
+ * turns NOT_SERVING at once while calls are still accepted and served, so a
+ * load balancer's health check takes the replica out before it refuses
+ * anything; the drain starts when the delay ends, or at a second signal. */
+static void on_signal(uv_signal_t *h, int signum) {
+    Server *srv = h->data;
+    if (srv->draining) return;
+    if (srv->cfg.drain_delay_ms && !srv->drain_pending) {
+        log_json(srv->cfg.log_level, LOG_INFO, "not serving: draining after the delay",
+                 json_pack("{s:i,s:i}", "signal", signum, "drain_delay_ms", (int)srv->cfg.drain_delay_ms));
+        srv->drain_pending = true;
+        srv->serving = false;
+        h2_health_changed(srv);
+        uv_timer_start(&srv->drain_timer, on_drain_delay, srv->cfg.drain_delay_ms, 0);
+        return;
+    }
+    uv_timer_stop(&srv->drain_timer);
+    start_drain(srv, signum);
 }
 
 /* ---------------------------------------------------------------- run */

@@ -82,6 +82,7 @@ typedef struct Server {
     uint32_t nconn_grpc, nconn_http; /* per port */
     void *conns;                /* transport connection list (h2 and http1), see conn.h */
     bool draining;
+    bool drain_pending;         /* SIGTERM seen, --drain-delay-ms running: NOT_SERVING, still serving */
     bool serving;               /* health: SERVING / NOT_SERVING */
     void *watchers;             /* health Watch calls to notify */
     bool drained;               /* drain finished: closing the loop's own handles */
