@@ -157,7 +157,7 @@ def build_go():
     env = dict(os.environ, GO111MODULE="off", GOPATH=root + ":" + GOCODE, GOFLAGS="", GOPROXY="off",
                GOCACHE=os.path.join(root, "cache"), CGO_ENABLED="0")
     exe = os.path.join(root, "czclient")
-    r, dt = run(["go", "build", "-o", exe, "czclient"], env=env, timeout=300)
+    r, dt = run(["go", "build", "-o", exe, "czclient"], env=env, timeout=800)
     if not ok(r.returncode == 0, "go build against /usr/share/gocode (%.1fs)" % dt, r.stderr):
         bail("no client")
     return [exe]
@@ -180,7 +180,7 @@ def build_java():
     jdir = os.path.join(SOURCE, "clients", "java", "io", "catalyzer", "example")
     srcs += [os.path.join(jdir, f) for f in sorted(os.listdir(jdir)) if f.endswith(".java")]
     cp = ":".join(os.path.join(JARS, j + ".jar") for j in JAVA_COMPILE)
-    r, dt = run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", classes, "-cp", cp] + srcs, timeout=300)
+    r, dt = run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", classes, "-cp", cp] + srcs, timeout=800)
     if not ok(r.returncode == 0, "javac against /usr/share/java (%.1fs)" % dt, r.stdout + r.stderr):
         bail("no client")
     cp = ":".join([classes] + [os.path.join(JARS, j + ".jar") for j in JAVA_RUNTIME])
@@ -234,7 +234,7 @@ def main():
 
     proc, port = start_daemon()
     try:
-        r, dt = run(client + ["127.0.0.1:%d" % port], timeout=60)
+        r, dt = run(client + ["127.0.0.1:%d" % port], timeout=180)
     except subprocess.TimeoutExpired as e:
         r, dt = None, 60.0
         ok(False, "%s client finished within 60s" % lang, e)
