@@ -68,6 +68,20 @@ static bool names_eq(NameParts a, NameParts b) {
     return true;
 }
 
+/* The same catalog table, or two copies of one made during the analysis (a
+ * temporary view over a data source gets a fresh unnamed table each time it
+ * is resolved): equal by what the plan shows of them. */
+static bool tables_eq(const TableDef *a, const TableDef *b) {
+    if (a == b) return true;
+    if (!a || !b || !str_eq(a->catalog, b->catalog) || !str_eq(a->ns, b->ns) || !str_eq(a->name, b->name) ||
+        !str_eq(a->provider, b->provider) || a->v2 != b->v2 || a->ncols != b->ncols)
+        return false;
+    for (int i = 0; i < a->ncols; i++)
+        if (!str_eq(a->cols[i].name, b->cols[i].name) || !type_equal(a->cols[i].type, b->cols[i].type))
+            return false;
+    return true;
+}
+
 static bool differ(Cmp *c, const Node *a, const Node *b, const char *why) {
     if (!c->why) {
         c->why = why;
@@ -110,7 +124,7 @@ static bool same(Cmp *c, const Node *a, const Node *b) {
             return differ(c, a, b, "functions");
         break;
     case NK_Relation:
-        if (a->u.relation.table != b->u.relation.table) return differ(c, a, b, "tables");
+        if (!tables_eq(a->u.relation.table, b->u.relation.table)) return differ(c, a, b, "tables");
         break;
     case NK_SubqueryAlias:
         if (!names_eq(a->u.alias.name, b->u.alias.name)) return differ(c, a, b, "aliases");

@@ -782,7 +782,16 @@ static void report(Load *L) {
             if (L->errors[i])
                 printf("%s\"%s\":%llu", k++ ? "," : "", i < CZC_STATUS_COUNT ? czc_status_name(i) : "OTHER",
                        (unsigned long long)L->errors[i]);
-        printf("},\"throughput_rps\":%.1f,\"latency_us\":{", rps);
+        printf("}");
+        if (nerr) { /* the first failure's status and message, JSON-escaped */
+            printf(",\"first_error\":\"");
+            for (const unsigned char *c = (const unsigned char *)L->first_error; *c; c++)
+                if (*c == '"' || *c == '\\') printf("\\%c", *c);
+                else if (*c < 0x20) printf("\\u%04x", *c);
+                else putchar(*c);
+            printf("\"");
+        }
+        printf(",\"throughput_rps\":%.1f,\"latency_us\":{", rps);
         for (int i = 0; i < 4; i++) printf("\"%s\":%.1f,", QN[i], hist_quantile(&L->hist, QS[i]) / 1e3);
         printf("\"max\":%.1f,\"mean\":%.1f,\"min\":%.1f}", (double)L->hist.max / 1e3, hist_mean(&L->hist) / 1e3,
                L->hist.total ? (double)L->hist.min / 1e3 : 0.0);

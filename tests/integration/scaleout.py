@@ -206,6 +206,8 @@ def figures(label, rep):
              % (label, rep["requests"], rep["ok"], sum(rep["errors"].values()) if rep["errors"] else 0,
                 json.dumps(rep["errors"]), rep["analysis_errors"], rep["throughput_rps"],
                 rep["latency_us"]["p99"] / 1e3)]
+    if rep.get("first_error"):
+        lines.append("  first failure: %s" % rep["first_error"])
     for name, w in zip(names, rep.get("windows", [])):
         lines.append("  %-6s %5.1f-%5.1f s: %5d requests, %d errors, %d analysis errors, p99 %.1f ms"
                      % (name, w["from_s"], w["to_s"], w["requests"], w["errors"], w["analysis_errors"],

@@ -205,7 +205,8 @@ def services_resolve():
     assert set(db.get_services()) == SERVICES
     want = {
         "catalyzer.v1.Analyzer": {"Analyze": (False, True), "Execute": (False, False), "RegisterCatalog": (False, False),
-                                  "DropSession": (False, False), "ListFunctions": (False, False)},
+                                  "DropSession": (False, False), "ListFunctions": (False, False),
+                                  "InvalidateTable": (False, False)},
         "spark.connect.SparkConnectService": {"ExecutePlan": (False, True), "AnalyzePlan": (False, False),
                                               "Config": (False, False), "ReleaseExecute": (False, False),
                                               "ReleaseSession": (False, False)},
