@@ -732,6 +732,18 @@ bool ty_sql_keywords(TypeCtx *c) {
     return true;
 }
 
+/* collations(): every collation and its properties (Collations.elementSchema);
+ * LANGUAGE, COUNTRY and ICU_VERSION are NULL for the UTF8 ones */
+bool ty_collations(TypeCtx *c) {
+    const char *n[] = {"CATALOG", "SCHEMA", "NAME", "LANGUAGE", "COUNTRY", "ACCENT_SENSITIVITY",
+                       "CASE_SENSITIVITY", "PAD_ATTRIBUTE", "ICU_VERSION"};
+    const DataType *ty[9];
+    bool nl[] = {false, false, false, true, true, false, false, false, true};
+    for (int i = 0; i < 9; i++) ty[i] = &TYPE_STRING;
+    c->result = struct_of(c->an->arena, 9, n, ty, nl);
+    return true;
+}
+
 bool ty_posexplode(TypeCtx *c) {
     if (!generator_input(c)) return false;
     const DataType *t = c->args[0]->type;
