@@ -154,7 +154,13 @@ static const DataType *retyped(Arena *a, const DataType *t, int32_t coll) {
 }
 
 /* collateToSingleType over args[idx[0..n)]; false on a mismatch. */
-static bool collate_to_single(Analysis *an, Node **args, const int *idx, int n, const Node *at) {
+static bool collate_to_single(Analysis *an, Node **args, const int *idx_in, int n_in, const Node *at) {
+    /* only the arguments with a string in their type take part (a NULL or a
+       number among them does not end the search) */
+    int idx[256];
+    int n = 0;
+    for (int i = 0; i < n_in && n < 256; i++)
+        if (args[idx_in[i]]->type && has_string(args[idx_in[i]]->type)) idx[n++] = idx_in[i];
     bool any = false;
     for (int i = 0; i < n; i++) any = any || (args[idx[i]]->type && type_has_collated_string(args[idx[i]]->type));
     if (!any) return true;
@@ -311,5 +317,32 @@ bool fn_collation_arg_supported(const char *name, int i, const DataType *t) {
     if (collation_is_icu(t->collation) && collation_is_accent_insensitive(t->collation) &&
         !collation_is_case_insensitive(t->collation) && listed(NON_CS_AI, name))
         return false;
+    return true;
+}
+
+/* The collation the strings of `e` and of a subquery's output column must
+ * share for `e IN (SELECT col ...)` (InSubquery: the subquery is IMPLICIT);
+ * NULL when nothing is to change, false on a mismatch. */
+bool fn_collation_in_subquery(Analysis *an, const Node *value, const DataType *col, const Node *at,
+                              const DataType **out) {
+    *out = NULL;
+    if (!value->type || !has_string(value->type) || !has_string(col)) return true;
+    if (!type_has_collated_string(value->type) && !type_has_collated_string(col)) return true;
+    CollCtx l, r = {col, ST_IMPLICIT}, w;
+    if (!context(an, value, at, &l)) return false;
+    if (l.strength == ST_NONE) return true;
+    if (!winner(an, at, l, r, &w)) return false;
+    if (w.strength != ST_NONE) *out = string_of(w.type);
+    return true;
+}
+
+/* BETWEEN's input against each bound (the replacement's two comparisons),
+ * for the mismatch errors only: the arguments print as written. */
+bool fn_collation_check_pairs(Analysis *an, Node *const *args, int nargs, const Node *at) {
+    for (int i = 1; i < nargs; i++) {
+        Node *pair[2] = {args[0], args[i]};
+        static const int both[2] = {0, 1};
+        if (!collate_to_single(an, pair, both, 2, at)) return false;
+    }
     return true;
 }

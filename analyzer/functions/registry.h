@@ -144,6 +144,9 @@ const char *fn_collation_full_name(Arena *a, const DataType *t);
  * result type of a string function whose type is its input's. */
 bool fn_collation_coerce_call(Analysis *an, const char *name, Node **args, int nargs, const Node *at);
 bool fn_collation_coerce_all(Analysis *an, Node **args, int nargs, const Node *at);
+bool fn_collation_in_subquery(Analysis *an, const Node *value, const DataType *col, const Node *at,
+                              const DataType **out);
+bool fn_collation_check_pairs(Analysis *an, Node *const *args, int nargs, const Node *at);
 /* false when argument i of `name` has a collation the function does not
  * support (StringTypeBinaryLcase: the subject of LIKE, RLIKE, the regexp
  * functions and split; StringTypeNonCSAICollation: the string searches) */

@@ -50,4 +50,12 @@ select c2 from coll_p intersect select 'a' collate unicode_ci;
 -- the string searches take no case-sensitive accent-insensitive collation (StringTypeNonCSAICollation)
 select contains(c1 collate unicode_ai, 'a') from coll_p;
 select replace(c1 collate en_ai, 'a', 'b') from coll_p;
-select contains(c1 collate unicode_ci_ai, 'a'), startswith(c1 collate en_ci, 'a') from coll_p
+select contains(c1 collate unicode_ci_ai, 'a'), startswith(c1 collate en_ci, 'a') from coll_p;
+-- a NULL or a number among the arguments does not stop the coercion of the strings
+select coalesce(c2, null, 'x'), concat(c2, null, 'x'), c2 || 1 from coll_p;
+-- BETWEEN compares its input with each bound; the arguments print as written
+select c2 between 'a' and 'b', c4 between 'a' collate unicode and 'b' from coll_p;
+select c2 between c4 and 'b' from coll_p;
+-- IN (subquery): the subquery's column is implicit
+select 'a' in (select c2 from coll_p), c4 collate unicode_ci in (select c2 from coll_p) from coll_p;
+select c1 in (select c2 from coll_p) from coll_p
