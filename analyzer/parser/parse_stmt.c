@@ -317,6 +317,8 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
             }
             for (uint32_t i = 0; i < s->u.ddl.ncols; i++)
                 s->u.ddl.col_types[i] = type_with_default_collation(p->a, s->u.ddl.col_types[i], id);
+            ps_spec(p, s)->has_collation = true;
+            ps_spec(p, s)->collation = id;
         } else if (ps_accept_kw(p, KW_COMMENT) || ps_accept_kw(p, KW_LOCATION)) ps_parse_string_lit(p, NULL);
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
