@@ -566,6 +566,16 @@ static Node *parse_set(Parser *p, int32_t start) {
         }
         return node_finish(n);
     }
+    if (ps_word_is(p, 0, "COLLATION") && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
+        (tk_at(p, 2)->kind == TK_EOF || is_op_at(p, 2, OP_SEMI))) {
+        /* SET COLLATION name: spark.sql.session.collation.default (visitSetCollation) */
+        advance(p);
+        Node *n = node_new(p->a, NK_SetConfig, start, 0);
+        n->u.ddl.text = "spark.sql.session.collation.default";
+        n->u.ddl.value = ps_parse_identifier(p);
+        n->stop = prev_stop(p);
+        return node_finish(n);
+    }
     if (ps_word_is(p, 0, "CATALOG") && !is_op_at(p, 1, OP_EQ) && !is_op_at(p, 1, OP_DOT) && tk_at(p, 1)->kind != TK_EOF) {
         /* SET CATALOG name | 'name' | IDENTIFIER(...) */
         advance(p);
