@@ -334,7 +334,14 @@ static bool apply_rule(Analysis *an, const CollRule *r, Node **args, int nargs, 
     return collate_to_single(an, args, idx, n, at);
 }
 
+static bool any_collated(Node *const *args, int nargs) {
+    for (int i = 0; i < nargs; i++)
+        if (args[i] && args[i]->type && type_has_collated_string(args[i]->type)) return true;
+    return false;
+}
+
 bool fn_collation_coerce_call(Analysis *an, const char *name, Node **args, int nargs, const Node *at) {
+    if (!any_collated(args, nargs)) return true; /* the common case: nothing to look up */
     const CollRule *r = rule_for(name);
     return r ? apply_rule(an, r, args, nargs, at) : true;
 }
@@ -368,7 +375,7 @@ static const ResultRule RESULTS[] = {
 
 const DataType *fn_collation_result_type(Analysis *an, const char *name, Node *const *args, int nargs,
                                          const DataType *result) {
-    if (!result) return result;
+    if (!result || !any_collated(args, nargs)) return result;
     const DataType *rs = string_of(result);
     if (!rs || rs->collation != COLLATION_UTF8_BINARY) return result;
     for (const ResultRule *r = RESULTS; r->name; r++) {
