@@ -56,6 +56,8 @@ static TableDef *table_copy(Arena *a, const TableDef *t) {
         n->cols[i].name_hash = attr_name_hash(n->cols[i].name);
     }
     n->provider = t->provider ? arena_strdup(a, t->provider) : NULL;
+    n->has_default_collation = t->has_default_collation;
+    n->default_collation = t->default_collation;
     n->is_view = t->is_view;
     n->view_text = t->view_text ? arena_strdup(a, t->view_text) : NULL;
     n->nview_cols = t->nview_cols;

@@ -37,6 +37,8 @@ typedef struct TableDef {
     const char **view_cols;
     int npart_cols;        /* PARTITIONED BY columns (0: not partitioned) */
     const char **part_cols;
+    bool has_default_collation; /* DEFAULT COLLATION: what a column added later as a plain STRING takes */
+    int32_t default_collation;
 } TableDef;
 
 typedef struct UdfDef {

@@ -279,6 +279,7 @@ static const ErrorClassDef CLASSES[] = {
     {"UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES", "0A000", "The feature is not supported: Combination of ORDER BY/SORT BY/DISTRIBUTE BY/CLUSTER BY."},
     {"INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", "22006", "Error parsing <input> to interval. Cannot support (interval '<input>' <from> to <to>) expression."},
     {"INVALID_INTERVAL_FORMAT.INVALID_VALUE", "22006", "Error parsing <input> to interval. Invalid value <value>."},
+    {"INVALID_CONF_VALUE.DEFAULT_COLLATION", "22022", "The value '<confValue>' in the config \"<confName>\" is invalid. Cannot resolve the given default collation. Suggested valid collation names: ['<proposals>']?"},
     {"INVALID_CONF_VALUE.TIME_ZONE", "22022", "The value '<confValue>' in the config \"<confName>\" is invalid. Cannot resolve the given timezone."},
     {"INVALID_INTERVAL_FORMAT.TIMEZONE_INTERVAL_OUT_OF_RANGE", "22006", "Error parsing <input> to interval. The interval value must be in the range of [-18, +18] hours with second precision."},
     {"_LEGACY_ERROR_TEMP_0045", NULL, "Invalid time zone displacement value."},

@@ -411,6 +411,8 @@ typedef struct StmtSpec {
     bool rel_view;           /* a persistent view */
     uint32_t nrel_cols;      /* a table's columns (ResolvedTable's output) */
     const char **rel_cols;
+    bool has_collation;      /* CREATE TABLE / ALTER TABLE ... DEFAULT COLLATION name */
+    int32_t collation;
 } StmtSpec;
 
 /* A statement's spec, or an empty one. */

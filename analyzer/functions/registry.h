@@ -134,7 +134,7 @@ Node *fn_resolve_lambda(Analysis *an, const FuncDef *def, Node **args, int nargs
     X(decode) X(transform) X(same_as_input) X(exists) X(aggregate) X(zip_with) X(transform_keys) \
     X(transform_values) X(map_zip_with) X(arith) X(div) X(intdiv) X(rem) X(try_arith) X(try_div) X(try_rem) X(double_or_interval) X(cmp) X(eq) X(logic) \
     X(bitwise) X(shift) X(unary_num) X(bitnot) X(not) X(neq) \
-    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask) X(randstr) X(schema_of) X(to_format) X(to_binary) X(signum) X(width_bucket) X(variant_explode) X(avro) X(sql_keywords) X(regexp_replace) X(format_string) X(convert_timezone) X(hex) X(pivot_first) X(collate) X(collation)
+    X(filter) X(map_filter) X(array_sort) X(pad) X(str_pred) X(to_char) X(listagg) X(median) X(mask) X(randstr) X(schema_of) X(to_format) X(to_binary) X(signum) X(width_bucket) X(variant_explode) X(avro) X(sql_keywords) X(regexp_replace) X(format_string) X(convert_timezone) X(hex) X(pivot_first) X(collate) X(collation) X(collations)
 
 /* typers_collation.c: 'SYSTEM.BUILTIN.<name>', what collation() of a value of type t gives */
 const char *fn_collation_full_name(Arena *a, const DataType *t);
@@ -144,6 +144,9 @@ const char *fn_collation_full_name(Arena *a, const DataType *t);
  * result type of a string function whose type is its input's. */
 bool fn_collation_coerce_call(Analysis *an, const char *name, Node **args, int nargs, const Node *at);
 bool fn_collation_coerce_all(Analysis *an, Node **args, int nargs, const Node *at);
+bool fn_collation_in_subquery(Analysis *an, const Node *value, const DataType *col, const Node *at,
+                              const DataType **out);
+bool fn_collation_check_pairs(Analysis *an, Node *const *args, int nargs, const Node *at);
 /* false when argument i of `name` has a collation the function does not
  * support (StringTypeBinaryLcase: the subject of LIKE, RLIKE, the regexp
  * functions and split; StringTypeNonCSAICollation: the string searches) */

@@ -230,7 +230,11 @@ static Node *type_in_subquery(Analysis *an, Node *e) {
     for (uint32_t i = 0; i < nv; i++) {
         Node *o = attr_of(an, outs[i]);
         if (!o) return finish_typed(an, e, k, e->nkids, &TYPE_BOOLEAN, true);
-        const DataType *w = coerce_wider_type(a, k[i]->type, o->type);
+        const DataType *coll;
+        if (!fn_collation_in_subquery(an, k[i], o->type, e, &coll)) return NULL;
+        const DataType *w = coll && k[i]->type->id == T_STRING && o->type->id == T_STRING
+                                ? coll
+                                : coerce_wider_type(a, k[i]->type, o->type);
         if (!w) {
             return an_fail(an, error_make(a, "DATATYPE_MISMATCH.IN_SUBQUERY_DATA_TYPE_MISMATCH", e, "sqlExpr",
                                           expr_sql_quoted(a, e), "mismatchedColumns",

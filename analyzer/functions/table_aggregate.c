@@ -99,6 +99,7 @@ const FuncDef FUNCS_GENERATOR[] = {
     {GEN("json_tuple", 2, -1, "s", json_tuple, NULL)},
     {GEN("variant_explode", 1, 1, "v", variant_explode, NULL), .params = "input"},
     {GEN("sql_keywords", 0, 0, "", sql_keywords, NULL)},
+    {GEN("collations", 0, 0, "", collations, NULL)},
     {GEN("variant_explode_outer", 1, 1, "v", variant_explode, NULL), .params = "input"},
     END_OF_TABLE,
 };

@@ -182,6 +182,15 @@ bool ty_if(TypeCtx *c) {
 
 /* between(x, lo, hi): boolean; the three must be comparable */
 bool ty_between(TypeCtx *c) {
+    /* Between is replaced by (input >= lower AND input <= upper): each
+       comparison brings its strings to one collation */
+    if (!fn_collation_check_pairs(c->an, c->args, 3, c->orig)) return false;
+    bool strings = true;
+    for (int i = 0; i < 3; i++) strings = strings && c->args[i]->type->id == T_STRING;
+    if (strings) {
+        c->result = &TYPE_BOOLEAN;
+        return true;
+    }
     if (!coerce_wider_type_n(c->an->arena, (const DataType *[]){c->args[0]->type, c->args[1]->type, c->args[2]->type}, 3))
         return fail_data_diff(c, 0, 3);
     c->result = &TYPE_BOOLEAN;
@@ -729,6 +738,18 @@ bool ty_sql_keywords(TypeCtx *c) {
     const DataType *ty[] = {&TYPE_STRING, &TYPE_BOOLEAN};
     bool nl[] = {false, false};
     c->result = struct_of(c->an->arena, 2, n, ty, nl);
+    return true;
+}
+
+/* collations(): every collation and its properties (Collations.elementSchema);
+ * LANGUAGE, COUNTRY and ICU_VERSION are NULL for the UTF8 ones */
+bool ty_collations(TypeCtx *c) {
+    const char *n[] = {"CATALOG", "SCHEMA", "NAME", "LANGUAGE", "COUNTRY", "ACCENT_SENSITIVITY",
+                       "CASE_SENSITIVITY", "PAD_ATTRIBUTE", "ICU_VERSION"};
+    const DataType *ty[9];
+    bool nl[] = {false, false, false, true, true, false, false, false, true};
+    for (int i = 0; i < 9; i++) ty[i] = &TYPE_STRING;
+    c->result = struct_of(c->an->arena, 9, n, ty, nl);
     return true;
 }
 

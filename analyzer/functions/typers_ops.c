@@ -63,7 +63,9 @@ static void binop_promote(TypeCtx *c, bool arithmetic) {
         lt = (*l)->type;
         rt = (*r)->type;
     }
-    if (!type_equal(lt, rt)) {
+    /* ImplicitTypeCasts casts a BinaryOperator's sides only when they are
+       not sameType (nullability inside arrays and structs aside) */
+    if (!type_same(lt, rt)) {
         if (lt->id == T_DECIMAL && rt->id == T_DECIMAL) {
             if (!arithmetic) {
                 const DataType *t = fn_wider_decimal(a, lt, rt);

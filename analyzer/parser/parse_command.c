@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "parser_int.h"
+#include "core/collation.h"
 
 typedef enum Tail {
     T_TARGET,        /* [IF [NOT] EXISTS] target, then the rest skipped */
@@ -782,6 +783,27 @@ static Node *alter_relation(Parser *p, int32_t start, bool view) {
         advance(p), advance(p);
         s->u.ddl.action = SA_SET_PROPERTIES;
         ps_parse_props(p, s, false);
+    } else if (!view && is_kw(p, KW_DEFAULT) && ps_word_is(p, 1, "COLLATION")) {
+        /* ALTER TABLE t DEFAULT COLLATION name: the table's `collation`
+           property, what columns added later take (existing ones keep theirs) */
+        advance(p), advance(p);
+        const Token *nt = tk(p);
+        const char *cname = ps_parse_identifier(p);
+        int32_t id;
+        s->u.ddl.action = SA_SET_PROPERTIES;
+        if (cname && !collation_from_name(cname, &id)) {
+            ps_defer_error(p, ps_perr(p, "COLLATION_INVALID_NAME", nt->start, nt->end - 1, "collationName", cname,
+                                      "proposals", collation_suggestions(p->a, cname), NULL));
+        } else if (cname) {
+            StmtSpec *sp = ps_spec(p, s);
+            sp->nprops = 1;
+            sp->prop_keys = ARENA_ARRAY(p->a, const char *, 1);
+            sp->prop_values = ARENA_ARRAY(p->a, const char *, 1);
+            sp->prop_keys[0] = "collation";
+            sp->prop_values[0] = collation_name(p->a, id);
+            sp->has_collation = true;
+            sp->collation = id;
+        }
     } else if (ps_word_is(p, 0, "UNSET") && is_kw_at(p, 1, KW_TBLPROPERTIES)) {
         advance(p), advance(p);
         s->u.ddl.action = SA_UNSET_PROPERTIES;

@@ -320,6 +320,8 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
             }
             for (uint32_t i = 0; i < s->u.ddl.ncols; i++)
                 s->u.ddl.col_types[i] = type_with_default_collation(p->a, s->u.ddl.col_types[i], id);
+            ps_spec(p, s)->has_collation = true;
+            ps_spec(p, s)->collation = id;
         } else if (ps_accept_kw(p, KW_COMMENT) || ps_accept_kw(p, KW_LOCATION)) ps_parse_string_lit(p, NULL);
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
@@ -565,6 +567,16 @@ static Node *parse_set(Parser *p, int32_t start) {
             ps_defer_error(p, ps_perr(p, "_LEGACY_ERROR_TEMP_0045", start, n->stop, NULL));
             n->u.ddl.value = "";
         }
+        return node_finish(n);
+    }
+    if (ps_word_is(p, 0, "COLLATION") && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
+        (tk_at(p, 2)->kind == TK_EOF || is_op_at(p, 2, OP_SEMI))) {
+        /* SET COLLATION name: spark.sql.session.collation.default (visitSetCollation) */
+        advance(p);
+        Node *n = node_new(p->a, NK_SetConfig, start, 0);
+        n->u.ddl.text = "spark.sql.session.collation.default";
+        n->u.ddl.value = ps_parse_identifier(p);
+        n->stop = prev_stop(p);
         return node_finish(n);
     }
     if (ps_word_is(p, 0, "CATALOG") && !is_op_at(p, 1, OP_EQ) && !is_op_at(p, 1, OP_DOT) && tk_at(p, 1)->kind != TK_EOF) {

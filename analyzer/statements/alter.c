@@ -76,8 +76,30 @@ static Node *add_columns(Analysis *an, CzSession *s, Node *stmt, const ResolvedR
     def.ncols = t->ncols + (int)stmt->u.ddl.ncols;
     def.cols = ARENA_ARRAY(an->arena, ColumnDef, (size_t)def.ncols + 1);
     for (int i = 0; i < t->ncols; i++) def.cols[i] = t->cols[i];
+    /* a plain STRING takes the table's DEFAULT COLLATION */
+    Node *out = stmt;
+    if (t->has_default_collation) {
+        out = node_copy(an->arena, stmt);
+        const DataType **types = ARENA_ARRAY(an->arena, const DataType *, stmt->u.ddl.ncols + 1);
+        for (uint32_t i = 0; i < stmt->u.ddl.ncols; i++)
+            types[i] = type_with_default_collation(an->arena, stmt->u.ddl.col_types[i], t->default_collation);
+        out->u.ddl.col_types = types;
+        out = node_finish(out);
+    }
     for (uint32_t i = 0; i < stmt->u.ddl.ncols; i++)
-        def.cols[t->ncols + (int)i] = (ColumnDef){stmt->u.ddl.col_names[i], stmt->u.ddl.col_types[i], true, 0};
+        def.cols[t->ncols + (int)i] = (ColumnDef){stmt->u.ddl.col_names[i], out->u.ddl.col_types[i], true, 0};
+    catalog_put_table_def(c, &def);
+    return stmt_resolved_target(an, out, r);
+}
+
+/* ALTER TABLE t DEFAULT COLLATION name: the table's default for the columns
+ * added later (SET TBLPROPERTIES ('collation' = name) as a v1 command). */
+static Node *set_default_collation(Analysis *an, CzSession *s, Node *stmt, const ResolvedRel *r,
+                                   PendingChanges *pend) {
+    Catalog *c = pending_catalog(s, pend);
+    TableDef def = *r->table;
+    def.has_default_collation = true;
+    def.default_collation = ddl_spec(stmt)->collation;
     catalog_put_table_def(c, &def);
     return stmt_resolved_target(an, stmt, r);
 }
@@ -128,6 +150,9 @@ Node *stmt_alter_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     if (r.table->v2) return stmt; /* a v2 table: the catalog applies the change when the command runs */
     switch (act) {
     case SA_ADD_COLUMNS: return add_columns(an, s, stmt, &r, pend);
+    case SA_SET_PROPERTIES:
+        if (ddl_spec(stmt)->has_collation) return set_default_collation(an, s, stmt, &r, pend);
+        return stmt_resolved_target(an, stmt, &r);
     case SA_ALTER_COLUMN:
         if (stmt->u.ddl.extended) return unsupported_operation(an, stmt, &r, "ALTER COLUMN ... FIRST | AFTER");
         return alter_column(an, stmt, &r);

@@ -152,6 +152,8 @@ Node *stmt_create_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *
     }
     TableDef *t = catalog_put_table(c, ns, tbl, (int)ncols, cols);
     if (stmt->u.ddl.provider) t->provider = arena_strdup(c->arena, stmt->u.ddl.provider);
+    t->has_default_collation = ddl_spec(stmt)->has_collation;
+    t->default_collation = ddl_spec(stmt)->collation;
     if (ddl_spec(stmt)->npart) {
         t->npart_cols = (int)ddl_spec(stmt)->npart;
         t->part_cols = ARENA_ARRAY(c->arena, const char *, ddl_spec(stmt)->npart);

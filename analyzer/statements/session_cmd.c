@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/collation.h"
 #include "print/printer.h"
 #include "rules/lib/variables.h"
 
@@ -31,6 +32,11 @@ Node *stmt_set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
     if (!strcasecmp(key, "spark.sql.session.timeZone") && !conf_valid_time_zone(stmt->u.ddl.value))
         return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.TIME_ZONE", stmt, "confName", key, "confValue",
                                       stmt->u.ddl.value, NULL));
+    int32_t coll;
+    if (!strcasecmp(key, "spark.sql.session.collation.default") && !collation_from_name(stmt->u.ddl.value, &coll))
+        return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.DEFAULT_COLLATION", stmt, "confName", key,
+                                      "confValue", stmt->u.ddl.value, "proposals",
+                                      collation_suggestions(an->arena, stmt->u.ddl.value), NULL));
     if (!state_set_conf(st, key, stmt->u.ddl.value))
         return an_fail(an, error_make(an->arena, "INVALID_CONF_VALUE.DEFAULT", stmt, "confValue",
                                       arena_printf(an->arena, "'%s'", stmt->u.ddl.value), "confName",

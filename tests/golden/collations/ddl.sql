@@ -11,4 +11,11 @@ create table coll_f using parquet as select c1, c2 collate unicode as c2, 'x' as
 select * from coll_f;
 create view coll_v as select c1, upper(c2) as u from coll_d;
 select * from coll_v;
-select c1 = u from coll_v
+select c1 = u from coll_v;
+-- ALTER TABLE ... DEFAULT COLLATION: only the columns added later take it
+create table coll_g(c1 string, c0 string collate utf8_binary) using parquet default collation utf8_lcase;
+alter table coll_g add column c2 string;
+alter table coll_g default collation unicode;
+alter table coll_g add columns (c3 string collate utf8_lcase, c4 string, c5 array<string>);
+select * from coll_g;
+alter table coll_g default collation nope

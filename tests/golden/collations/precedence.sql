@@ -22,7 +22,8 @@ declare v1 = 'a';
 declare v2 = 'b' collate utf8_lcase;
 select collation(v1 || 'a'), collation(v2 || 'a'), collation(v2 || 'a' collate utf8_binary), collation(substring(v2, 0, 1) || 'a');
 select v1 || v2;
--- a cast of a non-string has default strength
+-- a cast of a non-string has default strength, a cast of a string implicit (SPARK-50523)
+select collation(c1 || cast(1 as string)), collation(cast('a' as string collate utf8_lcase) || 'b') from coll_p;
 select collation(c1 || cast(to_char(date'2016-04-08', 'y') as string)) from coll_p;
 -- arrays: array(...) and the array functions collate their elements
 select collation(element_at(array('a', 'b' collate utf8_lcase), 1));
@@ -50,4 +51,17 @@ select c2 from coll_p intersect select 'a' collate unicode_ci;
 -- the string searches take no case-sensitive accent-insensitive collation (StringTypeNonCSAICollation)
 select contains(c1 collate unicode_ai, 'a') from coll_p;
 select replace(c1 collate en_ai, 'a', 'b') from coll_p;
-select contains(c1 collate unicode_ci_ai, 'a'), startswith(c1 collate en_ci, 'a') from coll_p
+select contains(c1 collate unicode_ci_ai, 'a'), startswith(c1 collate en_ci, 'a') from coll_p;
+-- a NULL or a number among the arguments does not stop the coercion of the strings
+select coalesce(c2, null, 'x'), concat(c2, null, 'x'), c2 || 1 from coll_p;
+-- BETWEEN compares its input with each bound; the arguments print as written
+select c2 between 'a' and 'b', c4 between 'a' collate unicode and 'b' from coll_p;
+select c2 between c4 and 'b' from coll_p;
+-- IN (subquery): the subquery's column is implicit
+select 'a' in (select c2 from coll_p), c4 collate unicode_ci in (select c2 from coll_p) from coll_p;
+select c1 in (select c2 from coll_p) from coll_p;
+-- structs, maps and arrays: each string inside takes the winner at its place
+select named_struct('f', 'a' collate utf8_lcase) = named_struct('f', 'a');
+select named_struct('f', c1, 'g', 'x') = named_struct('f', 'y', 'g', 'z' collate utf8_lcase) from coll_p;
+select c3 = named_struct('col1', 'a') from coll_p;
+select array(c1) = array('a'), map('k', c2)['k'] = 'v' from coll_p
