@@ -257,12 +257,22 @@ try:
             r = c.analyze_sql(sql, conf=rc_conf)[-1].result
             return r.schema if r.ok else r.error.error_class
 
+        import urllib.request
+
+        def running_jobs():
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.http_port, timeout=10) as r:
+                m = re.search(r"^catalyzer_jobs_running (\d+)$", r.read().decode(), re.M)
+            return int(m.group(1)) if m else -1
+
         def on_worker1(fn):
-            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1."""
+            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1
+            (once the slow call is seen running, however busy the machine)."""
             slow = threading.Thread(target=lambda: c.analyze_sql("SELECT 1", conf={
-                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "1500"}))
+                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "2500"}))
             slow.start()
-            time.sleep(0.3)
+            deadline = time.time() + 10
+            while running_jobs() < 1 and time.time() < deadline:
+                time.sleep(0.02)
             try:
                 return fn()
             finally:
@@ -310,7 +320,6 @@ try:
         except grpc.RpcError as e:
             check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "catalog" in e.details(),
                   "InvalidateTable without a catalog: INVALID_ARGUMENT", e)
-        import urllib.request
         req = urllib.request.Request("http://127.0.0.1:%d/v1/invalidate-table" % d.http_port,
                                      data=json.dumps({"catalog": "rc", "namespace": ["live"],
                                                       "table": "changing"}).encode(),
