@@ -83,7 +83,7 @@ with open(live, "w") as f:
 
 prov = Provider(command, ["--schema", "tpcds=" + SCHEMA, "--schema", "live=" + live,
                           "--function", "fns.plus1(int)->int", "--function", "fns.label(string,int)->string",
-                          "--function", "fns.bad(int)->notatype",
+                          "--function", "fns.bad(int)->notatype", "--function", "tpcds.plus2(int)->int",
                           "--aggregate", "fns.total(decimal(7,2))->decimal(17,2)"])
 try:
     P = prov.port
@@ -145,6 +145,17 @@ try:
     fl = prov.count("LoadFunction", "loaded", since=mark)
     check(fl == {"fns.plus1": 1, "fns.label": 1, "fns.total": 1, "fns.bad": 1},
           "each function loaded once per time to live (%s)" % fl, prov.events[mark:])
+    mark = prov.mark()
+    out, r = cli(["USE rc.tpcds", "SELECT plus2(1) AS a, upper('x') AS u", "SELECT fns.plus1(2) AS b",
+                  "SELECT nosuch(1)", "SELECT tpcds.nosuch(1)"], remote_confs(port=P))
+    got = [(o["status"], o.get("schema") if o["status"] == "ok" else o.get("error_class")) for o in out]
+    asked = sorted(e["name"] for e in prov.events[mark:] if e["rpc"] == "LoadFunction")
+    check(got == [("ok", "struct<>"), ("ok", "struct<a:int,u:string>"), ("ok", "struct<b:int>"),
+                  ("error", "UNRESOLVED_ROUTINE"), ("error", "UNRESOLVED_ROUTINE")]
+          and asked == ["fns.plus1", "tpcds.nosuch", "tpcds.nosuch", "tpcds.plus2"]
+          and out[3]["message_parameters"]["searchPath"] == "[`system`.`builtin`, `system`.`session`, `rc`.`tpcds`]",
+          "with the remote catalog current (USE rc.tpcds), f(...) and ns.f(...) are its functions (Spark's "
+          "expandIdentifier), built-ins first (never asked)", (got, asked, out))
     plan = explain("SELECT rc.fns.plus1(s_store_sk) FROM rc.tpcds.store", remote_confs(port=P))
     check(re.search(r"Project \[plus1\(s_store_sk#\d+\) AS plus1\(s_store_sk\)#\d+\]", plan) is not None,
           "a catalog function's call in the plan: its name and arguments", plan)
@@ -246,12 +257,22 @@ try:
             r = c.analyze_sql(sql, conf=rc_conf)[-1].result
             return r.schema if r.ok else r.error.error_class
 
+        import urllib.request
+
+        def running_jobs():
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.http_port, timeout=10) as r:
+                m = re.search(r"^catalyzer_jobs_running (\d+)$", r.read().decode(), re.M)
+            return int(m.group(1)) if m else -1
+
         def on_worker1(fn):
-            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1."""
+            """fn() while worker 0 stalls in a slow call (fault injection): fn's calls run on worker 1
+            (once the slow call is seen running, however busy the machine)."""
             slow = threading.Thread(target=lambda: c.analyze_sql("SELECT 1", conf={
-                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "1500"}))
+                "catalyzer.debug.fault": "slow", "catalyzer.debug.fault.millis": "2500"}))
             slow.start()
-            time.sleep(0.3)
+            deadline = time.time() + 10
+            while running_jobs() < 1 and time.time() < deadline:
+                time.sleep(0.02)
             try:
                 return fn()
             finally:
@@ -299,7 +320,6 @@ try:
         except grpc.RpcError as e:
             check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "catalog" in e.details(),
                   "InvalidateTable without a catalog: INVALID_ARGUMENT", e)
-        import urllib.request
         req = urllib.request.Request("http://127.0.0.1:%d/v1/invalidate-table" % d.http_port,
                                      data=json.dumps({"catalog": "rc", "namespace": ["live"],
                                                       "table": "changing"}).encode(),
