@@ -11,6 +11,52 @@ bool name_eq(const char *a, const char *b) { return ident_equal_ci(a, b); }
 
 static TableDef *table_append(Catalog *c, TableDef *t);
 
+/* ---- the table index ---- */
+
+static uint32_t table_key_hash(const char *ns, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)ns; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p | 32 : *p)) * 16777619u;
+    h = (h ^ 0xffu) * 16777619u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p | 32 : *p)) * 16777619u;
+    return h;
+}
+
+static void index_insert(Catalog *c, int pos) {
+    const TableDef *t = c->tables[pos];
+    uint32_t mask = c->index_cap - 1, h = table_key_hash(t->ns, t->name) & mask;
+    while (c->index[h] >= 0) h = (h + 1) & mask;
+    c->index[h] = pos;
+}
+
+/* Rebuilds the index for the tables there are now (after a drop, or when
+ * it grows past half full). */
+static void index_rebuild(Catalog *c) {
+    uint32_t cap = 16;
+    while (cap < (uint32_t)c->ntables * 2 + 2) cap *= 2;
+    if (cap != c->index_cap) {
+        free(c->index);
+        c->index = malloc(sizeof(int32_t) * cap);
+        if (!c->index) abort();
+        c->index_cap = cap;
+    }
+    memset(c->index, 0xff, sizeof(int32_t) * cap);
+    for (int i = 0; i < c->ntables; i++)
+        if (!c->tables[i]->v2) index_insert(c, i);
+}
+
+/* The position of the session catalog's table ns.name, or -1. */
+static int index_find(const Catalog *c, const char *ns, const char *name) {
+    if (!c->index_cap) return -1;
+    uint32_t mask = c->index_cap - 1, h = table_key_hash(ns, name) & mask;
+    for (int32_t pos; (pos = c->index[h]) >= 0; h = (h + 1) & mask) {
+        const TableDef *t = c->tables[pos];
+        if (name_eq(t->ns, ns) && name_eq(t->name, name)) return pos;
+    }
+    return -1;
+}
+
 Catalog *catalog_new(void) {
     Catalog *c = calloc(1, sizeof *c);
     if (!c) abort();
@@ -29,6 +75,7 @@ void catalog_release(Catalog *c) {
         free(c->tables);
         free(c->udfs);
         free(c->v2ns);
+        free(c->index);
         arena_free(c->arena);
         free(c);
     }
@@ -78,9 +125,11 @@ Catalog *catalog_clone(const Catalog *c) {
     n->arena = arena_new(4096);
     for (int i = 0; i < c->nnamespaces; i++) catalog_add_namespace(n, c->namespaces[i]);
     n->tables = calloc((size_t)c->ntables + 1, sizeof(TableDef *));
+    n->tables_cap = c->ntables + 1;
     if (!n->tables) abort();
     for (int i = 0; i < c->ntables; i++) n->tables[i] = table_copy(n->arena, c->tables[i]);
     n->ntables = c->ntables;
+    index_rebuild(n);
     /* UDF definitions are immutable and live as long as the session that
        registered them (see session.c), so versions share them. */
     if (c->nudfs) {
@@ -103,9 +152,8 @@ bool catalog_has_namespace(const Catalog *c, const char *ns) {
 }
 
 const TableDef *catalog_find_table(const Catalog *c, const char *ns, const char *name) {
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) return c->tables[i];
-    return NULL;
+    int pos = index_find(c, ns, name);
+    return pos >= 0 ? c->tables[pos] : NULL;
 }
 
 const struct FuncDef *catalog_find_udf(const Catalog *c, const char *name) {
@@ -131,6 +179,7 @@ bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade) {
         if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns)) c->tables[i] = c->tables[--c->ntables];
         else i++;
     }
+    index_rebuild(c);
     for (int i = 0; i < c->nnamespaces; i++)
         if (name_eq(c->namespaces[i], ns)) {
             memmove(&c->namespaces[i], &c->namespaces[i + 1], sizeof(char *) * (size_t)(c->nnamespaces - i - 1));
@@ -144,11 +193,8 @@ TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int nc
     TableDef tmp = {.catalog = "spark_catalog", .ns = ns, .name = name, .ncols = ncols, .cols = (ColumnDef *)cols,
                     .provider = "parquet"};
     TableDef *t = table_copy(c->arena, &tmp);
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
-            c->tables[i] = t;
-            return t;
-        }
+    int pos = index_find(c, ns, name);
+    if (pos >= 0) return c->tables[pos] = t;
     return table_append(c, t);
 }
 
@@ -156,19 +202,25 @@ TableDef *catalog_put_table_def(Catalog *c, const TableDef *def) {
     TableDef *t = table_copy(c->arena, def);
     t->catalog = "spark_catalog";
     t->v2 = false;
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, t->ns) && name_eq(c->tables[i]->name, t->name)) {
-            c->tables[i] = t;
-            return t;
-        }
+    int pos = index_find(c, t->ns, t->name);
+    if (pos >= 0) return c->tables[pos] = t;
     return table_append(c, t);
 }
 
+/* Appends t; the array and the index grow geometrically. */
 static TableDef *table_append(Catalog *c, TableDef *t) {
-    TableDef **a = realloc(c->tables, sizeof(TableDef *) * (size_t)(c->ntables + 1));
-    if (!a) abort();
-    c->tables = a;
+    if (c->ntables >= c->tables_cap) {
+        int cap = c->tables_cap ? c->tables_cap * 2 : 8;
+        TableDef **a = realloc(c->tables, sizeof(TableDef *) * (size_t)cap);
+        if (!a) abort();
+        c->tables = a;
+        c->tables_cap = cap;
+    }
     c->tables[c->ntables++] = t;
+    if (!t->v2) {
+        if ((uint32_t)c->ntables * 2 + 2 > c->index_cap) index_rebuild(c);
+        else index_insert(c, c->ntables - 1);
+    }
     return t;
 }
 
@@ -177,6 +229,7 @@ bool catalog_drop_table(Catalog *c, const char *ns, const char *name) {
         if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
             memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
             c->ntables--;
+            index_rebuild(c);
             return true;
         }
     return false;
@@ -304,6 +357,7 @@ bool catalog_v2_drop_namespace(Catalog *c, const char *catalog, NameParts ns, bo
         if (t->v2 && !strcmp(t->catalog, catalog) && parts_start_with(t->ns_parts, ns)) c->tables[i] = c->tables[--c->ntables];
         else i++;
     }
+    index_rebuild(c);
     for (int i = 0; i < c->nv2ns;) {
         if (!strcmp(c->v2ns[i].catalog, catalog) && parts_start_with(c->v2ns[i].parts, ns))
             c->v2ns[i] = c->v2ns[--c->nv2ns];
@@ -332,6 +386,7 @@ bool catalog_v2_drop_table(Catalog *c, const char *catalog, NameParts ns, const 
         if (t->v2 && !strcmp(t->catalog, catalog) && parts_eq(t->ns_parts, ns) && !strcmp(t->name, name)) {
             memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
             c->ntables--;
+            index_rebuild(c);
             return true;
         }
     }

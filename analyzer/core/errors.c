@@ -136,6 +136,8 @@ static const ErrorClassDef CLASSES[] = {
     {"VARIABLE_ALREADY_EXISTS", "42723", "Cannot create the variable <variableName> because it already exists."},
     {"VARIABLE_NOT_FOUND", "42883", "The variable <variableName> cannot be found."},
     {"VIEW_NOT_FOUND", "42P01", "The view <relationName> cannot be found."},
+    {"RECURSIVE_VIEW", "42K0H", "Recursive view <viewIdent> detected (cycle: <newPath>)."},
+    {"VIEW_EXCEED_MAX_NESTED_DEPTH", "54K00", "The depth of view <viewName> exceeds the maximum view resolution depth (<maxNestedDepth>).\nAnalysis is aborted to avoid errors. If you want to work around this, please try to increase the value of \"spark.sql.view.maxNestedViewDepth\"."},
     {"WRONG_NUM_ARGS", "42605", "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>."},
     {"WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", "42601", "Window function <funcName> requires an OVER clause."},
     {"UNSUPPORTED_EXPR_FOR_WINDOW", "42P20", "Expression <sqlExpr> not supported within a window function."},

@@ -201,6 +201,8 @@ struct Node {
     KindMask mask;          /* kinds present in this subtree, expressions and subquery plans included */
     const DataType *type;   /* expressions: result type, once resolved */
     int32_t plan_id;        /* client plan id (Spark Connect), -1 if none */
+    uint32_t height;        /* levels of the tree under this node, itself included (kids, exprs, subquery
+                               plans), as node_finish computes it: limits check it without recursing */
     struct OutputCache *out; /* plans: output attributes, computed once (output.c); not copied */
     union {
         /* Literal */
