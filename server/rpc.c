@@ -243,6 +243,23 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
         }
         metrics_rules(&c->j->srv->metrics, t, nt);
     }
+    /* within what stock decoders read: the result sits under one response
+       message (AnalyzeResponse, ExecuteResponse) */
+    unsigned depth = pb_message_depth(&o->base) + 1;
+    if (depth > PB_STOCK_DECODER_DEPTH && o->plan) {
+        o->omitted = arena_printf(a, "plan: the response would nest %u protobuf messages deep, past the %d that stock "
+                                     "decoders accept (see tree_string)",
+                                  depth, PB_STOCK_DECODER_DEPTH);
+        o->plan = NULL;
+        depth = pb_message_depth(&o->base) + 1;
+    }
+    if (depth > PB_STOCK_DECODER_DEPTH && o->n_output) {
+        o->omitted = arena_printf(a, "%s%soutput: its types nest %u protobuf messages deep, past the %d that stock "
+                                     "decoders accept (see schema)",
+                                  o->omitted ? o->omitted : "", o->omitted ? "; " : "", depth, PB_STOCK_DECODER_DEPTH);
+        o->n_output = 0;
+        o->output = NULL;
+    }
     o->is_command = cz_result_is_command(r);
     o->arena_bytes = cz_result_arena_bytes(r);
     o->result_json = (char *)S(cz_result_json(r, index));

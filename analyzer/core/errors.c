@@ -136,6 +136,7 @@ static const ErrorClassDef CLASSES[] = {
     {"VARIABLE_ALREADY_EXISTS", "42723", "Cannot create the variable <variableName> because it already exists."},
     {"VARIABLE_NOT_FOUND", "42883", "The variable <variableName> cannot be found."},
     {"VIEW_NOT_FOUND", "42P01", "The view <relationName> cannot be found."},
+    {"CATALYZER_UNEVALUATED_VALUE", "0A000", "The value of <expr> is needed to analyse this statement, but the analyzer cannot compute it (it depends on a table's rows or on a function the constant evaluator does not implement); Spark computes it when the statement runs."},
     {"RECURSIVE_VIEW", "42K0H", "Recursive view <viewIdent> detected (cycle: <newPath>)."},
     {"VIEW_EXCEED_MAX_NESTED_DEPTH", "54K00", "The depth of view <viewName> exceeds the maximum view resolution depth (<maxNestedDepth>).\nAnalysis is aborted to avoid errors. If you want to work around this, please try to increase the value of \"spark.sql.view.maxNestedViewDepth\"."},
     {"WRONG_NUM_ARGS", "42605", "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>."},

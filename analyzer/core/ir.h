@@ -128,6 +128,9 @@ typedef struct Value Value;
 struct Value {
     const DataType *type; /* never NULL; TYPE_NULL for an untyped NULL */
     bool is_null;
+    bool unknown;         /* a session variable's value the analyzer could not compute (a query over a
+                             table, a function the constant evaluator lacks): is_null is set too, and
+                             whatever needs the value fails with CATALYZER_UNEVALUATED_VALUE */
     union {
         bool b;
         int64_t i;       /* integral types; date (days); timestamps (micros); ym interval (months) */

@@ -216,7 +216,7 @@ EvStatus ev_expr(Eval *ev, const Node *e, Value *out) {
         if (!out->type) out->type = e->type ? e->type : &TYPE_NULL;
         return EV_OK;
     case NK_VariableReference:
-        if (!e->u.attr.value) return EV_NOTCONST;
+        if (!e->u.attr.value || e->u.attr.value->unknown) return EV_NOTCONST;
         *out = *e->u.attr.value;
         if (out->is_null) out->type = e->type ? e->type : out->type;
         return EV_OK;

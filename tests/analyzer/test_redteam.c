@@ -12,7 +12,8 @@
  *   matching was exponential; a costly match stops at the deadline;
  * - sequence() and range() counts past a long;
  * - catalog registration quadratic in the number of tables;
- * - ${var} substitution outside the memory budget. */
+ * - ${var} substitution outside the memory budget;
+ * - values the analyzer cannot compute taken for NULL. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,5 +280,32 @@ Test(redteam, substitution_is_under_the_budget) {
     cz_result_free(r);
     free(q);
     expect_ok(s, "SELECT length('${x}')", &o);
+    cz_session_free(s);
+}
+
+/* ---- values the analyzer cannot compute ---- */
+
+/* A variable whose value the analyzer cannot compute (a function the
+ * constant evaluator lacks, a query over a table) was taken for NULL:
+ * IDENTIFIER and EXECUTE IMMEDIATE then gave Spark's NULL errors for a value
+ * Spark would have had. Now they say the value is unknown; a real NULL
+ * keeps Spark's error. */
+Test(redteam, unevaluated_values_are_not_null) {
+    CzSession *s = cz_session_new(false);
+    expect_ok(s, "DECLARE t = md5('x')", NULL);
+    expect_ok(s, "SELECT t", NULL); /* its type is known */
+    expect_error(s, "SELECT * FROM IDENTIFIER(t)", NULL, "CATALYZER_UNEVALUATED_VALUE");
+    expect_error(s, "EXECUTE IMMEDIATE t", NULL, "CATALYZER_UNEVALUATED_VALUE");
+    expect_error(s, "SELECT * FROM IDENTIFIER(md5('x'))", NULL, "CATALYZER_UNEVALUATED_VALUE");
+    expect_ok(s, "CREATE TABLE tt (q STRING) USING parquet", NULL);
+    expect_ok(s, "DECLARE q STRING", NULL);
+    expect_error(s, "EXECUTE IMMEDIATE q", NULL, "NULL_QUERY_STRING_EXECUTE_IMMEDIATE"); /* NULL indeed */
+    expect_ok(s, "SET VAR q = (SELECT max(q) FROM tt)", NULL);
+    expect_error(s, "EXECUTE IMMEDIATE q", NULL, "CATALYZER_UNEVALUATED_VALUE");
+    /* computed values still work */
+    expect_ok(s, "SET VAR q = 'SELECT 1 AS one'", NULL);
+    expect_ok(s, "EXECUTE IMMEDIATE q", NULL);
+    expect_ok(s, "DECLARE n = 'tt'", NULL);
+    expect_ok(s, "SELECT * FROM IDENTIFIER(n)", NULL);
     cz_session_free(s);
 }

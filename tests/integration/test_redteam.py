@@ -18,7 +18,10 @@ side is in tests/analyzer/test_redteam.c):
   costly match on a thread worker stops at the call's deadline and the
   worker is free for the next call (it spun forever; SIGTERM never exited);
 * sequence() over the whole long domain (the DECLARE aborted the worker);
-* ${var} substitution under --max-memory-bytes (it ran before the budget)."""
+* ${var} substitution under --max-memory-bytes (it ran before the budget);
+* a resolved plan nested deeper than the 100 levels stock protobuf decoders
+  read is left out of the result (AnalyzeResult.omitted says so): Python's
+  decoder failed on the whole response."""
 import json
 import time
 import urllib.error
@@ -132,6 +135,19 @@ code, rs, _ = execute(c, "DECLARE v = sequence(-9223372036854775808, 92233720368
 t.ok(code == grpc.StatusCode.OK and rs[0].ok, "sequence over the whole long domain: no abort", "%s %s" % (code, rs))
 code, r, _ = analyze(c, "SELECT element_at(v, 100000), element_at(v, 3)", session="seq")
 t.ok(code == grpc.StatusCode.OK and r.ok, "... element_at on it: no crash", "%s %s" % (code, r))
+
+# resolved plans deeper than stock protobuf decoders read (Python's 100 levels)
+for k, kind in ((60, "UNION ALL"), (150, "UNION ALL"), (60, "+"), (400, "+")):
+    sql = (" UNION ALL ".join(["SELECT 1 AS a"] * k)) if kind == "UNION ALL" else "SELECT " + "+".join(["1"] * k)
+    try:
+        r = list(c.analyze(pb.AnalyzeRequest(sql=pb.SqlQuery(query=sql)), timeout=30))[-1].result
+        got = (r.ok, r.HasField("plan"), r.omitted, bool(r.tree_string))
+    except grpc.RpcError as e:
+        got = (e.code(), e.details())
+    deep = k > 90
+    t.ok(got[:2] == (True, not deep) and (("stock decoders" in got[2]) == deep) and got[3],
+         "a %d-term %s chain: Python decodes the result, %s" % (
+             k, kind, "the plan left out and omitted saying why" if deep else "with its plan"), got)
 t.ok(d.info and d.alive() and "analysis worker died" not in d.log(), "no worker died", d.log()[-2000:])
 c.close()
 t.ok(d.stop() == 0, "exit 0")
