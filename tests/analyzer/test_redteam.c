@@ -309,3 +309,24 @@ Test(redteam, unevaluated_values_are_not_null) {
     expect_ok(s, "SELECT * FROM IDENTIFIER(n)", NULL);
     cz_session_free(s);
 }
+
+/* round(x, INT_MIN) negated INT_MIN (undefined behaviour, flagged by UBSan);
+ * Spark's Java arithmetic wraps, which keeps the integral digits. */
+Test(redteam, round_to_the_lowest_scale) {
+    CzSession *s = cz_session_new(false);
+    static const struct {
+        const char *sql, *schema;
+    } CASES[] = {
+        {"SELECT round(1.5BD, -2147483648)", "struct<round(1.5, -2147483648):decimal(2,0)>"},
+        {"SELECT round(1.5BD, -2147483647)", "struct<round(1.5, -2147483647):decimal(2,0)>"},
+        {"SELECT ceil(12.5BD, -2147483648)", "struct<ceil(12.5, -2147483648):decimal(3,0)>"},
+        {"SELECT bround(123.5BD, -2)", "struct<bround(123.5, -2):decimal(4,0)>"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        CzResult *r = run_opts(s, CASES[i].sql, NULL);
+        cr_assert_eq(cz_result_status(r), CZ_OK, "%s", CASES[i].sql);
+        cr_expect_str_eq(cz_result_schema(r), CASES[i].schema, "%s", CASES[i].sql);
+        cz_result_free(r);
+    }
+    cz_session_free(s);
+}
