@@ -46,6 +46,31 @@ static void index_rebuild(Catalog *c) {
         if (!c->tables[i]->v2) index_insert(c, i);
 }
 
+static void udf_index_rebuild(Catalog *c) {
+    uint32_t cap = 16;
+    while (cap < (uint32_t)c->nudfs * 2 + 2) cap *= 2;
+    if (cap != c->udf_index_cap) {
+        free(c->udf_index);
+        c->udf_index = malloc(sizeof(int32_t) * cap);
+        if (!c->udf_index) abort();
+        c->udf_index_cap = cap;
+    }
+    memset(c->udf_index, 0xff, sizeof(int32_t) * cap);
+    for (int i = 0; i < c->nudfs; i++) {
+        uint32_t mask = cap - 1, h = table_key_hash("", c->udfs[i].name) & mask;
+        while (c->udf_index[h] >= 0) h = (h + 1) & mask;
+        c->udf_index[h] = i;
+    }
+}
+
+static int udf_find(const Catalog *c, const char *name) {
+    if (!c->udf_index_cap) return -1;
+    uint32_t mask = c->udf_index_cap - 1, h = table_key_hash("", name) & mask;
+    for (int32_t pos; (pos = c->udf_index[h]) >= 0; h = (h + 1) & mask)
+        if (name_eq(c->udfs[pos].name, name)) return pos;
+    return -1;
+}
+
 /* The position of the session catalog's table ns.name, or -1. */
 static int index_find(const Catalog *c, const char *ns, const char *name) {
     if (!c->index_cap) return -1;
@@ -76,6 +101,7 @@ void catalog_release(Catalog *c) {
         free(c->udfs);
         free(c->v2ns);
         free(c->index);
+        free(c->udf_index);
         arena_free(c->arena);
         free(c);
     }
@@ -140,6 +166,8 @@ Catalog *catalog_clone(const Catalog *c) {
             n->udfs[i].def = c->udfs[i].def;
         }
         n->nudfs = c->nudfs;
+        n->udfs_cap = c->nudfs;
+        udf_index_rebuild(n);
     }
     for (int i = 0; i < c->nv2ns; i++) catalog_v2_add_namespace(n, c->v2ns[i].catalog, c->v2ns[i].parts);
     return n;
@@ -157,9 +185,8 @@ const TableDef *catalog_find_table(const Catalog *c, const char *ns, const char 
 }
 
 const struct FuncDef *catalog_find_udf(const Catalog *c, const char *name) {
-    for (int i = 0; i < c->nudfs; i++)
-        if (name_eq(c->udfs[i].name, name)) return c->udfs[i].def;
-    return NULL;
+    int pos = udf_find(c, name);
+    return pos >= 0 ? c->udfs[pos].def : NULL;
 }
 
 void catalog_add_namespace(Catalog *c, const char *ns) {
@@ -236,17 +263,27 @@ bool catalog_drop_table(Catalog *c, const char *ns, const char *name) {
 }
 
 void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def) {
-    for (int i = 0; i < c->nudfs; i++)
-        if (name_eq(c->udfs[i].name, name)) {
-            c->udfs[i].def = def;
-            return;
-        }
-    UdfDef *a = realloc(c->udfs, sizeof(UdfDef) * (size_t)(c->nudfs + 1));
-    if (!a) abort();
-    c->udfs = a;
+    int pos = udf_find(c, name);
+    if (pos >= 0) {
+        c->udfs[pos].def = def;
+        return;
+    }
+    if (c->nudfs >= c->udfs_cap) {
+        int cap = c->udfs_cap ? c->udfs_cap * 2 : 8;
+        UdfDef *a = realloc(c->udfs, sizeof(UdfDef) * (size_t)cap);
+        if (!a) abort();
+        c->udfs = a;
+        c->udfs_cap = cap;
+    }
     c->udfs[c->nudfs].name = arena_strdup(c->arena, name);
     c->udfs[c->nudfs].def = def;
     c->nudfs++;
+    if ((uint32_t)c->nudfs * 2 + 2 > c->udf_index_cap) udf_index_rebuild(c);
+    else {
+        uint32_t mask = c->udf_index_cap - 1, h = table_key_hash("", name) & mask;
+        while (c->udf_index[h] >= 0) h = (h + 1) & mask;
+        c->udf_index[h] = c->nudfs - 1;
+    }
 }
 
 /* ---- v2 catalogs ---- */

@@ -68,6 +68,9 @@ typedef struct Catalog {
        puts cost O(1) however many tables there are (open addressing) */
     int32_t *index;
     uint32_t index_cap;    /* a power of two, or 0 */
+    int udfs_cap;          /* room in udfs */
+    int32_t *udf_index;    /* udfs by name, the same way */
+    uint32_t udf_index_cap;
 } Catalog;
 
 /* A catalog with spark_catalog.default only. refs = 1. */

@@ -11,7 +11,7 @@
  * - LIKE with a million %s (one stack frame each) and with patterns whose
  *   matching was exponential; a costly match stops at the deadline;
  * - sequence() and range() counts past a long;
- * - catalog registration quadratic in the number of tables;
+ * - catalog registration quadratic in the number of tables and functions;
  * - ${var} substitution outside the memory budget;
  * - values the analyzer cannot compute taken for NULL. */
 #include <criterion/criterion.h>
@@ -258,6 +258,26 @@ Test(redteam, registering_many_tables_is_linear) {
     expect_ok(s, "DROP DATABASE db6 CASCADE", NULL);
     expect_error(s, "SELECT * FROM db6.t6", NULL, "TABLE_OR_VIEW_NOT_FOUND");
     expect_ok(s, "SELECT id FROM db5.t5", NULL);
+    /* functions the same way */
+    const char *arg[] = {"int"};
+    t0 = now_ns();
+    for (int i = 0; i < 60000; i++) {
+        snprintf(name, sizeof name, "f%d", i);
+        cr_assert(cz_session_register_function(s, name, 1, arg, "string", true, NULL, 0));
+    }
+    secs = (double)(now_ns() - t0) / 1e9;
+    cr_expect_lt(secs, 10.0, "60,000 functions took %.1f s", secs);
+    CzResult *r = run_opts(s, "SELECT F59999(1) AS x, f0(2) AS y", NULL);
+    cr_assert_eq(cz_result_status(r), CZ_OK, "%s", cz_result_error(r) ? cz_result_error(r)->message : "");
+    cr_expect_str_eq(cz_result_schema(r), "struct<x:string,y:string>");
+    cz_result_free(r);
+    cr_assert(cz_session_register_function(s, "f7", 1, arg, "bigint", true, NULL, 0)); /* replaced */
+    r = run_opts(s, "SELECT f7(1) AS x", NULL);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    cr_expect_str_eq(cz_result_schema(r), "struct<x:bigint>");
+    cz_result_free(r);
+    expect_ok(s, "CREATE TABLE db0.after (x INT) USING parquet", NULL); /* a statement's copy keeps them */
+    expect_ok(s, "SELECT f59998(x) FROM db0.after", NULL);
     cz_session_free(s);
 }
 
