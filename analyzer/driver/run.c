@@ -504,6 +504,17 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
 
 CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
+    jmp_buf oom; /* parsing only is under the budget too */
+    if (opts && opts->memory_limit) {
+        if (setjmp(oom)) {
+            arena_set_limit(r->arena, 0, NULL, NULL);
+            ErrorInfo *e = error_make(r->arena, "CATALYZER_MEMORY_LIMIT_EXCEEDED", NULL, "limit",
+                                      arena_printf(r->arena, "%zu", opts->memory_limit), NULL);
+            set_error(r, e, NULL, 0);
+            return r;
+        }
+        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &oom);
+    }
     const char *text = arena_strndup(r->arena, sql, len);
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
@@ -515,6 +526,7 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
     if (!stmt) {
+        arena_set_limit(r->arena, 0, NULL, NULL);
         set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
                   len);
         return r;
@@ -522,6 +534,7 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     r->status = CZ_OK;
     r->is_command = node_kind_is_command(stmt->kind);
     r->tree = plan_tree_string(r->arena, stmt);
+    arena_set_limit(r->arena, 0, NULL, NULL);
     return r; /* no analysed plan: cz_result_plan stays NULL */
 }
 

@@ -300,6 +300,18 @@ Test(redteam, substitution_is_under_the_budget) {
     cz_result_free(r);
     free(q);
     expect_ok(s, "SELECT length('${x}')", &o);
+    /* parsing only (AnalyzeRequest.parse_only) as well */
+    q = chain("SELECT ", "1 + 2", ", ", 20000, "");
+    CzRunOptions small = {.memory_limit = 256u << 10};
+    r = cz_parse_sql(s, q, strlen(q), &small);
+    cr_assert_eq(cz_result_status(r), CZ_ERROR);
+    cr_expect_str_eq(cz_result_error(r)->error_class, "CATALYZER_MEMORY_LIMIT_EXCEEDED");
+    cz_result_free(r);
+    CzRunOptions roomy = {.memory_limit = 256u << 20};
+    r = cz_parse_sql(s, q, strlen(q), &roomy);
+    cr_expect_eq(cz_result_status(r), CZ_OK, "%s", cz_result_error(r) ? cz_result_error(r)->message : "");
+    cz_result_free(r);
+    free(q);
     cz_session_free(s);
 }
 
