@@ -285,3 +285,29 @@ Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t
     return v;
 }
 
+
+unsigned pb_message_depth(const ProtobufCMessage *m) {
+    if (!m) return 0;
+    const ProtobufCMessageDescriptor *d = m->descriptor;
+    unsigned deepest = 0;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->type != PROTOBUF_C_TYPE_MESSAGE) continue;
+        const char *at = (const char *)m + f->offset;
+        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+            size_t n = *(const size_t *)((const char *)m + f->quantifier_offset);
+            ProtobufCMessage *const *v = *(ProtobufCMessage *const *const *)at;
+            for (size_t k = 0; k < n; k++) {
+                unsigned x = pb_message_depth(v[k]);
+                if (x > deepest) deepest = x;
+            }
+            continue;
+        }
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+            *(const uint32_t *)((const char *)m + f->quantifier_offset) != f->id)
+            continue;
+        unsigned x = pb_message_depth(*(ProtobufCMessage *const *)at);
+        if (x > deepest) deepest = x;
+    }
+    return deepest + 1;
+}

@@ -19,6 +19,12 @@ Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t);
 /* The output attributes of a resolved plan (Spark's LogicalPlan.output),
  * derived structurally; *n gets the count. */
 Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n);
+/* Levels of nested messages in m, m itself included (what a decoder's
+ * recursion limit counts). */
+unsigned pb_message_depth(const ProtobufCMessage *m);
+/* The nesting stock protobuf decoders accept (Python's upb, C++ and Java's
+ * default recursion limit): a response nested deeper cannot be read by them. */
+enum { PB_STOCK_DECODER_DEPTH = 100 };
 
 
 #endif

@@ -80,20 +80,37 @@ static int decode_request(Rpc *c, ProtobufCMessage **out, char *err, size_t errl
 
 /* ---------------------------------------------------------------- catalog, conf */
 
+static int run_status(Job *j);
+static void fill_run_options(Rpc *c, CzRunOptions *o);
+
 /* Registers an inline catalog; with worker processes each table, function
- * and view is recorded in the session's journal (jr) as it succeeds. */
-static bool apply_catalog(CzSession *s, Buf *jr, const Catalyzer__V1__Catalog *cat, int counts[3], char *err,
-                          size_t errlen) {
-    if (!cat) return true;
-    for (size_t i = 0; i < cat->n_tables; i++)
-        if (!journal_create_table(jr, s, cat->tables[i], err, errlen)) return false;
-    for (size_t i = 0; i < cat->n_functions; i++)
-        if (!journal_register_function(jr, s, cat->functions[i], err, errlen)) return false;
+ * and view is recorded in the session's journal (jr) as it succeeds. It is
+ * the call's work like any other: views are analysed under the call's
+ * limits (nesting, memory budget, deadline, cancel) and the loops over
+ * tables and functions stop at the deadline or a cancel. Returns GRPC_OK,
+ * or the status to answer with (err says why). */
+static int apply_catalog(Rpc *c, CzSession *s, Buf *jr, const Catalyzer__V1__Catalog *cat, int counts[3], char *err,
+                         size_t errlen) {
+    if (!cat) return GRPC_OK;
+    Job *j = c->j;
+    int st;
+    for (size_t i = 0; i < cat->n_tables; i++) {
+        if ((i & 255) == 255 && (st = run_status(j)) != GRPC_OK) goto stopped;
+        if (!journal_create_table(jr, s, cat->tables[i], err, errlen)) return GRPC_INVALID_ARGUMENT;
+    }
+    for (size_t i = 0; i < cat->n_functions; i++) {
+        if ((i & 255) == 255 && (st = run_status(j)) != GRPC_OK) goto stopped;
+        if (!journal_register_function(jr, s, cat->functions[i], err, errlen)) return GRPC_INVALID_ARGUMENT;
+    }
     for (size_t i = 0; i < cat->n_views; i++) {
+        if ((st = run_status(j)) != GRPC_OK) goto stopped;
         const Catalyzer__V1__View *v = cat->views[i];
         size_t cap = strlen(v->name) * 2 + strlen(v->query) + 64;
         char *sql = malloc(cap);
-        if (!sql) return false;
+        if (!sql) {
+            snprintf(err, errlen, "out of memory");
+            return GRPC_RESOURCE_EXHAUSTED;
+        }
         /* Backquote the name with backquotes doubled, as Spark's quoteIdentifier. */
         size_t o = (size_t)snprintf(sql, cap, "CREATE OR REPLACE TEMPORARY VIEW `");
         for (const char *p = v->name; *p; p++) {
@@ -101,24 +118,36 @@ static bool apply_catalog(CzSession *s, Buf *jr, const Catalyzer__V1__Catalog *c
             sql[o++] = *p;
         }
         snprintf(sql + o, cap - o, "` AS %s", v->query);
-        CzRunOptions opts = {0};
+        CzRunOptions opts;
+        fill_run_options(c, &opts);
         CzResult *r = cz_run_sql(s, sql, strlen(sql), &opts);
         bool ok = cz_result_status(r) == CZ_OK;
         if (ok) journal_sql(jr, sql, strlen(sql), NULL);
         free(sql);
         if (!ok) {
             const CzError *ce = cz_result_error(r);
-            snprintf(err, errlen, "catalog view \"%s\": %s", v->name, ce ? S(ce->message) : "rejected");
+            if ((st = run_status(j)) == GRPC_OK) {
+                snprintf(err, errlen, "catalog view \"%s\": %s", v->name, ce ? S(ce->message) : "rejected");
+                st = ce && ce->error_class && !strcmp(ce->error_class, "CATALYZER_MEMORY_LIMIT_EXCEEDED")
+                         ? GRPC_RESOURCE_EXHAUSTED
+                         : GRPC_INVALID_ARGUMENT;
+            }
         }
         cz_result_free(r);
-        if (!ok) return false;
+        if (!ok) {
+            if (st != GRPC_INVALID_ARGUMENT && st != GRPC_RESOURCE_EXHAUSTED) goto stopped;
+            return st;
+        }
     }
     if (counts) {
         counts[0] += (int)cat->n_tables;
         counts[1] += (int)cat->n_views;
         counts[2] += (int)cat->n_functions;
     }
-    return true;
+    return GRPC_OK;
+stopped:
+    snprintf(err, errlen, "%s while registering the catalog", st == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");
+    return st;
 }
 
 typedef struct ConfEntry {
@@ -215,6 +244,23 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
             o->rule_totals[i] = rt;
         }
         metrics_rules(&c->j->srv->metrics, t, nt);
+    }
+    /* within what stock decoders read: the result sits under one response
+       message (AnalyzeResponse, ExecuteResponse) */
+    unsigned depth = pb_message_depth(&o->base) + 1;
+    if (depth > PB_STOCK_DECODER_DEPTH && o->plan) {
+        o->omitted = arena_printf(a, "plan: the response would nest %u protobuf messages deep, past the %d that stock "
+                                     "decoders accept (see tree_string)",
+                                  depth, PB_STOCK_DECODER_DEPTH);
+        o->plan = NULL;
+        depth = pb_message_depth(&o->base) + 1;
+    }
+    if (depth > PB_STOCK_DECODER_DEPTH && o->n_output) {
+        o->omitted = arena_printf(a, "%s%soutput: its types nest %u protobuf messages deep, past the %d that stock "
+                                     "decoders accept (see schema)",
+                                  o->omitted ? o->omitted : "", o->omitted ? "; " : "", depth, PB_STOCK_DECODER_DEPTH);
+        o->n_output = 0;
+        o->output = NULL;
     }
     o->is_command = cz_result_is_command(r);
     o->arena_bytes = cz_result_arena_bytes(r);
@@ -313,10 +359,7 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
         goto out;
     }
     fault_point(j, FAULT_AT_START);
-    if (!apply_catalog(s, jr, rq->catalog, NULL, err, errlen)) {
-        status = GRPC_INVALID_ARGUMENT;
-        goto out;
-    }
+    if ((status = apply_catalog(c, s, jr, rq->catalog, NULL, err, errlen)) != GRPC_OK) goto out;
     if (!apply_conf(s, jr, kv, nconf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
@@ -434,7 +477,8 @@ static int do_execute(Rpc *c, Catalyzer__V1__ExecuteRequest *rq, char *err, size
         goto out;
     }
     fault_point(j, FAULT_AT_START);
-    if (!apply_catalog(s, jr, rq->catalog, NULL, err, errlen) || !apply_conf(s, jr, kv, nconf, err, errlen)) {
+    if ((status = apply_catalog(c, s, jr, rq->catalog, NULL, err, errlen)) != GRPC_OK) goto out;
+    if (!apply_conf(s, jr, kv, nconf, err, errlen)) {
         status = GRPC_INVALID_ARGUMENT;
         goto out;
     }
@@ -502,7 +546,8 @@ static int do_register(Rpc *c, Catalyzer__V1__RegisterCatalogRequest *rq, char *
         return GRPC_INVALID_ARGUMENT;
     }
     int counts[3] = {0, 0, 0};
-    if (!apply_catalog(j->session->cz, j->journal, rq->catalog, counts, err, errlen)) return GRPC_INVALID_ARGUMENT;
+    int st = apply_catalog(c, j->session->cz, j->journal, rq->catalog, counts, err, errlen);
+    if (st != GRPC_OK) return st;
     Catalyzer__V1__RegisterCatalogResponse resp = CATALYZER__V1__REGISTER_CATALOG_RESPONSE__INIT;
     resp.session_id = j->session_id;
     resp.server_session_id = (char *)S(c->server_session_id);

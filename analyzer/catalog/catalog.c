@@ -11,6 +11,77 @@ bool name_eq(const char *a, const char *b) { return ident_equal_ci(a, b); }
 
 static TableDef *table_append(Catalog *c, TableDef *t);
 
+/* ---- the table index ---- */
+
+static uint32_t table_key_hash(const char *ns, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)ns; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p | 32 : *p)) * 16777619u;
+    h = (h ^ 0xffu) * 16777619u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p | 32 : *p)) * 16777619u;
+    return h;
+}
+
+static void index_insert(Catalog *c, int pos) {
+    const TableDef *t = c->tables[pos];
+    uint32_t mask = c->index_cap - 1, h = table_key_hash(t->ns, t->name) & mask;
+    while (c->index[h] >= 0) h = (h + 1) & mask;
+    c->index[h] = pos;
+}
+
+/* Rebuilds the index for the tables there are now (after a drop, or when
+ * it grows past half full). */
+static void index_rebuild(Catalog *c) {
+    uint32_t cap = 16;
+    while (cap < (uint32_t)c->ntables * 2 + 2) cap *= 2;
+    if (cap != c->index_cap) {
+        free(c->index);
+        c->index = malloc(sizeof(int32_t) * cap);
+        if (!c->index) abort();
+        c->index_cap = cap;
+    }
+    memset(c->index, 0xff, sizeof(int32_t) * cap);
+    for (int i = 0; i < c->ntables; i++)
+        if (!c->tables[i]->v2) index_insert(c, i);
+}
+
+static void udf_index_rebuild(Catalog *c) {
+    uint32_t cap = 16;
+    while (cap < (uint32_t)c->nudfs * 2 + 2) cap *= 2;
+    if (cap != c->udf_index_cap) {
+        free(c->udf_index);
+        c->udf_index = malloc(sizeof(int32_t) * cap);
+        if (!c->udf_index) abort();
+        c->udf_index_cap = cap;
+    }
+    memset(c->udf_index, 0xff, sizeof(int32_t) * cap);
+    for (int i = 0; i < c->nudfs; i++) {
+        uint32_t mask = cap - 1, h = table_key_hash("", c->udfs[i].name) & mask;
+        while (c->udf_index[h] >= 0) h = (h + 1) & mask;
+        c->udf_index[h] = i;
+    }
+}
+
+static int udf_find(const Catalog *c, const char *name) {
+    if (!c->udf_index_cap) return -1;
+    uint32_t mask = c->udf_index_cap - 1, h = table_key_hash("", name) & mask;
+    for (int32_t pos; (pos = c->udf_index[h]) >= 0; h = (h + 1) & mask)
+        if (name_eq(c->udfs[pos].name, name)) return pos;
+    return -1;
+}
+
+/* The position of the session catalog's table ns.name, or -1. */
+static int index_find(const Catalog *c, const char *ns, const char *name) {
+    if (!c->index_cap) return -1;
+    uint32_t mask = c->index_cap - 1, h = table_key_hash(ns, name) & mask;
+    for (int32_t pos; (pos = c->index[h]) >= 0; h = (h + 1) & mask) {
+        const TableDef *t = c->tables[pos];
+        if (name_eq(t->ns, ns) && name_eq(t->name, name)) return pos;
+    }
+    return -1;
+}
+
 Catalog *catalog_new(void) {
     Catalog *c = calloc(1, sizeof *c);
     if (!c) abort();
@@ -29,6 +100,8 @@ void catalog_release(Catalog *c) {
         free(c->tables);
         free(c->udfs);
         free(c->v2ns);
+        free(c->index);
+        free(c->udf_index);
         arena_free(c->arena);
         free(c);
     }
@@ -80,9 +153,11 @@ Catalog *catalog_clone(const Catalog *c) {
     n->arena = arena_new(4096);
     for (int i = 0; i < c->nnamespaces; i++) catalog_add_namespace(n, c->namespaces[i]);
     n->tables = calloc((size_t)c->ntables + 1, sizeof(TableDef *));
+    n->tables_cap = c->ntables + 1;
     if (!n->tables) abort();
     for (int i = 0; i < c->ntables; i++) n->tables[i] = table_copy(n->arena, c->tables[i]);
     n->ntables = c->ntables;
+    index_rebuild(n);
     /* UDF definitions are immutable and live as long as the session that
        registered them (see session.c), so versions share them. */
     if (c->nudfs) {
@@ -93,6 +168,8 @@ Catalog *catalog_clone(const Catalog *c) {
             n->udfs[i].def = c->udfs[i].def;
         }
         n->nudfs = c->nudfs;
+        n->udfs_cap = c->nudfs;
+        udf_index_rebuild(n);
     }
     for (int i = 0; i < c->nv2ns; i++) catalog_v2_add_namespace(n, c->v2ns[i].catalog, c->v2ns[i].parts);
     return n;
@@ -105,15 +182,13 @@ bool catalog_has_namespace(const Catalog *c, const char *ns) {
 }
 
 const TableDef *catalog_find_table(const Catalog *c, const char *ns, const char *name) {
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) return c->tables[i];
-    return NULL;
+    int pos = index_find(c, ns, name);
+    return pos >= 0 ? c->tables[pos] : NULL;
 }
 
 const struct FuncDef *catalog_find_udf(const Catalog *c, const char *name) {
-    for (int i = 0; i < c->nudfs; i++)
-        if (name_eq(c->udfs[i].name, name)) return c->udfs[i].def;
-    return NULL;
+    int pos = udf_find(c, name);
+    return pos >= 0 ? c->udfs[pos].def : NULL;
 }
 
 void catalog_add_namespace(Catalog *c, const char *ns) {
@@ -133,6 +208,7 @@ bool catalog_drop_namespace(Catalog *c, const char *ns, bool cascade) {
         if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns)) c->tables[i] = c->tables[--c->ntables];
         else i++;
     }
+    index_rebuild(c);
     for (int i = 0; i < c->nnamespaces; i++)
         if (name_eq(c->namespaces[i], ns)) {
             memmove(&c->namespaces[i], &c->namespaces[i + 1], sizeof(char *) * (size_t)(c->nnamespaces - i - 1));
@@ -146,11 +222,8 @@ TableDef *catalog_put_table(Catalog *c, const char *ns, const char *name, int nc
     TableDef tmp = {.catalog = "spark_catalog", .ns = ns, .name = name, .ncols = ncols, .cols = (ColumnDef *)cols,
                     .provider = "parquet"};
     TableDef *t = table_copy(c->arena, &tmp);
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
-            c->tables[i] = t;
-            return t;
-        }
+    int pos = index_find(c, ns, name);
+    if (pos >= 0) return c->tables[pos] = t;
     return table_append(c, t);
 }
 
@@ -158,19 +231,25 @@ TableDef *catalog_put_table_def(Catalog *c, const TableDef *def) {
     TableDef *t = table_copy(c->arena, def);
     t->catalog = "spark_catalog";
     t->v2 = false;
-    for (int i = 0; i < c->ntables; i++)
-        if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, t->ns) && name_eq(c->tables[i]->name, t->name)) {
-            c->tables[i] = t;
-            return t;
-        }
+    int pos = index_find(c, t->ns, t->name);
+    if (pos >= 0) return c->tables[pos] = t;
     return table_append(c, t);
 }
 
+/* Appends t; the array and the index grow geometrically. */
 static TableDef *table_append(Catalog *c, TableDef *t) {
-    TableDef **a = realloc(c->tables, sizeof(TableDef *) * (size_t)(c->ntables + 1));
-    if (!a) abort();
-    c->tables = a;
+    if (c->ntables >= c->tables_cap) {
+        int cap = c->tables_cap ? c->tables_cap * 2 : 8;
+        TableDef **a = realloc(c->tables, sizeof(TableDef *) * (size_t)cap);
+        if (!a) abort();
+        c->tables = a;
+        c->tables_cap = cap;
+    }
     c->tables[c->ntables++] = t;
+    if (!t->v2) {
+        if ((uint32_t)c->ntables * 2 + 2 > c->index_cap) index_rebuild(c);
+        else index_insert(c, c->ntables - 1);
+    }
     return t;
 }
 
@@ -179,23 +258,34 @@ bool catalog_drop_table(Catalog *c, const char *ns, const char *name) {
         if (!c->tables[i]->v2 && name_eq(c->tables[i]->ns, ns) && name_eq(c->tables[i]->name, name)) {
             memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
             c->ntables--;
+            index_rebuild(c);
             return true;
         }
     return false;
 }
 
 void catalog_put_udf(Catalog *c, const char *name, const struct FuncDef *def) {
-    for (int i = 0; i < c->nudfs; i++)
-        if (name_eq(c->udfs[i].name, name)) {
-            c->udfs[i].def = def;
-            return;
-        }
-    UdfDef *a = realloc(c->udfs, sizeof(UdfDef) * (size_t)(c->nudfs + 1));
-    if (!a) abort();
-    c->udfs = a;
+    int pos = udf_find(c, name);
+    if (pos >= 0) {
+        c->udfs[pos].def = def;
+        return;
+    }
+    if (c->nudfs >= c->udfs_cap) {
+        int cap = c->udfs_cap ? c->udfs_cap * 2 : 8;
+        UdfDef *a = realloc(c->udfs, sizeof(UdfDef) * (size_t)cap);
+        if (!a) abort();
+        c->udfs = a;
+        c->udfs_cap = cap;
+    }
     c->udfs[c->nudfs].name = arena_strdup(c->arena, name);
     c->udfs[c->nudfs].def = def;
     c->nudfs++;
+    if ((uint32_t)c->nudfs * 2 + 2 > c->udf_index_cap) udf_index_rebuild(c);
+    else {
+        uint32_t mask = c->udf_index_cap - 1, h = table_key_hash("", name) & mask;
+        while (c->udf_index[h] >= 0) h = (h + 1) & mask;
+        c->udf_index[h] = c->nudfs - 1;
+    }
 }
 
 /* ---- v2 catalogs ---- */
@@ -306,6 +396,7 @@ bool catalog_v2_drop_namespace(Catalog *c, const char *catalog, NameParts ns, bo
         if (t->v2 && !strcmp(t->catalog, catalog) && parts_start_with(t->ns_parts, ns)) c->tables[i] = c->tables[--c->ntables];
         else i++;
     }
+    index_rebuild(c);
     for (int i = 0; i < c->nv2ns;) {
         if (!strcmp(c->v2ns[i].catalog, catalog) && parts_start_with(c->v2ns[i].parts, ns))
             c->v2ns[i] = c->v2ns[--c->nv2ns];
@@ -334,6 +425,7 @@ bool catalog_v2_drop_table(Catalog *c, const char *catalog, NameParts ns, const 
         if (t->v2 && !strcmp(t->catalog, catalog) && parts_eq(t->ns_parts, ns) && !strcmp(t->name, name)) {
             memmove(&c->tables[i], &c->tables[i + 1], sizeof(TableDef *) * (size_t)(c->ntables - i - 1));
             c->ntables--;
+            index_rebuild(c);
             return true;
         }
     }

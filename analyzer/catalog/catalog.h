@@ -60,10 +60,19 @@ typedef struct Catalog {
     const char **namespaces;
     int ntables;
     TableDef **tables;
+    int tables_cap;        /* room in tables */
     int nudfs;
     UdfDef *udfs;
     int nv2ns;             /* namespaces created in v2 catalogs */
     V2Namespace *v2ns;
+    /* the session catalog's tables by (namespace, name), case-insensitively:
+       positions in tables (-1: free), kept by every edit, so lookups and
+       puts cost O(1) however many tables there are (open addressing) */
+    int32_t *index;
+    uint32_t index_cap;    /* a power of two, or 0 */
+    int udfs_cap;          /* room in udfs */
+    int32_t *udf_index;    /* udfs by name, the same way */
+    uint32_t udf_index_cap;
 } Catalog;
 
 /* A catalog with spark_catalog.default only. refs = 1. */

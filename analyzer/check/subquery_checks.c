@@ -158,8 +158,10 @@ static int64_t max_rows(const Node *p) {
     case NK_Range: {
         int64_t st = p->u.range.step, a = p->u.range.start, b = p->u.range.end;
         if (st == 0) return -1;
-        int64_t n = st > 0 ? (b - a + st - 1) / st : (a - b - st - 1) / -st;
-        return n < 0 ? 0 : n;
+        /* Spark's numElements is a BigInt: maxRows only when it fits a long */
+        __int128 d = st > 0 ? (__int128)b - a : (__int128)a - b, k = st > 0 ? st : -(__int128)st;
+        __int128 n = d > 0 ? (d + k - 1) / k : 0;
+        return n > INT64_MAX ? -1 : (int64_t)n;
     }
     case NK_WithCTE: return max_rows(p->kids[p->nkids - 1]);
     case NK_Aggregate: return p->u.aggregate.ngroup == 0 ? 1 : max_rows(p->kids[0]);

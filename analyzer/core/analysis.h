@@ -41,6 +41,7 @@ struct Analysis {
     ErrorInfo *error;           /* the first error; NULL while none */
     uint32_t max_depth;
     int depth;                  /* view / subquery nesting while resolving */
+    int view_depth;             /* views being expanded inside one another (spark.sql.view.maxNestedViewDepth) */
     struct Tracer *tracer;      /* executor.h; NULL: no tracing, no timing */
     struct OuterScope *outer;   /* the enclosing queries' scopes while resolving a subquery (rules/scope.h) */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */
@@ -66,5 +67,11 @@ static inline Node *an_analyze_nested(Analysis *an, Node *plan, struct OuterScop
  * can write `return an_fail(an, err);` in functions returning a node. */
 Node *an_fail(Analysis *an, ErrorInfo *err);
 static inline bool an_failed(const Analysis *an) { return an->error != NULL; }
+
+/* For long loops outside the rule executor (constant evaluation, command
+ * work): true, with CATALYZER_CANCELLED or CATALYZER_DEADLINE_EXCEEDED
+ * recorded, once the request is cancelled or past its deadline (or already
+ * failed). Reads the clock: call it every so many steps. */
+bool an_out_of_time(Analysis *an);
 
 #endif

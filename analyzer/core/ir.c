@@ -80,9 +80,10 @@ Node *node_finish(Node *n) {
     bool is_plan = KIND_CAT[n->kind] == CAT_PLAN;
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
-    uint32_t all = NF_RESOLVED, any = 0;
+    uint32_t all = NF_RESOLVED, any = 0, h = 0;
     for (uint32_t i = 0; i < n->nkids; i++) {
         const Node *k = n->kids[i];
+        if (k->height > h) h = k->height;
         m.w[0] |= k->mask.w[0];
         m.w[1] |= k->mask.w[1];
         all &= k->flags;
@@ -90,6 +91,7 @@ Node *node_finish(Node *n) {
     }
     for (uint32_t i = 0; i < n->nexprs; i++) {
         const Node *e = n->exprs[i];
+        if (e->height > h) h = e->height;
         m.w[0] |= e->mask.w[0];
         m.w[1] |= e->mask.w[1];
         all &= e->flags;
@@ -99,6 +101,7 @@ Node *node_finish(Node *n) {
                   (!is_plan && (any & NF_NONDETERMINISTIC));
     if (node_kind_is_subquery(n->kind) && n->u.subq.plan) {
         m = kind_mask_or(m, n->u.subq.plan->mask);
+        if (n->u.subq.plan->height > h) h = n->u.subq.plan->height;
         resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
     }
     if (!is_plan && !n->type) resolved = false;
@@ -108,6 +111,7 @@ Node *node_finish(Node *n) {
        it expands a star over its unfinished output */
     if (n->kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
     n->mask = m;
+    n->height = h < UINT32_MAX ? h + 1 : h;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
                (nondet ? NF_NONDETERMINISTIC : 0);
     return n;

@@ -128,6 +128,9 @@ typedef struct Value Value;
 struct Value {
     const DataType *type; /* never NULL; TYPE_NULL for an untyped NULL */
     bool is_null;
+    bool unknown;         /* a session variable's value the analyzer could not compute (a query over a
+                             table, a function the constant evaluator lacks): is_null is set too, and
+                             whatever needs the value fails with CATALYZER_UNEVALUATED_VALUE */
     union {
         bool b;
         int64_t i;       /* integral types; date (days); timestamps (micros); ym interval (months) */
@@ -204,6 +207,8 @@ struct Node {
     KindMask mask;          /* kinds present in this subtree, expressions and subquery plans included */
     const DataType *type;   /* expressions: result type, once resolved */
     int32_t plan_id;        /* client plan id (Spark Connect), -1 if none */
+    uint32_t height;        /* levels of the tree under this node, itself included (kids, exprs, subquery
+                               plans), as node_finish computes it: limits check it without recursing */
     struct OutputCache *out; /* plans: output attributes, computed once (output.c); not copied */
     union {
         /* Literal */

@@ -157,6 +157,16 @@ static void split_name(Arena *a, const char *name, const char **ns, const char *
     *ns = n >= 2 ? parts[n - 2] : "default";
 }
 
+/* The session's catalog, to edit: its own version, or a copy when the
+ * version is shared. */
+static Catalog *own_catalog(CzSession *s) {
+    if (atomic_load(&s->catalog->refs) == 1) return s->catalog;
+    Catalog *c = catalog_clone(s->catalog);
+    catalog_release(s->catalog);
+    s->catalog = c;
+    return c;
+}
+
 bool cz_session_create_table(CzSession *s, const char *name, int ncols, const char *const *col_names,
                              const char *const *col_types, const bool *col_nullable, char *err, size_t errlen) {
     Arena *a = arena_new(1024);
@@ -173,11 +183,11 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
     }
     const char *ns, *tbl;
     split_name(a, name, &ns, &tbl);
-    Catalog *c = catalog_clone(s->catalog);
+    /* edited in place unless another holder shares this version: a catalog
+       of n tables registered one by one costs n, not n^2 copies */
+    Catalog *c = own_catalog(s);
     catalog_add_namespace(c, ns);
     catalog_put_table(c, ns, tbl, ncols, cols);
-    catalog_release(s->catalog);
-    s->catalog = c;
     arena_free(a);
     return true;
 }
@@ -209,10 +219,7 @@ bool cz_session_register_function(CzSession *s, const char *name, int nargs, con
         return false;
     }
     const struct FuncDef *def = func_make_udf(a, arena_strdup(a, name), nargs, types, rt, deterministic);
-    Catalog *c = catalog_clone(s->catalog);
-    catalog_put_udf(c, name, def);
-    catalog_release(s->catalog);
-    s->catalog = c;
+    catalog_put_udf(own_catalog(s), name, def);
     return true;
 }
 
@@ -479,6 +486,19 @@ static const char *substitute_session_vars(Arena *a, const SessionState *st, con
 
 CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
+    /* the budget covers the request's text from the start: ${var}
+       substitution can multiply it, and parsing builds the whole tree */
+    jmp_buf oom;
+    if (opts && opts->memory_limit) {
+        if (setjmp(oom)) {
+            arena_set_limit(r->arena, 0, NULL, NULL);
+            ErrorInfo *e = error_make(r->arena, "CATALYZER_MEMORY_LIMIT_EXCEEDED", NULL, "limit",
+                                      arena_printf(r->arena, "%zu", opts->memory_limit), NULL);
+            set_error(r, e, NULL, 0);
+            return r;
+        }
+        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &oom);
+    }
     uint64_t t_parse = opts && opts->phases ? now_ns() : 0;
     const char *text = arena_strndup(r->arena, sql, len);
     text = substitute_session_vars(r->arena, s->state, text, &len);
@@ -496,6 +516,7 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
     if (opts && opts->phases) opts->phases->parse_ns += now_ns() - t_parse;
     if (!stmt) {
+        arena_set_limit(r->arena, 0, NULL, NULL);
         set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
                   len);
         return r;
@@ -506,6 +527,17 @@ CzResult *cz_run_sql(CzSession *s, const char *sql, size_t len, const CzRunOptio
 
 CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOptions *opts) {
     CzResult *r = cz_result_prepare();
+    jmp_buf oom; /* parsing only is under the budget too */
+    if (opts && opts->memory_limit) {
+        if (setjmp(oom)) {
+            arena_set_limit(r->arena, 0, NULL, NULL);
+            ErrorInfo *e = error_make(r->arena, "CATALYZER_MEMORY_LIMIT_EXCEEDED", NULL, "limit",
+                                      arena_printf(r->arena, "%zu", opts->memory_limit), NULL);
+            set_error(r, e, NULL, 0);
+            return r;
+        }
+        arena_set_limit(r->arena, opts->memory_limit, on_budget_exhausted, &oom);
+    }
     const char *text = arena_strndup(r->arena, sql, len);
     ParserOptions po = {.double_quoted_identifiers = s->state->conf.double_quoted_identifiers,
                         .enforce_reserved_keywords = s->state->conf.enforce_reserved_keywords,
@@ -520,6 +552,7 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     ErrorInfo *err = NULL;
     Node *stmt = parse_statement(r->arena, text, len, &po, &err);
     if (!stmt) {
+        arena_set_limit(r->arena, 0, NULL, NULL);
         set_error(r, err ? err : error_make(r->arena, "INTERNAL_ERROR", NULL, "message", "parser failed", NULL), text,
                   len);
         return r;
@@ -527,6 +560,7 @@ CzResult *cz_parse_sql(CzSession *s, const char *sql, size_t len, const CzRunOpt
     r->status = CZ_OK;
     r->is_command = node_kind_is_command(stmt->kind);
     r->tree = plan_tree_string(r->arena, stmt);
+    arena_set_limit(r->arena, 0, NULL, NULL);
     return r; /* no analysed plan: cz_result_plan stays NULL */
 }
 

@@ -207,13 +207,16 @@ static EvStatus eval_struct_field(Eval *ev, const Node *e, Value *out) {
 
 EvStatus ev_expr(Eval *ev, const Node *e, Value *out) {
     if (an_failed(ev->an)) return EV_ERROR;
+    /* evaluation is the request's work like the rules': a cancel or the
+       deadline stops it (rows of constant relations, folds over arrays) */
+    if ((++ev->ticks & 1023) == 0 && an_out_of_time(ev->an)) return EV_ERROR;
     switch (e->kind) {
     case NK_Literal:
         *out = e->u.lit.v;
         if (!out->type) out->type = e->type ? e->type : &TYPE_NULL;
         return EV_OK;
     case NK_VariableReference:
-        if (!e->u.attr.value) return EV_NOTCONST;
+        if (!e->u.attr.value || e->u.attr.value->unknown) return EV_NOTCONST;
         *out = *e->u.attr.value;
         if (out->is_null) out->type = e->type ? e->type : out->type;
         return EV_OK;
@@ -612,13 +615,15 @@ EvStatus ev_plan(Eval *ev, const Node *p, Rows *out) {
             st = EV_NOTCONST;
             break;
         }
-        int64_t n = step > 0 ? (e > s ? (e - s + step - 1) / step : 0) : (s > e ? (s - e - step - 1) / -step : 0);
+        /* in 128 bits: range(-9223372036854775808, 9223372036854775807) has 2^64 - 1 rows */
+        __int128 d = step > 0 ? (__int128)e - s : (__int128)s - e, k = step > 0 ? step : -(__int128)step;
+        __int128 n = d > 0 ? (d + k - 1) / k : 0;
         if (n > EV_MAX_ROWS) {
             st = EV_NOTCONST;
             break;
         }
         if ((st = rows_alloc(ev, out, (uint32_t)n, 1))) break;
-        for (int64_t i = 0; i < n; i++) out->v[i] = v_long(&TYPE_LONG, s + i * step);
+        for (int64_t i = 0; i < (int64_t)n; i++) out->v[i] = v_long(&TYPE_LONG, (int64_t)((__int128)s + (__int128)i * step));
         break;
     }
     case NK_Project:

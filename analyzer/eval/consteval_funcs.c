@@ -637,34 +637,63 @@ static EvStatus f_contains(Eval *ev, const Node *c, Value *a, uint32_t n, Value 
 static EvStatus f_startswith(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return contains_like(c, a, 1, o); }
 static EvStatus f_endswith(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) { (void)ev, (void)n; return contains_like(c, a, 2, o); }
 
-/* LIKE with % and _ and the escape character (default '\'). */
-static bool like_match(const char *s, uint32_t sn, const char *p, uint32_t pn, char esc) {
-    while (pn) {
-        char ch = *p;
-        if (ch == esc && pn > 1) {
-            if (!sn || *s != p[1]) return false;
-            s++, sn--, p += 2, pn -= 2;
-        } else if (ch == '%') {
-            for (uint32_t k = 0; k <= sn; k++)
-                if (like_match(s + k, sn - k, p + 1, pn - 1, esc)) return true;
-            return false;
-        } else if (ch == '_') {
-            if (!sn) return false;
-            uint32_t k = 1;
-            while (k < sn && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
-            s += k, sn -= k, p++, pn--;
-        } else {
-            if (!sn || *s != ch) return false;
-            s++, sn--, p++, pn--;
+/* LIKE with % and _ and the escape character (default '\'), without
+ * recursion: on a mismatch, the last % seen takes one more byte and the
+ * match resumes after it. The text between two %s matches deterministically
+ * (a _ takes one UTF-8 character), and a later start never ends earlier, so
+ * the leftmost match of each piece is the one to keep: O(|s| * |p|) steps
+ * at worst, where trying every split at every % was exponential (and one
+ * frame per %). A cancel or the deadline stops it. */
+static uint32_t utf8_char_len(const char *s, uint32_t sn) {
+    uint32_t k = 1;
+    while (k < sn && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
+    return k;
+}
+
+static EvStatus like_match(Eval *ev, const char *s, uint32_t sn, const char *p, uint32_t pn, char esc, bool *out) {
+    uint32_t si = 0, pi = 0, star_pi = UINT32_MAX, star_si = 0;
+    uint64_t steps = 0;
+    while (si < sn) {
+        if ((++steps & 0xFFFFF) == 0 && an_out_of_time(ev->an)) return EV_ERROR;
+        if (pi < pn) {
+            char ch = p[pi];
+            if (ch == esc && pi + 1 < pn) {
+                if (s[si] == p[pi + 1]) {
+                    si++, pi += 2;
+                    continue;
+                }
+            } else if (ch == '%') {
+                star_pi = pi++;
+                star_si = si;
+                continue;
+            } else if (ch == '_') {
+                si += utf8_char_len(s + si, sn - si);
+                pi++;
+                continue;
+            } else if (s[si] == ch) {
+                si++, pi++;
+                continue;
+            }
         }
+        if (star_pi == UINT32_MAX) {
+            *out = false;
+            return EV_OK;
+        }
+        pi = star_pi + 1;
+        si = ++star_si;
     }
-    return sn == 0;
+    while (pi < pn && p[pi] == '%') pi++;
+    *out = pi == pn;
+    return EV_OK;
 }
 
 static EvStatus f_like(Eval *ev, const Node *c, Value *a, uint32_t n, Value *o) {
-    (void)ev, (void)c;
+    (void)c;
     char esc = n > 2 && !a[2].is_null && a[2].u.s.len ? a[2].u.s.p[0] : '\\';
-    *o = v_bool(like_match(a[0].u.s.p, a[0].u.s.len, a[1].u.s.p, a[1].u.s.len, esc));
+    bool m;
+    EvStatus st = like_match(ev, a[0].u.s.p, a[0].u.s.len, a[1].u.s.p, a[1].u.s.len, esc, &m);
+    if (st != EV_OK) return st;
+    *o = v_bool(m);
     return EV_OK;
 }
 
@@ -1544,10 +1573,11 @@ static EvStatus f_sequence(Eval *ev, const Node *c, Value *a, uint32_t n, Value 
     if (!type_is_integral(a[0].type) || !type_is_integral(a[1].type)) return EV_NOTCONST;
     int64_t s0 = a[0].u.i, s1 = a[1].u.i, st = n > 2 ? a[2].u.i : (s1 >= s0 ? 1 : -1);
     if (st == 0 || (st > 0 && s1 < s0) || (st < 0 && s1 > s0)) return EV_NOTCONST;
-    int64_t cnt = (s1 - s0) / st + 1;
+    /* in 128 bits: sequence(-9223372036854775808, 9223372036854775806) spans more than a long holds */
+    __int128 cnt = ((__int128)s1 - s0) / st + 1;
     if (cnt > EV_MAX_ROWS) return EV_NOTCONST;
     Value *items = ARENA_ARRAY(A(ev), Value, (size_t)cnt + 1);
-    for (int64_t i = 0; i < cnt; i++) items[i] = v_long(c->type->elem, s0 + i * st);
+    for (int64_t i = 0; i < (int64_t)cnt; i++) items[i] = v_long(c->type->elem, (int64_t)((__int128)s0 + (__int128)i * st));
     return list_out(ev, c, items, (uint32_t)cnt, o);
 }
 

@@ -35,6 +35,7 @@ typedef struct Eval {
     const EvalEnv *env;
     CteRows *ctes;
     int depth;
+    uint32_t ticks;              /* expressions evaluated: every 1024th checks cancel and the deadline */
     /* Aggregate evaluation: the rows of the current group */
     const EvalEnv *group_env;    /* attrs of the aggregate's child */
     const Value *group_rows;

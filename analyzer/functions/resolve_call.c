@@ -58,7 +58,7 @@ const char *fn_const_string(Arena *a, const Node *n) {
     if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
     if (n && n->kind == NK_VariableReference && n->u.attr.value) {
         const Value *v = n->u.attr.value;
-        if (v->is_null || !type_is_string(v->type)) return NULL;
+        if (v->is_null || v->unknown || !type_is_string(v->type)) return NULL;
         return arena_strndup(a, v->u.s.p ? v->u.s.p : "", v->u.s.len);
     }
     return NULL;

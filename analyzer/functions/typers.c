@@ -837,7 +837,10 @@ bool ty_round(TypeCtx *c) {
         int p = t->precision, s = t->scale;
         int ild = p - s + 1;
         if (scale < 0) {
-            int np = ild > -scale + 1 ? ild : -scale + 1;
+            /* Spark's -_scale + 1 in Java's int arithmetic, which wraps: round(x, -2147483648)
+               keeps the integral digits (negating INT_MIN is undefined in C) */
+            int digits = (int)(int32_t)(0u - (uint32_t)scale + 1u);
+            int np = ild > digits ? ild : digits;
             c->result = type_decimal(c->an->arena, np > 38 ? 38 : np, 0);
         } else {
             int ns = s < scale ? s : scale;

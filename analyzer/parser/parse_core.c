@@ -91,6 +91,12 @@ void ps_enter(Parser *p) {
         ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
 }
 
+Node *ps_check_height(Parser *p, Node *n) {
+    if (n && n->height > p->opts.max_depth)
+        ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", n->start, n->start, NULL));
+    return n;
+}
+
 Node *ps_try(Parser *p, PsFn fn, void *ctx) {
     int32_t pos = p->pos, nparams = p->npos_params;
     uint32_t depth = p->depth, named_depth = p->named_expr_depth;
@@ -414,7 +420,7 @@ Node *parse_statement(Arena *a, const char *sql, size_t len, const ParserOptions
         *err = p.err;
         return NULL;
     }
-    Node *n = ps_parse_statement_body(&p);
+    Node *n = ps_check_height(&p, ps_parse_statement_body(&p));
     while (ps_accept_op(&p, OP_SEMI)) {
     }
     if (!at_eof(&p)) {
@@ -446,7 +452,7 @@ Node *parse_expression(Arena *a, const char *sql, size_t len, const ParserOption
         *err = p.err;
         return NULL;
     }
-    Node *n = ps_parse_expr(&p);
+    Node *n = ps_check_height(&p, ps_parse_expr(&p));
     if (!at_eof(&p)) ps_syntax_error(&p, "");
     if (p.deferred) {
         *err = p.deferred;

@@ -292,6 +292,7 @@ static Node *parse_binary(Parser *p, int minprec) {
         else if (strncmp(name, "shift", 5) == 0) l = ps_mk_fn(p, name, false, l->start, prev_stop(p), 2, l, r);
         else if (strcmp(name, "<>") == 0) l = unop(p, "not", binop(p, "=", l, r), l->start);
         else l = binop(p, name, l, r);
+        ps_check_height(p, l);
     }
     return l;
 }

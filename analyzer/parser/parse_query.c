@@ -652,6 +652,7 @@ static Node *parse_relation(Parser *p, Node *left, NodeVec *commas) {
         else if (at_pivot(p)) r = parse_pivot(p, r);
         else if (at_unpivot(p)) r = parse_unpivot(p, r);
         else break;
+        ps_check_height(p, r);
     }
     return r;
 }
@@ -694,8 +695,8 @@ static Node *parse_from_clause(Parser *p) {
     ps_expect_kw(p, KW_FROM);
     NodeVec joins = {0};
     Node *r = parse_relation(p, NULL, NULL);
-    while (ps_accept_op(p, OP_COMMA)) r = parse_relation(p, r, &joins);
-    while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = parse_lateral_view(p, r);
+    while (ps_accept_op(p, OP_COMMA)) r = ps_check_height(p, parse_relation(p, r, &joins));
+    while (is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) r = ps_check_height(p, parse_lateral_view(p, r));
     if (at_pivot(p)) r = parse_pivot(p, r);
     if (at_unpivot(p)) r = parse_unpivot(p, r);
     for (uint32_t i = 0; i < joins.n; i++) {
@@ -1204,7 +1205,7 @@ static Node *setop(Parser *p, NodeKind k, Node *l, Node *r, bool all) {
     Node *kids[2] = {l, r};
     node_set_kids(p->a, n, kids, 2);
     n->u.setop.is_all = all;
-    return node_finish(n);
+    return ps_check_height(p, node_finish(n));
 }
 
 static bool set_quantifier(Parser *p) {
@@ -1608,7 +1609,7 @@ Node *ps_parse_query_no_with(Parser *p) {
     Node *q = parse_organization(p, t, start);
     bool piped = false;
     while (ps_accept_op(p, OP_PIPEGT)) {
-        q = parse_pipe_op(p, q, start);
+        q = ps_check_height(p, parse_pipe_op(p, q, start));
         piped = true;
     }
     /* result clauses after the last operator belong to the whole query */

@@ -60,6 +60,12 @@ ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...)
 /* Records a semantic error to report once the whole statement has parsed. */
 void ps_defer_error(Parser *p, ErrorInfo *e);
 void ps_enter(Parser *p); /* depth check */
+/* The nesting limit on what loops build (`1 + 1 + ...`, `UNION ALL` chains,
+ * joins, pipe operators): they do not recurse, but the tree they make is as
+ * deep as it is long, and everything after the parser walks it recursively.
+ * Returns n, or fails FAILED_TO_PARSE_TOO_COMPLEX when its height passes
+ * max_depth. */
+Node *ps_check_height(Parser *p, Node *n);
 /* INSERT INTO|OVERWRITE ... (the current token is INSERT), parse_stmt.c. */
 Node *ps_parse_insert(Parser *p, int32_t start);
 /* Backtracking: runs fn; on a syntax error restores the parser's position

@@ -13,6 +13,7 @@
  *                          =>    SubqueryAlias primary.tempdb.myTable
  *                                +- RelationV2[id#1L] primary.tempdb.myTable primary.tempdb.myTable
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -102,8 +103,28 @@ typedef struct ViewSchema {
     const DataType *const *types;
 } ViewSchema;
 
+/* spark.sql.view.maxNestedViewDepth (100; at least 1, as Spark checks it) */
+static int view_max_nested_depth(const Analysis *an) {
+    const Conf *c = an->conf;
+    for (int i = c ? c->nentries - 1 : -1; i >= 0; i--)
+        if (c->keys[i] && c->values[i] && !strcasecmp(c->keys[i], "spark.sql.view.maxNestedViewDepth")) {
+            char *end;
+            long v = strtol(c->values[i], &end, 10);
+            return end != c->values[i] && !*end && v > 0 && v < 1000000 ? (int)v : 100;
+        }
+    return 100;
+}
+
 static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *const *cols, NameParts alias,
                          NameParts view_name, bool temporary, const char *ns, ViewSchema schema, const Node *at) {
+    /* Spark's AnalysisContext.nestedViewDepth: a view inside views nested
+       deeper than spark.sql.view.maxNestedViewDepth (a cycle among views
+       among them) stops the analysis */
+    int max_views = view_max_nested_depth(an);
+    if (an->view_depth + 1 > max_views)
+        return an_fail(an, error_make(an->arena, "VIEW_EXCEED_MAX_NESTED_DEPTH", at, "viewName",
+                                      sql_id_parts(an->arena, view_name), "maxNestedDepth",
+                                      arena_printf(an->arena, "%d", max_views), NULL));
     ParserOptions po = {.max_depth = an->max_depth};
     ErrorInfo *err = NULL;
     Node *parsed = parse_statement(an->arena, sql, strlen(sql), &po, &err);
@@ -118,7 +139,9 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     if (!temporary) an->view_ns = ns;
     struct CteRegistry *saved_ctes = an->ctes;
     an->ctes = NULL; /* the query's CTEs are not visible inside a view */
+    an->view_depth++;
     Node *body = an_analyze_nested(an, parsed, NULL, "view", view_name.n ? view_name.v[view_name.n - 1] : NULL);
+    an->view_depth--;
     an->view_ns = saved_ns;
     if (!an->ctes) an->ctes = saved_ctes;
     else {

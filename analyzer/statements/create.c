@@ -36,6 +36,66 @@ static WalkResult find_temp_view(const Node *n, void *ctx) {
     return WALK_CONTINUE;
 }
 
+/* Spark's ViewHelper.checkCyclicViewReference, when a view is replaced: the
+ * new query must not read the view itself through other views (it would
+ * expand forever). path holds the views entered so far, the replaced one
+ * first. */
+typedef struct ViewPath {
+    NameParts target;
+    bool temporary;
+    NameParts *v;
+    uint32_t n, cap;
+} ViewPath;
+
+static bool same_view(const Node *view, const ViewPath *p) {
+    NameParts a = view->u.view.name, b = p->target;
+    if (view->u.view.temporary != p->temporary || a.n != b.n) return false;
+    for (uint32_t i = 0; i < a.n; i++)
+        if (!name_eq(a.v[i], b.v[i])) return false;
+    return true;
+}
+
+static bool cyclic_view(Analysis *an, const Node *n, ViewPath *p) {
+    if (!n) return true;
+    uint32_t saved = p->n;
+    if (n->kind == NK_View) {
+        if (p->n == p->cap) {
+            uint32_t nc = p->cap * 2;
+            NameParts *v = ARENA_ARRAY(an->arena, NameParts, nc);
+            memcpy(v, p->v, sizeof *v * p->n);
+            p->v = v;
+            p->cap = nc;
+        }
+        p->v[p->n++] = n->u.view.name;
+        if (same_view(n, p)) {
+            StrBuf sb;
+            sb_init(&sb, an->arena, 64);
+            for (uint32_t i = 0; i < p->n; i++) {
+                if (i) sb_puts(&sb, " -> ");
+                sb_puts(&sb, sql_id_parts(an->arena, p->v[i]));
+            }
+            an_fail(an, error_make(an->arena, "RECURSIVE_VIEW", NULL, "viewIdent", sql_id_parts(an->arena, p->target),
+                                   "newPath", sb_str(&sb), NULL));
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < n->nkids; i++)
+        if (!cyclic_view(an, n->kids[i], p)) return false;
+    for (uint32_t i = 0; i < n->nexprs; i++)
+        if (!cyclic_view(an, n->exprs[i], p)) return false;
+    if (node_kind_is_subquery(n->kind) && !cyclic_view(an, n->u.subq.plan, p)) return false;
+    p->n = saved;
+    return true;
+}
+
+/* true when query does not read the view named target (false: RECURSIVE_VIEW recorded) */
+static bool check_cyclic_view(Analysis *an, const Node *query, NameParts target, bool temporary) {
+    if (!kind_mask_has(query->mask, NK_View)) return true;
+    ViewPath p = {target, temporary, ARENA_ARRAY(an->arena, NameParts, 8), 1, 8};
+    p.v[0] = target;
+    return cyclic_view(an, query, &p);
+}
+
 Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     NameParts n = stmt->u.ddl.name;
     if (stmt->u.ddl.temporary && !stmt->u.ddl.global && n.n > 1) {
@@ -59,6 +119,9 @@ Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
             return an_fail(an, error_make(an->arena, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
                                           sql_ident(an->arena, name), NULL));
         }
+        if (stmt->u.ddl.or_replace && state_find_view(st, name) &&
+            !check_cyclic_view(an, query, name_parts1(an->arena, name), true))
+            return NULL;
         TempView v = {.name = name, .sql = stmt->u.ddl.text, .ncols = (int)stmt->u.ddl.ncols,
                       .cols = stmt->u.ddl.col_names};
         view_schema(an, &v, out, stmt->u.ddl.ncols, stmt->u.ddl.col_names);
@@ -100,6 +163,7 @@ Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
         return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_ALREADY_EXISTS", stmt, "relationName",
                                       stmt_qualified(an, ns, tbl), NULL));
     }
+    if (existing && existing->is_view && !check_cyclic_view(an, query, stmt->u.ddl.name, false)) return NULL;
     ColumnDef *cols = ARENA_ARRAY(an->arena, ColumnDef, out.n + 1);
     for (uint32_t i = 0; i < out.n; i++)
         cols[i] = (ColumnDef){i < stmt->u.ddl.ncols ? stmt->u.ddl.col_names[i] : out.v[i]->u.attr.name, out.v[i]->type,

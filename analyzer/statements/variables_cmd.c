@@ -88,7 +88,9 @@ static const Variable **resolve_targets(Analysis *an, SessionState *st, Node *co
 /* Assigns the single row of an analysed query to vars (cast to their
  * types): no row → NULLs, more than one → ROW_SUBQUERY_TOO_MANY_ROWS.
  * Values of a query that is not constant (it reads a table) are unknown
- * here: the variables become NULL. */
+ * here: the variables are marked so (Value.unknown), and what needs their
+ * value later fails with CATALYZER_UNEVALUATED_VALUE rather than taking
+ * them for NULL. */
 static bool assign_row(Analysis *an, SessionState *st, const Variable **vars, uint32_t n, const Node *plan,
                        const Node *at) {
     Value *rows = NULL;
@@ -110,11 +112,11 @@ static bool assign_row(Analysis *an, SessionState *st, const Variable **vars, ui
         names[i] = vars[i]->name;
         types[i] = vars[i]->type;
         defaults[i] = vars[i]->default_sql;
-        Value v = {.type = types[i], .is_null = true};
+        Value v = {.type = types[i], .is_null = true, .unknown = nr < 0};
         if (nr == 1 && i < ncols) {
             if (!const_cast_value(an, &rows[i], types[i], at, &v)) {
                 if (an_failed(an)) return false;
-                v = (Value){.type = types[i], .is_null = true}; /* a cast not evaluated here */
+                v = (Value){.type = types[i], .is_null = true, .unknown = true}; /* a cast not evaluated here */
             }
         }
         vals[i] = v;
@@ -203,10 +205,10 @@ static Node *declare_variable(Analysis *an, CzSession *s, Node *stmt, PendingCha
         if (const_eval(an, e, &raw)) {
             if (!const_cast_value(an, &raw, type, def, &v)) {
                 if (an_failed(an)) return NULL;
-                v = (Value){.type = type, .is_null = true};
+                v = (Value){.type = type, .is_null = true, .unknown = true};
             }
         } else if (an_failed(an)) return NULL;
-        else v = (Value){.type = type, .is_null = true};
+        else v = (Value){.type = type, .is_null = true, .unknown = true}; /* not computed here: not NULL either */
     }
     SessionState *st = pending_state(s, pend);
     if (state_find_var(st, name) && !stmt->u.ddl.or_replace)
@@ -465,6 +467,12 @@ static const char *upper_text(Arena *a, const char *s, uint32_t n) {
 
 static bool is_query_kind(NodeKind k) { return !node_kind_is_command(k) && k != NK_UnresolvedIdentifierPlan; }
 
+/* What a statement that needs an unknown value (Value.unknown) fails with:
+ * the analyzer cannot say what Spark would do with it. */
+static ErrorInfo *unevaluated_value(Analysis *an, const Node *at) {
+    return error_make(an->arena, "CATALYZER_UNEVALUATED_VALUE", at, "expr", expr_sql_quoted(an->arena, at), NULL);
+}
+
 static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     uint32_t nusing = stmt->u.ddl.nusing;
     Node *qe = stmt->exprs[0];
@@ -487,6 +495,7 @@ static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingCh
         if (!type_is_string(v->type))
             return an_fail(an, error_make(an->arena, "INVALID_VARIABLE_TYPE_FOR_QUERY_EXECUTE_IMMEDIATE", qe, "varType",
                                           sql_type_quoted(an->arena, v->type), NULL));
+        if (v->u.attr.value->unknown) return an_fail(an, unevaluated_value(an, qe));
         if (v->u.attr.value->is_null)
             return an_fail(an, error_make(an->arena, "NULL_QUERY_STRING_EXECUTE_IMMEDIATE", qe, "varName",
                                           sql_id_parts(an->arena, qe->u.un.name), NULL));

@@ -29,7 +29,11 @@ bool identifier_name_parts(Analysis *an, const Node *e, NameParts *out) {
     }
     Value v;
     if (!const_eval(an, e, &v)) {
-        if (!an_failed(an)) not_constant(an, e, "NOT_CONSTANT", NULL);
+        /* foldable, yet not computed here (a variable whose value is
+           unknown, a function the evaluator lacks): Spark would know it */
+        if (!an_failed(an))
+            an_fail(an, error_make(an->arena, "CATALYZER_UNEVALUATED_VALUE", e, "expr", expr_sql_quoted(an->arena, e),
+                                   NULL));
         return false;
     }
     if (v.is_null) return not_constant(an, e, "NULL", NULL), false;
