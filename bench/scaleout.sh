@@ -12,6 +12,8 @@
 #
 #   bash bench/scaleout.sh      builds build-bench/ if needed, then splices its
 #                               section into BENCHMARKS.md
+#   (bench/run.sh runs it as a step with BENCH_SCALEOUT_STEP=1: results only;
+#   report.py renders them into the whole report)
 # Knobs: SCALE_SECONDS (each run, default LOAD_SECONDS or 8), SCALE_ROUNDS (2),
 # SCALE_CONNS x SCALE_STREAMS (saturating shape, 2 x 8), BENCH_NICE,
 # CATALYZER_SHARED, BENCH_OUT, BENCH_MD, BENCH_BUILD (a build directory to use
