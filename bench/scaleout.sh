@@ -61,7 +61,7 @@ LOAD=$BUILD/client/load/catalyzer-load
 CZD=$BUILD/server/catalyzerd
 git -C "$ROOT" rev-parse --short HEAD >"$SOUT/commit.txt" 2>/dev/null || echo "?" >"$SOUT/commit.txt"
 echo "SCALE_SECONDS=$SCALE_SECONDS SCALE_ROUNDS=$SCALE_ROUNDS SCALE_CONNS=$SCALE_CONNS SCALE_STREAMS=$SCALE_STREAMS" >"$SOUT/knobs.txt"
-haproxy -v | head -1 >"$SOUT/haproxy.txt"
+haproxy -v | sed -n 1p >"$SOUT/haproxy.txt"  # (sed reads it all: head would SIGPIPE haproxy under pipefail)
 meson introspect "$BUILD" --buildoptions 2>/dev/null | "$PY" -c 'import json,sys; print({o["name"]: o["value"] for o in json.load(sys.stdin)}.get("buildtype", "?"))' >"$SOUT/buildtype.txt" || true
 redis-server --version >"$SOUT/redis.txt"
 
