@@ -345,6 +345,13 @@ lines.extend(isolation_report.render(OUT))
 if lines[-1] != "":
     w("")
 
+# ------------------------------------------------------------- scaleout ----
+import scaleout_report  # noqa: E402
+
+lines.extend(scaleout_report.render(OUT))
+if lines[-1] != "":
+    w("")
+
 # ------------------------------------------------------------- per query ----
 w("## Per query")
 w("")

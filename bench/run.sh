@@ -14,6 +14,7 @@
 #   6. the cost of isolated analysis workers through the daemon (bench/isolation.sh)
 #   7. external catalogs: TPC-DS through the JDBC catalog, warm and cold (bench/catalogs.sh)
 #   8. TPC-H through Spark Connect's AnalyzePlan against catalyzer.v1 Analyze (bench/connect.sh)
+#   9. scale-out: through HAProxy with 1, 2, 3 replicas, the session store's cost (bench/scaleout.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
 # Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
 # CZ_CONF (one key=value for the in-process runs, e.g. catalyzer.analyzer.singlePass=true)
@@ -237,6 +238,11 @@ BENCH_OUT="$OUT" CATALYZER="$BUILD/client/catalyzer" ITER_CZ="$ITER_CZ" CATALYZE
 log "connect: AnalyzePlan against Analyze (bench/connect.sh)"
 BENCH_CONNECT_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
     bash "$ROOT/bench/connect.sh" || log "connect: bench/connect.sh exited $?"
+
+# --------------------------------------------------------------- scaleout ----
+log "scaleout: HAProxy with 1, 2, 3 replicas, the session store (bench/scaleout.sh)"
+BENCH_SCALEOUT_STEP=1 BENCH_OUT="$OUT" LOAD_SECONDS="$LOAD_SECONDS" CATALYZER_SHARED="$SHARED" \
+    bash "$ROOT/bench/scaleout.sh" || log "scaleout: bench/scaleout.sh exited $?"
 
 # --------------------------------------------------------------- report ----
 cat /proc/loadavg >"$OUT/loadavg_end.txt"

@@ -12,6 +12,8 @@
 #
 #   bash bench/scaleout.sh      builds build-bench/ if needed, then splices its
 #                               section into BENCHMARKS.md
+#   (bench/run.sh runs it as a step with BENCH_SCALEOUT_STEP=1: results only;
+#   report.py renders them into the whole report)
 # Knobs: SCALE_SECONDS (each run, default LOAD_SECONDS or 8), SCALE_ROUNDS (2),
 # SCALE_CONNS x SCALE_STREAMS (saturating shape, 2 x 8), BENCH_NICE,
 # CATALYZER_SHARED, BENCH_OUT, BENCH_MD, BENCH_BUILD (a build directory to use
@@ -59,7 +61,7 @@ LOAD=$BUILD/client/load/catalyzer-load
 CZD=$BUILD/server/catalyzerd
 git -C "$ROOT" rev-parse --short HEAD >"$SOUT/commit.txt" 2>/dev/null || echo "?" >"$SOUT/commit.txt"
 echo "SCALE_SECONDS=$SCALE_SECONDS SCALE_ROUNDS=$SCALE_ROUNDS SCALE_CONNS=$SCALE_CONNS SCALE_STREAMS=$SCALE_STREAMS" >"$SOUT/knobs.txt"
-haproxy -v | head -1 >"$SOUT/haproxy.txt"
+haproxy -v | sed -n 1p >"$SOUT/haproxy.txt"  # (sed reads it all: head would SIGPIPE haproxy under pipefail)
 meson introspect "$BUILD" --buildoptions 2>/dev/null | "$PY" -c 'import json,sys; print({o["name"]: o["value"] for o in json.load(sys.stdin)}.get("buildtype", "?"))' >"$SOUT/buildtype.txt" || true
 redis-server --version >"$SOUT/redis.txt"
 

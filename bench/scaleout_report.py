@@ -126,8 +126,12 @@ def render(out_dir):
                         "{:,.0f}".format(ms["rps"]) if ms else "?", "{:,.0f}".format(rs_["rps"]) if rs_ else "?",
                         ", %+.0f µs of server CPU per call" % (rs_["cpu"] - ms["cpu"])
                         if ms and rs_ and rs_["cpu"] is not None and ms["cpu"] is not None else ""))
-        notes.append("Each Analyze on a session reads the session's journal version from Redis (one round trip); a"
-                     " call on another replica's session also fetches the records it lacks.")
+        notes.append("Each call on a session reads the session's journal version from Redis first (one round trip"
+                     " of a Lua script); a worker that lacks records fetches them too. Those round trips are"
+                     " synchronous on the replica's event loop (`server/session_store_redis.h`): while one waits for"
+                     " Redis no other call on that replica moves, which is what the saturating figure of one replica"
+                     " shows on a busy machine, where Redis itself waits for a core; hiredis' asynchronous API on the"
+                     " same libuv loop would remove that stall.")
     if r1 and l1:
         notes.append("**The HAProxy hop**: one call at a time, %+.3f ms on the median call (%.3f → %.3f ms, both on "
                      "Redis)." % (l1["p50"] - r1["p50"], r1["p50"], l1["p50"]))

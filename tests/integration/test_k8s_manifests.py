@@ -4,8 +4,9 @@ run. There is no cluster here, and `kubectl apply --dry-run=client` (or
 `create --dry-run=client`) still asks an API server for its resource list
 before it decodes anything (printed below); `label/annotate/patch --local`
 work on untyped objects and check nothing. What checks offline is
-`kubectl set image --local --dry-run=client -f DOC '*=...' -o json`: it
-decodes each document into kubectl's typed API objects, with no server:
+`kubectl set image --local --dry-run=client -f DOC '*=...' -o json` (and
+`set selector --local` for Services): they decode each document into
+kubectl's typed API objects, with no server:
 
 * each document's apiVersion and kind are ones this kubectl knows (apps/v1
   Deployment, policy/v1 PodDisruptionBudget, autoscaling/v2
@@ -14,9 +15,10 @@ decodes each document into kubectl's typed API objects, with no server:
 * for the documents with a pod template (the Deployments, where nearly all
   the fields are) the typed object comes back: every key path of the input
   must be in it, since kubectl drops unknown fields silently (a misspelled
-  field fails here). Services, the PDB, the HPA, the Namespace and the Secret
-  are decoded (types checked) but kubectl prints no object for them, so an
-  unknown field there is not caught;
+  field fails here); the same for the Services (through `kubectl set selector
+  --local`, with their own selector). The PDB, the HPA, the Namespace and the
+  Secret are decoded (types checked) but no local command prints them back,
+  so an unknown field there is not caught;
 * the pieces fit: selectors match their pod labels, the Services, the PDB and
   the HPA name what exists, the probes ask the gRPC health service on the
   container's gRPC port, the session store URL names the Redis Service.
@@ -82,7 +84,12 @@ def decode(doc):
     path = os.path.join(tmp, "doc.yaml")
     with open(path, "w") as f:
         yaml.safe_dump(doc, f)
-    r = kubectl("set", "image", "--local", "--dry-run=client", "-f", path, "*=offline-check", "-o", "json")
+    if doc.get("kind") == "Service" and doc.get("spec", {}).get("selector"):
+        # a Service has no pod template; `set selector` decodes it typed and prints it back
+        sel = ",".join("%s=%s" % kv for kv in sorted(doc["spec"]["selector"].items()))
+        r = kubectl("set", "selector", "--local", "--dry-run=client", "-f", path, sel, "-o", "json")
+    else:
+        r = kubectl("set", "image", "--local", "--dry-run=client", "-f", path, "*=offline-check", "-o", "json")
     if r.returncode == 0:
         return True, json.loads(r.stdout), ""
     m = re.search(r"does not have a pod template: (\*\S+)", r.stderr)
@@ -155,6 +162,11 @@ bad = copy.deepcopy(docs[("Service", "catalyzerd")])
 bad["spec"]["ports"][0]["port"] = "grpc"
 ok, out, msg = decode(bad)
 t.ok(not ok and "ServicePort" in msg, "negative control: a wrong type in a Service (port: \"grpc\") is refused", msg)
+bad = copy.deepcopy(docs[("Service", "catalyzerd")])
+bad["spec"]["selectr"] = {"a": "b"}
+ok, out, msg = decode(bad)
+t.ok(ok and out and dropped(bad, out) == ["/spec/selectr/a"],
+     "negative control: a misspelled field in a Service (spec.selectr) is caught as unknown", msg)
 
 
 def fits():
