@@ -246,6 +246,7 @@ static const ErrorClassDef CLASSES[] = {
     {"DUPLICATE_ROUTINE_PARAMETER_NAMES", "42734",
      "Found duplicate name(s) in the parameter list of the user-defined routine <routineName>: <names>."},
     {"NOT_ALLOWED_IN_FROM.UNPIVOT_WITH_PIVOT", "42601", "Not allowed in the FROM clause: UNPIVOT with PIVOT."},
+    {"INCOMPATIBLE_VIEW_SCHEMA_CHANGE", "51024", "The SQL query of view <viewName> has an incompatible schema change and column <colName> cannot be resolved. Expected <expectedNum> columns named <colName> but got <actualCols>. Please try to re-create the view by running: <suggestion>."},
     {"ROUTINE_ALREADY_EXISTS", "42723",
      "Cannot create the <newRoutineType> <routineName> because a <existingRoutineType> of that name already exists."},
     {"WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",

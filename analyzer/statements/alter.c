@@ -161,6 +161,12 @@ Node *stmt_alter_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
                                       sql_id_parts(an->arena, stmt->u.ddl.name), "operation",
                                       table_operation(stmt), NULL));
     }
+    if (act == SA_SCHEMA_BINDING && r.table) {
+        /* AlterViewSchemaBindingCommand: the view's schema mode */
+        TableDef def = *r.table;
+        def.view_mode = stmt->u.ddl.value;
+        catalog_put_table_def(pending_catalog(s, pend), &def);
+    }
     return stmt_resolved_target(an, stmt, &r);
 }
 
@@ -195,6 +201,9 @@ Node *stmt_alter_view_as(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     def.view_text = stmt->u.ddl.text ? stmt->u.ddl.text : "";
     def.nview_cols = 0;
     def.view_cols = NULL;
+    def.nview_query_cols = (int)out.n;
+    def.view_query_cols = ARENA_ARRAY(an->arena, const char *, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++) def.view_query_cols[i] = out.v[i]->u.attr.name;
     catalog_put_table_def(c, &def);
     return stmt_with_query(an, stmt_resolved_target(an, stmt, &r), query);
 }
