@@ -40,6 +40,9 @@ typedef struct TableDef {
     const char **view_query_cols;
     int npart_cols;        /* PARTITIONED BY columns (0: not partitioned) */
     const char **part_cols;
+    int npartitions;       /* the partitions ALTER TABLE ADD PARTITION made, each its values */
+    const char **partitions; /* in part_cols order joined by '/' (statements/partitions.c) */
+    bool partitions_unknown; /* data was written (INSERT, LOAD, ...): which partitions exist is not known */
 } TableDef;
 
 typedef struct UdfDef {

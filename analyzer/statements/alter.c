@@ -127,6 +127,18 @@ Node *stmt_alter_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE, table_operation(stmt), suggest, &r)) return NULL;
     if (r.table->v2) return stmt; /* a v2 table: the catalog applies the change when the command runs */
     switch (act) {
+    case SA_ADD_PARTITION:
+        if (!stmt_add_partition(an, s, stmt, r.table, pend)) return NULL;
+        return stmt_resolved_target(an, stmt, &r);
+    case SA_RENAME_PARTITION:
+        if (!stmt_check_partition_spec(an, stmt, r.table, PC_EXACT)) return NULL;
+        stmt_partitions_unknown(s, r.table, pend);
+        return stmt_resolved_target(an, stmt, &r);
+    case SA_DROP_PARTITION:
+    case SA_RECOVER_PARTITIONS:
+        if (!stmt_check_partition_spec(an, stmt, r.table, PC_NONE)) return NULL;
+        stmt_partitions_unknown(s, r.table, pend);
+        return stmt_resolved_target(an, stmt, &r);
     case SA_ADD_COLUMNS: return add_columns(an, s, stmt, &r, pend);
     case SA_ALTER_COLUMN:
         if (stmt->u.ddl.extended) return unsupported_operation(an, stmt, &r, "ALTER COLUMN ... FIRST | AFTER");
