@@ -139,6 +139,13 @@ static bool check_limit_like(Analysis *an, const char *name, const Node *e) {
 static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
     for (uint32_t i = 0; i < p->nkids; i++)
         if (!check_plan(an, p->kids[i], outer)) return false;
+    /* ResolveGroupByAll.checkAnalysis: an ALL whose grouping could not be inferred */
+    if (p->kind == NK_Aggregate && p->u.aggregate.ngroup == 1 && p->exprs[0]->kind == NK_UnresolvedAttribute &&
+        p->exprs[0]->u.un.name.n == 1 && strcasecmp(p->exprs[0]->u.un.name.v[0], "all") == 0) {
+        bool others = true;
+        for (uint32_t i = 1; i < p->nexprs; i++) others = others && node_resolved(p->exprs[i]);
+        if (others) return fail(an, error_make(an->arena, "UNRESOLVED_ALL_IN_GROUP_BY", p->exprs[0], NULL));
+    }
     Check c = {an, plan_input(an, p), p};
     for (uint32_t i = 0; i < p->nexprs; i++)
         if (!check_expr(&c, p->exprs[i])) return false;

@@ -251,6 +251,7 @@ static const ErrorClassDef CLASSES[] = {
     {"PARTITIONS_ALREADY_EXIST", "428FT", "Cannot ADD or RENAME TO partition(s) <partitionList> in table <tableName> because they already exist."},
     {"_LEGACY_ERROR_TEMP_1231", NULL, "<key> is not a valid partition column in table <tblName>."},
     {"_LEGACY_ERROR_TEMP_1232", NULL, "Partition spec is invalid. The spec (<specKeys>) must match the partition spec (<partitionColumnNames>) defined in table '<tableName>'."},
+    {"UNRESOLVED_ALL_IN_GROUP_BY", "42803", "Cannot infer grouping columns for GROUP BY ALL based on the select clause. Please explicitly specify the grouping columns."},
     {"ROUTINE_ALREADY_EXISTS", "42723",
      "Cannot create the <newRoutineType> <routineName> because a <existingRoutineType> of that name already exists."},
     {"WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
