@@ -35,6 +35,7 @@ typedef struct AggExt {
     uint32_t original;
     AttrList input;  /* the Aggregate's child output */
     const Node *dangling; /* a column of the input that is neither grouped nor aggregated */
+    int in_grouping_fn;   /* inside grouping()/grouping_id(): ResolveGroupingAnalytics checks those */
 } AggExt;
 
 static Node *add_output(AggExt *x, Node *e, const char *name) {
@@ -72,15 +73,19 @@ static Node *extract(AggExt *x, Node *e) {
             if (named_expr_id(x->list[i]) == e->u.attr.id) return e;
         if (is_grouping_expr(x, e)) return add_output(x, e, e->u.attr.name);
         for (uint32_t i = 0; i < x->input.n; i++)
-            if (x->input.v[i]->u.attr.id == e->u.attr.id && !x->dangling) x->dangling = e;
+            if (x->input.v[i]->u.attr.id == e->u.attr.id && !x->dangling && !x->in_grouping_fn) x->dangling = e;
         return e; /* CheckAnalysis reports it */
     }
     if (e->nkids && is_grouping_expr(x, e) && !kind_mask_has(e->mask, NK_AggregateExpression))
         return add_output(x, e, expr_to_string(an->arena, e));
     if (!e->nkids) return e;
+    bool gfn = e->kind == NK_Call && e->u.call.name &&
+               (strcasecmp(e->u.call.name, "grouping") == 0 || strcasecmp(e->u.call.name, "grouping_id") == 0);
+    x->in_grouping_fn += gfn;
     Node *stack[8];
     Node **kids = e->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, e->nkids);
     for (uint32_t i = 0; i < e->nkids; i++) kids[i] = extract(x, e->kids[i]);
+    x->in_grouping_fn -= gfn;
     return node_with_kids(an->arena, e, kids, e->nkids);
 }
 
