@@ -252,6 +252,8 @@ static const ErrorClassDef CLASSES[] = {
     {"_LEGACY_ERROR_TEMP_1231", NULL, "<key> is not a valid partition column in table <tblName>."},
     {"_LEGACY_ERROR_TEMP_1232", NULL, "Partition spec is invalid. The spec (<specKeys>) must match the partition spec (<partitionColumnNames>) defined in table '<tableName>'."},
     {"UNRESOLVED_ALL_IN_GROUP_BY", "42803", "Cannot infer grouping columns for GROUP BY ALL based on the select clause. Please explicitly specify the grouping columns."},
+    {"INVALID_FORMAT.CONT_THOUSANDS_SEPS", "42601", "The format is invalid: <format>. Thousands separators (, or G) must have digits in between them in the number format."},
+    {"INVALID_FORMAT.THOUSANDS_SEPS_MUST_BEFORE_DEC", "42601", "The format is invalid: <format>. Thousands separators (, or G) may not appear after the decimal point in the number format."},
     {"ROUTINE_ALREADY_EXISTS", "42723",
      "Cannot create the <newRoutineType> <routineName> because a <existingRoutineType> of that name already exists."},
     {"WRONG_NUM_ARGS.WITHOUT_SUGGESTION", "42605",
