@@ -138,6 +138,18 @@ static TableDef *table_copy(Arena *a, const TableDef *t) {
         n->view_cols = ARENA_ARRAY(a, const char *, t->nview_cols);
         for (int i = 0; i < t->nview_cols; i++) n->view_cols[i] = arena_strdup(a, t->view_cols[i]);
     }
+    n->view_mode = t->view_mode ? arena_strdup(a, t->view_mode) : NULL;
+    n->nview_query_cols = t->nview_query_cols;
+    if (t->nview_query_cols) {
+        n->view_query_cols = ARENA_ARRAY(a, const char *, t->nview_query_cols);
+        for (int i = 0; i < t->nview_query_cols; i++) n->view_query_cols[i] = arena_strdup(a, t->view_query_cols[i]);
+    }
+    n->npartitions = t->npartitions;
+    n->partitions_unknown = t->partitions_unknown;
+    if (t->npartitions) {
+        n->partitions = ARENA_ARRAY(a, const char *, t->npartitions);
+        for (int i = 0; i < t->npartitions; i++) n->partitions[i] = arena_strdup(a, t->partitions[i]);
+    }
     n->npart_cols = t->npart_cols;
     if (t->npart_cols) {
         n->part_cols = ARENA_ARRAY(a, const char *, t->npart_cols);

@@ -35,10 +35,16 @@ typedef struct TableDef {
     const char *view_text; /* its SQL text, analysed in its own context when referenced */
     int nview_cols;        /* user-given column names of the view (0: the query's) */
     const char **view_cols;
+    const char *view_mode; /* WITH SCHEMA BINDING | COMPENSATION (NULL) | TYPE EVOLUTION | EVOLUTION */
+    int nview_query_cols;  /* the query's output names when it was created (Spark's view.query.out.col.N) */
+    const char **view_query_cols;
     int npart_cols;        /* PARTITIONED BY columns (0: not partitioned) */
     const char **part_cols;
     bool has_default_collation; /* DEFAULT COLLATION: what a column added later as a plain STRING takes */
     int32_t default_collation;
+    int npartitions;       /* the partitions ALTER TABLE ADD PARTITION made, each its values */
+    const char **partitions; /* in part_cols order joined by '/' (statements/partitions.c) */
+    bool partitions_unknown; /* data was written (INSERT, LOAD, ...): which partitions exist is not known */
 } TableDef;
 
 typedef struct UdfDef {

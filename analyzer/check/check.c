@@ -136,12 +136,43 @@ static bool check_limit_like(Analysis *an, const char *name, const Node *e) {
     return true;
 }
 
+static WalkResult find_window(const Node *n, void *ctx) {
+    if (!kind_mask_has(n->mask, NK_WindowExpression)) return WALK_PRUNE;
+    if (n->kind == NK_WindowExpression) {
+        *(const Node **)ctx = n;
+        return WALK_ABORT;
+    }
+    return WALK_CONTINUE;
+}
+
+static const Node *first_window(const Node *e) {
+    const Node *w = NULL;
+    node_walk(e, 0, find_window, &w);
+    return w;
+}
+
 static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
     for (uint32_t i = 0; i < p->nkids; i++)
         if (!check_plan(an, p->kids[i], outer)) return false;
+    /* ResolveGroupByAll.checkAnalysis: an ALL whose grouping could not be inferred */
+    if (p->kind == NK_Aggregate && p->u.aggregate.ngroup == 1 && p->exprs[0]->kind == NK_UnresolvedAttribute &&
+        p->exprs[0]->u.un.name.n == 1 && strcasecmp(p->exprs[0]->u.un.name.v[0], "all") == 0) {
+        bool others = true;
+        for (uint32_t i = 1; i < p->nexprs; i++) others = others && node_resolved(p->exprs[i]);
+        if (others) return fail(an, error_make(an->arena, "UNRESOLVED_ALL_IN_GROUP_BY", p->exprs[0], NULL));
+    }
     Check c = {an, plan_input(an, p), p};
     for (uint32_t i = 0; i < p->nexprs; i++)
         if (!check_expr(&c, p->exprs[i])) return false;
+    /* specialExpressionsInUnsupportedOperator: a window expression anywhere but a Window (a join condition) */
+    if (p->kind == NK_Join) {
+        for (uint32_t i = 0; i < p->nexprs; i++) {
+            const Node *w = first_window(p->exprs[i]);
+            if (w)
+                return fail(an, error_make(an->arena, "UNSUPPORTED_EXPR_FOR_OPERATOR", p, "invalidExprSqls",
+                                           expr_sql_quoted(an->arena, w), NULL));
+        }
+    }
     switch (p->kind) {
     case NK_UnresolvedRelation:
         return fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", p, "relationName",

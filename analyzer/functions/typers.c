@@ -959,9 +959,37 @@ bool ty_nanvl(TypeCtx *c) {
     return true;
 }
 
+/* ToNumberParser.check, the thousands separators: in each run of digits
+ * and separators before the decimal point a separator needs digits on both
+ * sides (CONT_THOUSANDS_SEPS); after it there may be none
+ * (THOUSANDS_SEPS_MUST_BEFORE_DEC). NULL: fine. */
+static const char *number_format_error(const char *f) {
+    bool dot = false;
+    for (const char *p = f; *p; p++) {
+        char ch = (char)toupper((unsigned char)*p);
+        bool sep = ch == ',' || ch == 'G', digit = ch == '9' || ch == '0';
+        if (ch == '.' || ch == 'D') {
+            dot = true;
+            continue;
+        }
+        if (!sep) continue;
+        if (dot) return "INVALID_FORMAT.THOUSANDS_SEPS_MUST_BEFORE_DEC";
+        char prev = p > f ? (char)toupper((unsigned char)p[-1]) : 0, next = (char)toupper((unsigned char)p[1]);
+        bool prev_digit = prev == '9' || prev == '0', next_digit = next == '9' || next == '0';
+        (void)digit;
+        if (!prev_digit || !next_digit) return "INVALID_FORMAT.CONT_THOUSANDS_SEPS";
+    }
+    return NULL;
+}
+
 /* to_number/try_to_number: decimal(digits, fraction digits) of the format */
 bool ty_to_number(TypeCtx *c) {
     const char *f = fn_lit_string(c->args[1]);
+    const char *bad = f ? number_format_error(f) : NULL;
+    if (bad) {
+        an_fail(c->an, error_make(c->an->arena, bad, c->orig, "format", arena_printf(c->an->arena, "'%s'", f), NULL));
+        return false;
+    }
     int before = 0, after = 0;
     bool dot = false;
     for (const char *p = f ? f : ""; *p; p++) {

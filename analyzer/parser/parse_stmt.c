@@ -209,6 +209,9 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
     }
+    /* SchemaEvolution with a column list is SchemaTypeEvolution (visitCreateView) */
+    if (s->u.ddl.provider && strcmp(s->u.ddl.provider, "EVOLUTION") == 0 && s->u.ddl.ncols)
+        s->u.ddl.provider = "TYPE EVOLUTION";
     ps_expect_kw(p, KW_AS);
     int32_t qs = cur_start(p);
     Node *q = ps_parse_query(p);

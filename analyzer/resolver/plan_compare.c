@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "core/output.h"
 #include "print/printer.h"
 

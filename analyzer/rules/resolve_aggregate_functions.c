@@ -34,6 +34,8 @@ typedef struct AggExt {
     uint32_t n, cap;
     uint32_t original;
     AttrList input;  /* the Aggregate's child output */
+    const Node *dangling; /* a column of the input that is neither grouped nor aggregated */
+    int in_grouping_fn;   /* inside grouping()/grouping_id(): ResolveGroupingAnalytics checks those */
 } AggExt;
 
 static Node *add_output(AggExt *x, Node *e, const char *name) {
@@ -70,14 +72,20 @@ static Node *extract(AggExt *x, Node *e) {
         for (uint32_t i = 0; i < x->n; i++)
             if (named_expr_id(x->list[i]) == e->u.attr.id) return e;
         if (is_grouping_expr(x, e)) return add_output(x, e, e->u.attr.name);
+        for (uint32_t i = 0; i < x->input.n; i++)
+            if (x->input.v[i]->u.attr.id == e->u.attr.id && !x->dangling && !x->in_grouping_fn) x->dangling = e;
         return e; /* CheckAnalysis reports it */
     }
     if (e->nkids && is_grouping_expr(x, e) && !kind_mask_has(e->mask, NK_AggregateExpression))
         return add_output(x, e, expr_to_string(an->arena, e));
     if (!e->nkids) return e;
+    bool gfn = e->kind == NK_Call && e->u.call.name &&
+               (strcasecmp(e->u.call.name, "grouping") == 0 || strcasecmp(e->u.call.name, "grouping_id") == 0);
+    x->in_grouping_fn += gfn;
     Node *stack[8];
     Node **kids = e->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, e->nkids);
     for (uint32_t i = 0; i < e->nkids; i++) kids[i] = extract(x, e->kids[i]);
+    x->in_grouping_fn -= gfn;
     return node_with_kids(an->arena, e, kids, e->nkids);
 }
 
@@ -205,6 +213,17 @@ static Node *rewrite(Node *p, void *ctx) {
     x.list = ARENA_ARRAY(an->arena, Node *, x.cap);
     mem_copy(x.list, agg->exprs + ng, sizeof(Node *) * x.n);
     for (uint32_t i = 0; i < p->nexprs; i++) exprs[i] = extract(&x, exprs[i]);
+    /* resolveExprsWithAggregate: a column neither grouped nor aggregated
+       stays unresolved (UNRESOLVED_COLUMN, suggesting the aggregate's output) */
+    if (x.dangling) {
+        const Node *d = x.dangling;
+        NameParts n = name_parts1(an->arena, d->u.attr.name);
+        if (!aout.n)
+            return an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", d, "objectName",
+                                          sql_id_parts(an->arena, n), NULL));
+        return an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", d, "objectName",
+                                      sql_id_parts(an->arena, n), "proposal", suggest_columns(an, n, aout), NULL));
+    }
     Node *new_agg = agg;
     if (x.n != x.original) {
         Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.n);

@@ -18,6 +18,16 @@ static bool is_group_by_all(const Node *p) {
     return g->kind == NK_UnresolvedAttribute && g->u.un.name.n == 1 && strcasecmp(g->u.un.name.v[0], "all") == 0;
 }
 
+/* containsAttribute: a column outside any aggregate function */
+static bool contains_attribute(const Node *e) {
+    if (e->kind == NK_AggregateExpression) return false;
+    if (e->kind == NK_AttributeReference) return true;
+    if (node_kind_is_subquery(e->kind)) return false;
+    for (uint32_t i = 0; i < e->nkids; i++)
+        if (contains_attribute(e->kids[i])) return true;
+    return false;
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || !is_group_by_all(p) || !children_resolved(p)) return p;
@@ -32,6 +42,11 @@ static Node *rewrite(Node *p, void *ctx) {
         if (expr_has_kind(e, KIND_MASK(NK_AggregateExpression, NK_WindowExpression))) continue;
         all[ng++] = e;
     }
+    /* no grouping inferred while a column stands outside the aggregates
+       (`i + sum(j)`): the ALL stays, and CheckAnalysis reports it */
+    if (!ng)
+        for (uint32_t i = 0; i < na; i++)
+            if (contains_attribute(p->exprs[1 + i])) return p;
     for (uint32_t i = 0; i < na; i++) all[ng + i] = p->exprs[1 + i];
     Node *c = node_copy(an->arena, p);
     c->u.aggregate.ngroup = ng;

@@ -28,6 +28,7 @@
 #include "parser/parser.h"
 #include "rules/lib/builders.h"
 #include "rules/lib/cte_registry.h"
+#include "rules/lib/scope.h"
 #include "core/walk.h"
 
 /* Spark's SessionCatalog.formatTableName: names lower-cased unless case-sensitive. */
@@ -101,6 +102,9 @@ typedef struct ViewSchema {
     int n;
     const char *const *names;
     const DataType *const *types;
+    const char *mode;               /* persistent views: WITH SCHEMA ... (NULL: COMPENSATION) */
+    int nquery;                     /* the query's output names when the view was created */
+    const char *const *query_names;
 } ViewSchema;
 
 /* spark.sql.view.maxNestedViewDepth (100; at least 1, as Spark checks it) */
@@ -113,6 +117,50 @@ static int view_max_nested_depth(const Analysis *an) {
             return end != c->values[i] && !*end && v > 0 && v < 1000000 ? (int)v : 100;
         }
     return 100;
+}
+
+static bool mode_is(const ViewSchema *s, const char *m) { return s->mode && strcmp(s->mode, m) == 0; }
+
+/* SessionCatalog.getViewPlan for SCHEMA EVOLUTION (no column list): the
+ * view is its query as it reads now; two columns of one name are refused. */
+static bool evolution_names_ok(Analysis *an, AttrList out, const Node *at) {
+    for (uint32_t i = 0; i < out.n; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (ident_eq(an, out.v[i]->u.attr.name, out.v[j]->u.attr.name)) {
+                an_fail(an, error_make(an->arena, "COLUMN_ALREADY_EXISTS", at, "columnName",
+                                       sql_ident(an->arena, out.v[i]->u.attr.name), NULL));
+                return false;
+            }
+    return true;
+}
+
+/* SCHEMA TYPE EVOLUTION: each column found by the name the query gave it
+ * when the view was created, renamed to the view's column, in the type it
+ * has now (no cast); one gone is INCOMPATIBLE_VIEW_SCHEMA_CHANGE. */
+static Node *type_evolution(Analysis *an, Node *body, AttrList out, ViewSchema schema, NameParts view_name,
+                            const char *sql, const Node *at) {
+    Node **items = ARENA_ARRAY(an->arena, Node *, schema.n + 1);
+    for (int i = 0; i < schema.n; i++) {
+        Node *found = NULL;
+        for (uint32_t k = 0; k < out.n && !found; k++)
+            if (ident_eq(an, out.v[k]->u.attr.name, schema.query_names[i])) found = out.v[k];
+        if (!found) {
+            StrBuf cols;
+            sb_init(&cols, an->arena, 32);
+            for (int c = 0; c < schema.n; c++) sb_printf(&cols, "%s%s", c ? ", " : "", schema.names[c]);
+            StrBuf vn;
+            sb_init(&vn, an->arena, 32);
+            for (uint32_t c = 0; c < view_name.n; c++) sb_printf(&vn, "%s%s", c ? "." : "", view_name.v[c]);
+            return an_fail(an, error_make(an->arena, "INCOMPATIBLE_VIEW_SCHEMA_CHANGE", at, "viewName",
+                                          sql_id_parts(an->arena, view_name), "colName", schema.query_names[i],
+                                          "expectedNum", "1", "actualCols", "[]", "suggestion",
+                                          arena_printf(an->arena, "CREATE OR REPLACE VIEW %s (%s) AS %s", sb_str(&vn),
+                                                       sb_str(&cols), sql),
+                                          NULL));
+        }
+        items[i] = make_alias(an, found, schema.names[i], false);
+    }
+    return make_project(an, body, items, (uint32_t)schema.n);
 }
 
 static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *const *cols, NameParts alias,
@@ -154,8 +202,16 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     an->sql_len = saved_len;
     if (!body) return NULL;
     AttrList out = plan_output(an, body);
-    bool cast_to_schema = schema.n && (uint32_t)schema.n == out.n;
-    if (ncols && !cast_to_schema) {
+    bool evolution = mode_is(&schema, "EVOLUTION") && !ncols;
+    bool type_evo = mode_is(&schema, "TYPE EVOLUTION") && schema.nquery == schema.n && schema.n;
+    if (evolution && !evolution_names_ok(an, out, at)) return NULL;
+    if (type_evo) {
+        body = type_evolution(an, body, out, schema, view_name, sql, at);
+        if (!body) return NULL;
+        out = plan_output(an, body);
+    }
+    bool cast_to_schema = !evolution && !type_evo && schema.n && (uint32_t)schema.n == out.n;
+    if (ncols && !cast_to_schema && !type_evo) {
         Node **items = ARENA_ARRAY(an->arena, Node *, out.n + 1);
         for (uint32_t i = 0; i < out.n; i++)
             items[i] = (int)i < ncols ? make_alias(an, out.v[i], cols[i], false) : out.v[i];
@@ -288,7 +344,7 @@ static Node *resolve_one(Analysis *an, Node *u) {
             names[i] = t->cols[i].name;
             types[i] = t->cols[i].type;
         }
-        ViewSchema vs = {t->ncols, names, types};
+        ViewSchema vs = {t->ncols, names, types, t->view_mode, t->nview_query_cols, t->view_query_cols};
         return expand_view(an, t->view_text, t->nview_cols, t->view_cols, full, full, false, t->ns, vs, u);
     }
     return relation_for_table(an, t, u);

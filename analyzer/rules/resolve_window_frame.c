@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "rule.h"
+#include "catalog/conf.h"
 #include "rules.h"
 #include "core/func_sig.h"
 #include "functions/functions.h"
@@ -262,7 +263,8 @@ static bool check_spec(Analysis *an, const Node *spec, const Node *frame) {
     return true;
 }
 
-/* WindowFrameCoercion: value bounds of a RANGE frame take the order type. */
+/* WindowFrameCoercion: value bounds of a RANGE frame take the order type
+ * where the mode's cast allows it (AnsiTypeCoercion: canAnsiCast). */
 static Node *coerce_frame(Analysis *an, Node *frame, const Node *spec) {
     if (frame->u.frame.type != FRAME_RANGE || spec->u.wspec.norder != 1) return frame;
     const DataType *t = spec->kids[spec->u.wspec.npartition]->type;
@@ -271,7 +273,7 @@ static Node *coerce_frame(Analysis *an, Node *frame, const Node *spec) {
     bool changed = false;
     for (int i = 0; i < 2; i++) {
         k[i] = frame->kids[i];
-        if (!is_special(k[i]) && !type_equal(k[i]->type, t) && can_cast(k[i]->type, t, false)) {
+        if (!is_special(k[i]) && !type_equal(k[i]->type, t) && can_cast(k[i]->type, t, an->conf->ansi)) {
             k[i] = make_cast(an, k[i], t);
             changed = true;
         }

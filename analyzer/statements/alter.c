@@ -149,6 +149,18 @@ Node *stmt_alter_table(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE, table_operation(stmt), suggest, &r)) return NULL;
     if (r.table->v2) return stmt; /* a v2 table: the catalog applies the change when the command runs */
     switch (act) {
+    case SA_ADD_PARTITION:
+        if (!stmt_add_partition(an, s, stmt, r.table, pend)) return NULL;
+        return stmt_resolved_target(an, stmt, &r);
+    case SA_RENAME_PARTITION:
+        if (!stmt_check_partition_spec(an, stmt, r.table, PC_EXACT)) return NULL;
+        stmt_partitions_unknown(s, r.table, pend);
+        return stmt_resolved_target(an, stmt, &r);
+    case SA_DROP_PARTITION:
+    case SA_RECOVER_PARTITIONS:
+        if (!stmt_check_partition_spec(an, stmt, r.table, PC_NONE)) return NULL;
+        stmt_partitions_unknown(s, r.table, pend);
+        return stmt_resolved_target(an, stmt, &r);
     case SA_ADD_COLUMNS: return add_columns(an, s, stmt, &r, pend);
     case SA_SET_PROPERTIES:
         if (ddl_spec(stmt)->has_collation) return set_default_collation(an, s, stmt, &r, pend);
@@ -186,6 +198,12 @@ Node *stmt_alter_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
                                       sql_id_parts(an->arena, stmt->u.ddl.name), "operation",
                                       table_operation(stmt), NULL));
     }
+    if (act == SA_SCHEMA_BINDING && r.table) {
+        /* AlterViewSchemaBindingCommand: the view's schema mode */
+        TableDef def = *r.table;
+        def.view_mode = stmt->u.ddl.value;
+        catalog_put_table_def(pending_catalog(s, pend), &def);
+    }
     return stmt_resolved_target(an, stmt, &r);
 }
 
@@ -220,6 +238,9 @@ Node *stmt_alter_view_as(Analysis *an, CzSession *s, Node *stmt, PendingChanges 
     def.view_text = stmt->u.ddl.text ? stmt->u.ddl.text : "";
     def.nview_cols = 0;
     def.view_cols = NULL;
+    def.nview_query_cols = (int)out.n;
+    def.view_query_cols = ARENA_ARRAY(an->arena, const char *, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++) def.view_query_cols[i] = out.v[i]->u.attr.name;
     catalog_put_table_def(c, &def);
     return stmt_with_query(an, stmt_resolved_target(an, stmt, &r), query);
 }

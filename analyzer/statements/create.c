@@ -171,6 +171,10 @@ Node *stmt_create_view(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     TableDef *t = catalog_put_table(c, ns, tbl, (int)out.n, cols);
     t->is_view = true;
     t->view_text = arena_strdup(c->arena, stmt->u.ddl.text ? stmt->u.ddl.text : "");
+    t->view_mode = stmt->u.ddl.provider ? arena_strdup(c->arena, stmt->u.ddl.provider) : NULL;
+    t->nview_query_cols = (int)out.n;
+    t->view_query_cols = ARENA_ARRAY(c->arena, const char *, out.n + 1);
+    for (uint32_t i = 0; i < out.n; i++) t->view_query_cols[i] = arena_strdup(c->arena, out.v[i]->u.attr.name);
     if (stmt->u.ddl.ncols) {
         t->nview_cols = (int)stmt->u.ddl.ncols;
         t->view_cols = ARENA_ARRAY(c->arena, const char *, stmt->u.ddl.ncols);

@@ -29,6 +29,7 @@ Node *stmt_describe_relation(Analysis *an, CzSession *s, Node *stmt, PendingChan
         return an_fail(an, error_make(an->arena, "FORBIDDEN_OPERATION", stmt, "statement", "DESC PARTITION",
                                       "objectType", r.temp ? "TEMPORARY VIEW" : "VIEW", "objectName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), NULL));
+    if (r.table && !stmt_check_partition_spec(an, stmt, r.table, PC_EXISTING)) return NULL;
     Node *c = stmt_resolved_target(an, stmt, &r);
     if (column) {
         /* the column must be the table's (Spark's DescribeColumn resolves it) */

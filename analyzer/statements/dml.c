@@ -14,7 +14,6 @@
 #include "print/printer.h"
 
 Node *stmt_insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    (void)pend;
     const char *ns, *tbl;
     QualifiedName q;
     bool temp_view = stmt->u.ddl.name.n == 1 && state_find_view(s->state, stmt->u.ddl.name.v[0]);
@@ -30,6 +29,7 @@ Node *stmt_insert_into(Analysis *an, CzSession *s, Node *stmt, PendingChanges *p
     if (!stmt->nkids) return stmt;
     Node *query = an_analyze_query(an, stmt->kids[0]);
     if (!query) return NULL;
+    if (t && !temp_view && q.catalog.is_session) stmt_partitions_unknown(s, t, pend);
     if (t && !t->is_view && !t->v2 && !temp_view) {
         /* the query fitted to the table's columns (insert_columns.c) */
         Node *fitted = insert_fit_query(an, t, stmt, query);

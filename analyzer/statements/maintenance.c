@@ -60,11 +60,11 @@ Node *stmt_analyze_tables(Analysis *an, CzSession *s, Node *stmt, PendingChanges
  * the table must be one (UnresolvedTable "LOAD DATA"); the path is read
  * when the command runs. */
 Node *stmt_load_data(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
-    (void)pend;
     ResolvedRel r;
     if (!stmt_resolve_relation(an, s, stmt, REL_TABLE, "LOAD DATA", false, &r)) return NULL;
     if (r.table->v2)
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.TABLE_OPERATION", stmt, "tableName",
                                       sql_id_parts(an->arena, stmt->u.ddl.name), "operation", "LOAD DATA", NULL));
+    stmt_partitions_unknown(s, r.table, pend);
     return qualified_or_same(an, stmt, &r);
 }

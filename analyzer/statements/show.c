@@ -61,9 +61,11 @@ Node *stmt_show_table_extended(Analysis *an, CzSession *s, Node *stmt, PendingCh
     if (!stmt_resolve_namespace(an, s, stmt, stmt->u.ddl.name, &q)) return NULL;
     if (ddl_spec(stmt)->npart && stmt->u.ddl.value && q.catalog.is_session) {
         const char *t = stmt->u.ddl.value;
-        if (!catalog_find_table(s->catalog, q.ns.v[0], t) && !state_find_view(s->state, t))
+        const TableDef *td = catalog_find_table(s->catalog, q.ns.v[0], t);
+        if (!td && !state_find_view(s->state, t))
             return an_fail(an, error_make(an->arena, "TABLE_OR_VIEW_NOT_FOUND", stmt, "relationName",
                                           sql_ident(an->arena, t), NULL));
+        if (td && !stmt_check_partition_spec(an, stmt, td, PC_SHOW_EXISTING)) return NULL;
     }
     Node *c = with_resolved_namespace(an, stmt, &q);
     static const char *const names[] = {"namespace", "tableName", "isTemporary", "information"};

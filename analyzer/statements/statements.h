@@ -141,6 +141,18 @@ bool stmt_new_table_columns(Analysis *an, Node *stmt, ColumnDef **cols, uint32_t
 bool stmt_split_table_name(Analysis *an, CzSession *s, const Node *at, NameParts n, QualifiedName *q,
                            const char **ns, const char **tbl);
 
+/* Partition specs (partitions.c). PC_NONE: the keys must be partition
+ * columns; PC_EXACT: and all of them; PC_EXISTING: and the partition must
+ * exist (when known); PC_SHOW_EXISTING: as SHOW TABLE EXTENDED reports an
+ * unknown key (PARTITIONS_NOT_FOUND). False with the error recorded. */
+typedef enum PartitionCheck { PC_NONE, PC_EXACT, PC_EXISTING, PC_SHOW_EXISTING } PartitionCheck;
+bool stmt_check_partition_spec(Analysis *an, const Node *stmt, const TableDef *t, PartitionCheck how);
+bool stmt_partition_exists(const TableDef *t, const char *key);
+/* ALTER TABLE t ADD PARTITION: recorded in the table (PARTITIONS_ALREADY_EXIST). */
+Node *stmt_add_partition(Analysis *an, CzSession *s, Node *stmt, const TableDef *t, PendingChanges *pend);
+/* Data was written to t: which partitions exist is no longer known. */
+void stmt_partitions_unknown(CzSession *s, const TableDef *t, PendingChanges *pend);
+
 /* `spark_catalog`.`ns`.`tbl` */
 const char *stmt_qualified(Analysis *an, const char *ns, const char *tbl);
 
