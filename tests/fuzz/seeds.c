@@ -350,9 +350,38 @@ static void jsonl_plans(const char *path) {
     fclose(f);
 }
 
+/* fuzz_seeds --encode MESSAGE SELECTOR < JSON > INPUT: one fuzz input (a
+ * regression) from a message's JSON form, e.g.
+ *   echo '{...}' | fuzz_seeds --encode connect.AnalyzePlanRequest 0 > regressions/connect/NAME */
+static int encode(const char *name, int sel) {
+    static const ProtobufCMessageDescriptor *const D[] = {
+        &catalyzer__v1__analyze_request__descriptor, &catalyzer__v1__execute_request__descriptor,
+        &catalyzer__v1__register_catalog_request__descriptor, &spark__connect__analyze_plan_request__descriptor,
+        &spark__connect__execute_plan_request__descriptor, &spark__connect__config_request__descriptor};
+    for (size_t i = 0; i < sizeof D / sizeof D[0]; i++) {
+        if (strcmp(D[i]->name, name) != 0 && strcmp(D[i]->short_name, name) != 0) continue;
+        json_error_t e;
+        json_t *j = json_loadf(stdin, 0, &e);
+        size_t n;
+        uint8_t *b = j ? pack_json(j, D[i], &n) : NULL;
+        json_decref(j);
+        if (!b) {
+            fprintf(stderr, "fuzz_seeds: not a %s\n", D[i]->name);
+            return 1;
+        }
+        if (sel >= 0) putchar(sel);
+        fwrite(b, 1, n, stdout);
+        free(b);
+        return 0;
+    }
+    fprintf(stderr, "fuzz_seeds: unknown message %s\n", name);
+    return 2;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--encode") == 0) return encode(argv[2], atoi(argv[3]));
     if (argc < 3) {
-        fprintf(stderr, "usage: fuzz_seeds OUT SOURCE [SHARED]\n");
+        fprintf(stderr, "usage: fuzz_seeds OUT SOURCE [SHARED] | fuzz_seeds --encode MESSAGE SELECTOR < JSON\n");
         return 2;
     }
     if (getenv("FUZZ_SEEDS_LIMIT")) limit_per_target = (unsigned)atoi(getenv("FUZZ_SEEDS_LIMIT"));
