@@ -240,7 +240,7 @@ static Node *extract_from_project(Analysis *an, Node *p) {
 
 /* An Aggregate's aggregate list (after its grouping expressions); NULL for
  * none (exprs may be NULL: no pointer arithmetic on it). */
-static Node *const *agg_items(const Node *p) { return p->exprs ? p->exprs + p->u.aggregate.ngroup : NULL; }
+static Node *const *agg_items(const Node *p) { return node_exprs_from(p, p->u.aggregate.ngroup); }
 
 /* ExtractGenerator's Aggregate case: the generator moves to a Project above
  * the aggregation; its non-constant inputs are computed by the Aggregate as

@@ -90,6 +90,13 @@ static void drop_sessions(Server *srv) {
     srv->state_bytes_total = 0;
 }
 
+/* c is still open (on_closed, run by the loop, frees it and unlinks it). */
+static bool conn_alive(Server *srv, const H2Conn *c) {
+    for (ConnHead *h = srv->conns; h; h = h->next)
+        if (h == &c->head) return !h->closing;
+    return false;
+}
+
 static void pump(Server *srv, int peer) {
     for (int round = 0; round < 64; round++) {
         bool ran = false;
@@ -116,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t rest = size - 1, first = rest ? (size_t)data[0] * rest / 255 : 0;
     const uint8_t *p = data + 1;
     size_t parts[2] = {first, rest - first};
-    for (int i = 0; i < 2 && !c->head.closing; i++) {
+    for (int i = 0; i < 2 && conn_alive(srv, c); i++) {
         if (!parts[i]) continue;
         /* on_read consumes the loop's buffer synchronously, as with a socket */
         memcpy(srv->rbuf, p, parts[i] < sizeof srv->rbuf ? parts[i] : sizeof srv->rbuf);
@@ -126,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pump(srv, sv[1]);
     }
     /* The client goes away: what is still open is cancelled and freed. */
-    if (!c->head.closing) really_close(c);
+    if (conn_alive(srv, c)) really_close(c);
     for (int i = 0; i < 8 && (srv->conns || srv->notify_head || srv->pool.head); i++) pump(srv, sv[1]);
     uv_run(&g_loop, UV_RUN_NOWAIT);
     close(sv[1]);
