@@ -9,6 +9,8 @@
 # executions, coverage and findings. Exits 1 if any target found something:
 # fix it at its cause, then add the input under tests/fuzz/regressions/NAME.
 # FUZZ_JOBS=N runs N targets at once (default 1); everything runs under nice.
+# The seeds go in only while a target's corpus is empty (FUZZ_RESEED=1: always).
+# Executions are libFuzzer's fork-mode count after the initial corpus is loaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(sql rpc connect json h2)
@@ -25,20 +27,27 @@ fi
 nice ninja -C "$dir" tests/fuzz/fuzz_seeds $(for t in "${targets[@]}"; do echo "tests/fuzz/fuzz_$t"; done) >/dev/null
 shared=../shared
 seeds=$dir/fuzz-seeds
-rm -rf "$seeds"
-if [ -d "$shared" ]; then "$dir/tests/fuzz/fuzz_seeds" "$seeds" . "$shared"; else "$dir/tests/fuzz/fuzz_seeds" "$seeds" .; fi >/dev/null
+# fresh seeds, under a lock: several fuzz.sh may start at once
+(
+  flock 9
+  rm -rf "$seeds"
+  if [ -d "$shared" ]; then "$dir/tests/fuzz/fuzz_seeds" "$seeds" . "$shared"; else "$dir/tests/fuzz/fuzz_seeds" "$seeds" .; fi >/dev/null
+) 9>"$dir/fuzz-seeds.lock"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 run_one() { # NAME
   local t=$1 corpus=$dir/fuzz-corpus/$1 findings=$dir/fuzz-findings/$1 log=$dir/fuzz-$1.log
   mkdir -p "$corpus" "$findings"
   local regress=tests/fuzz/regressions/$t
-  local rc=0
+  local rc=0 from=("$seeds/$t")
+  # the seeds once: a corpus that already grew from them has what they cover
+  # (merging thousands of seeds again took most of a 10-minute run under ASan)
+  [ -n "$(ls -A "$corpus" 2>/dev/null)" ] && [ -z "${FUZZ_RESEED:-}" ] && from=()
   # -fork keeps fuzzing past a finding (each crash is saved, the run goes on);
   # a sanitizer report, a leak, a timeout (25 s) or 3 GB of memory is a finding.
   nice "$dir/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=25 -rss_limit_mb=3072 -max_len=65536 \
     -print_final_stats=1 -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-    -artifact_prefix="$findings/" "$corpus" "$seeds/$t" $( [ -d "$regress" ] && echo "$regress" ) >"$log" 2>&1 || rc=$?
+    -artifact_prefix="$findings/" "$corpus" "${from[@]}" $( [ -d "$regress" ] && echo "$regress" ) >"$log" 2>&1 || rc=$?
   local execs cov nfind
   execs=$(grep -o 'exec/s: [0-9]*\|#[0-9]*' "$log" | grep '^#' | tail -1 | tr -d '#')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
