@@ -23,6 +23,8 @@ def main():
     seconds = int(os.environ.get("FUZZ_SMOKE_SECONDS", "20"))
     work = tempfile.mkdtemp(prefix="fuzz-%s-" % a.target)
     env = dict(os.environ)
+    # a UBSan report fails the run (as scripts/test.sh asks of the ASan build)
+    env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")
     # the replay stays short: a sample of the seeds (scripts/fuzz.sh takes them all)
     env.setdefault("FUZZ_SEEDS_LIMIT", os.environ.get("FUZZ_SMOKE_SEEDS", "300"))
     cmd = [a.seeds_tool, os.path.join(work, "seeds"), a.source]
@@ -43,13 +45,13 @@ def main():
         os.mkdir(corpus)
         # replay the regressions first (each once), then fuzz from the seeds
         if nreg:
-            r = subprocess.run([a.exe, "-runs=0", regress], capture_output=True, text=True, cwd=work)
+            r = subprocess.run([a.exe, "-runs=0", regress], capture_output=True, text=True, cwd=work, env=env)
             if r.returncode != 0:
                 print("regression replay FAILED:\n" + r.stderr[-6000:])
                 return 1
         r = subprocess.run([a.exe, "-max_total_time=%d" % seconds, "-timeout=25", "-rss_limit_mb=3072",
                             "-max_len=65536", "-print_final_stats=1", "-artifact_prefix=%s/" % work, corpus, seeds],
-                           capture_output=True, text=True, cwd=work)
+                           capture_output=True, text=True, cwd=work, env=env)
         tail = r.stderr[-6000:]
     else:
         args = [a.exe, "--mutate", "2000", "--seconds", str(seconds), "--crash-file",
@@ -57,7 +59,7 @@ def main():
         if nreg:
             args.append(regress)
         args.append(seeds)
-        r = subprocess.run(args, capture_output=True, text=True, cwd=work)
+        r = subprocess.run(args, capture_output=True, text=True, cwd=work, env=env)
         tail = r.stdout + r.stderr[-6000:]
     print(tail)
     if r.returncode != 0:
