@@ -33,8 +33,13 @@ for i in $(seq 1 "$n"); do
   for c in visible functions broad; do
     f=spark-$c.jsonl
     # the lines of corpus $f: from its header to the next corpus' header
-    bad=$(awk -v f="conformance: $f" '$0==f{on=1;next} /^conformance: spark-/{on=0} on' "$log" | grep -c 'catalyzer exited')
-    if [ "$bad" -eq 0 ]; then echo "run $i $c: clean"; else echo "run $i $c: UNCLEAN ($bad file(s), see $log)"; unclean=1; fi
+    section=$(awk -v f="conformance: $f" '$0==f{on=1;next} /^conformance: (spark-|FAIL: catalyzer)/{on=0} on' "$log")
+    bad=$(echo "$section" | grep -c 'catalyzer exited')
+    total=$(echo "$section" | grep -E '^ +TOTAL ' | awk '{print $2}')
+    files=$(echo "$section" | grep -cE '^ +[^ ]+ +[0-9]+/[0-9]+ ')
+    if [ -z "$total" ]; then echo "run $i $c: UNCLEAN (no result: see $log)"; unclean=1
+    elif [ "$bad" -eq 0 ]; then echo "run $i $c: clean ($((files - 1)) groups, $total strict)"
+    else echo "run $i $c: UNCLEAN ($bad file(s) exited abnormally, see $log)"; unclean=1; fi
   done
   clog=$work/connect-$i.log
   rc=0
