@@ -220,6 +220,7 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Node *stack[8];
     Node **kids = p->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, p->nkids);
     Cursor start = {1, 0};
+    bool kids_same = true;
     uint32_t nkids = nested_query(p) ? 0 : p->nkids;
     for (uint32_t i = nkids; i < p->nkids; i++) kids[i] = p->kids[i];
     for (uint32_t i = 0; i < nkids; i++) {
@@ -232,6 +233,7 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
             return NULL;
         }
         if (cursor_after(kf, start)) start = kf;
+        if (k != p->kids[i]) kids_same = false;
         /* under a Sort or HAVING, left open: the parent's top-down rules go on into it */
         kids[i] = sort ? k : seal(s, k);
     }
@@ -239,8 +241,13 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Node *before = p;
     uint64_t t0 = s->tracing ? now_ns() : 0;
     if (p->nkids) p = node_with_kids(an->arena, p, kids, p->nkids);
+    Node *stepped = p;
     Node *after = operator_step(s, p, start, fin, under_sort);
     if (!after) return NULL;
+    /* nothing changed in the subtree: the same node, not its sealed-children
+       copy (a nested analysis that changed nothing returns its plan itself,
+       as the executor does, so ResolveNestedQueries sees no change) */
+    if (kids_same && after == stepped) after = before;
     if (s->tracing) {
         bool effective = after != before;
         s->h->trace(an, "SinglePass", resolver_name(before->kind), fin->iter, effective, now_ns() - t0,
