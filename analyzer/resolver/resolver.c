@@ -207,6 +207,16 @@ static bool nested_query(const Node *p) {
     return !(child->kind == NK_SubqueryAlias && !is_query_root(child->kids[0]));
 }
 
+/* A Project or Aggregate with window functions or grouping analytics of its
+ * own: under a Sort or HAVING, the top-down rules rewrite it from there. */
+static bool top_down_child(const Node *k) {
+    if (k->kind != NK_Project && k->kind != NK_Aggregate) return false;
+    KindMask m = KIND_MASK(NK_WindowExpression, NK_UnresolvedWindowExpression, NK_GroupingSets, NK_Cube, NK_Rollup);
+    for (uint32_t i = 0; i < k->nexprs; i++)
+        if (kind_mask_any(k->exprs[i]->mask, m)) return true;
+    return false;
+}
+
 /* Resolves p's subtree: the children, then p's own step. */
 static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Analysis *an = s->an;
@@ -225,8 +235,7 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     for (uint32_t i = nkids; i < p->nkids; i++) kids[i] = p->kids[i];
     for (uint32_t i = 0; i < nkids; i++) {
         Cursor kf;
-        bool sort = (p->kind == NK_Sort || p->kind == NK_UnresolvedHaving) && i == 0 &&
-                    (p->kids[0]->kind == NK_Project || p->kids[0]->kind == NK_Aggregate);
+        bool sort = (p->kind == NK_Sort || p->kind == NK_UnresolvedHaving) && i == 0 && top_down_child(p->kids[0]);
         Node *k = resolve_operator(s, p->kids[i], &kf, sort);
         if (!k) {
             an->depth--;
