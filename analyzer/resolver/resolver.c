@@ -255,7 +255,9 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Node **kids = p->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, p->nkids);
     Cursor start = {1, 0};
     bool kids_same = true;
-    uint32_t nkids = nested_query(p) ? 0 : p->nkids;
+    /* IDENTIFIER(...) builds its plan from what is below it (ResolveIdentifierClause, the batch's first
+       rule): its children wait for it */
+    uint32_t nkids = nested_query(p) || p->kind == NK_UnresolvedIdentifierPlan ? 0 : p->nkids;
     for (uint32_t i = nkids; i < p->nkids; i++) kids[i] = p->kids[i];
     for (uint32_t i = 0; i < nkids; i++) {
         Cursor kf;
