@@ -985,6 +985,7 @@ typedef struct H2Side {
     uint32_t nstreams;
     H2Stream *streams;
     bool goaway_sent, in_flush, in_recv, want_close;
+    uv_timer_t *later; /* a flush on the next loop turn (data: the connection; NULL once it is gone) */
 } H2Side;
 
 struct H2Stream {
@@ -1014,6 +1015,24 @@ struct H2Stream {
 static void h2s_flush_acks(Http1Conn *c, bool acks);
 /* Sends what nghttp2 has, then runs the write callbacks whose bytes went out. */
 static void h2s_flush(Http1Conn *c) { h2s_flush_acks(c, true); }
+
+static void h2s_later_cb(uv_timer_t *t) {
+    Http1Conn *c = t->data;
+    if (c && !c->head.closing) h2s_flush(c);
+}
+
+static void h2s_flush_later(Http1Conn *c) {
+    H2Side *h = c->h2;
+    if (!h->later) {
+        h->later = malloc(sizeof *h->later);
+        if (!h->later) return;
+        uv_timer_init(c->head.srv->loop, h->later);
+        h->later->data = c;
+    }
+    if (!uv_is_active((uv_handle_t *)h->later)) uv_timer_start(h->later, h2s_later_cb, 0, 0);
+}
+
+static void h2s_timer_closed(uv_handle_t *t) { free(t); }
 
 static bool hdr_append(char **buf, size_t *len, size_t *cap, const char *a, size_t al) {
     if (*len + al + 1 > *cap) {
@@ -1157,9 +1176,10 @@ static int h2s_write(H2Stream *st, uv_write_t *req, const uv_buf_t bufs[], unsig
     *st->acks_tail = a;
     st->acks_tail = &a->next;
     if (st->resp_submitted && st->resp_has_body) nghttp2_session_resume_data(st->parent->h2->ng, st->id);
-    /* not the callbacks: vc is in the middle of writing (they run from the
-     * socket's write callback or the next read, like a real uv_write's) */
-    h2s_flush_acks(st->parent, false);
+    /* Not now: vc is in the middle of writing, and sending may close the
+     * stream and free vc under it. On the next loop turn, as a real
+     * uv_write's callback would come. */
+    h2s_flush_later(st->parent);
     return 0;
 }
 
@@ -1175,7 +1195,7 @@ static void h2s_vc_closed(Http1Conn *c) {
     }
     if (!st->resp_eof && st->parent->h2) {
         nghttp2_submit_rst_stream(st->parent->h2->ng, NGHTTP2_FLAG_NONE, st->id, NGHTTP2_INTERNAL_ERROR);
-        h2s_flush_acks(st->parent, false);
+        h2s_flush_later(st->parent);
     }
 }
 
@@ -1462,6 +1482,11 @@ static void h2s_side_free(Http1Conn *c) {
     H2Side *h = c->h2;
     if (!h) return;
     while (h->streams) h2s_stream_free(c, h->streams);
+    if (h->later) {
+        h->later->data = NULL;
+        uv_timer_stop(h->later);
+        uv_close((uv_handle_t *)h->later, h2s_timer_closed);
+    }
     nghttp2_session_del(h->ng);
     free(h);
     c->h2 = NULL;
