@@ -986,26 +986,10 @@ static void h2_cancel_all(ConnHead *ch) {
 
 static const ConnOps H2_OPS = {h2_drain, h2_close, h2_idle, h2_cancel_all};
 
-void h2_on_connection(uv_stream_t *listener, int status) {
-    Server *srv = listener->data;
-    if (status < 0) return;
-    H2Conn *c = calloc(1, sizeof *c);
-    if (!c) return;
-    c->head.ops = &H2_OPS;
-    uv_tcp_init(srv->loop, &c->head.tcp);
-    c->head.tcp.data = c;
-    conn_link(srv, &c->head);
-    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || server_conn_over_limit(srv, &c->head) ||
-        srv->draining) {
-        really_close(c);
-        return;
-    }
-    uv_tcp_nodelay(&c->head.tcp, 1);
-    if (srv->tls_grpc && !conn_start_tls(&c->head, srv->tls_grpc)) {
-        really_close(c);
-        return;
-    }
-
+/* The connection's nghttp2 server session, its settings queued (tests/fuzz
+ * feeds one bytes without a socket). False when out of memory. */
+static bool h2_session_start(H2Conn *c) {
+    Server *srv = c->head.srv;
     nghttp2_session_callbacks *cb;
     nghttp2_session_callbacks_new(&cb);
     nghttp2_session_callbacks_set_on_begin_headers_callback(cb, on_begin_headers);
@@ -1029,10 +1013,7 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     int rc = nghttp2_session_server_new2(&c->ng, cb, c, opt);
     nghttp2_option_del(opt);
     nghttp2_session_callbacks_del(cb);
-    if (rc != 0) {
-        really_close(c);
-        return;
-    }
+    if (rc != 0) return false;
     nghttp2_settings_entry iv[] = {
         {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, srv->cfg.max_concurrent_streams},
         {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, srv->cfg.max_header_list_bytes},
@@ -1041,6 +1022,33 @@ void h2_on_connection(uv_stream_t *listener, int status) {
     nghttp2_submit_settings(c->ng, NGHTTP2_FLAG_NONE, iv, 3);
     /* Connection-level window to match the streams'. */
     nghttp2_session_set_local_window_size(c->ng, NGHTTP2_FLAG_NONE, 0, 4 << 20);
+    return true;
+}
+
+void h2_on_connection(uv_stream_t *listener, int status) {
+    Server *srv = listener->data;
+    if (status < 0) return;
+    H2Conn *c = calloc(1, sizeof *c);
+    if (!c) return;
+    c->head.ops = &H2_OPS;
+    uv_tcp_init(srv->loop, &c->head.tcp);
+    c->head.tcp.data = c;
+    conn_link(srv, &c->head);
+    if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || server_conn_over_limit(srv, &c->head) ||
+        srv->draining) {
+        really_close(c);
+        return;
+    }
+    uv_tcp_nodelay(&c->head.tcp, 1);
+    if (srv->tls_grpc && !conn_start_tls(&c->head, srv->tls_grpc)) {
+        really_close(c);
+        return;
+    }
+
+    if (!h2_session_start(c)) {
+        really_close(c);
+        return;
+    }
     conn_read_start(&c->head, on_alloc, on_read);
     h2_flush(c);
 }

@@ -307,12 +307,24 @@ static bool decimal_value(Dec *d, const Spark__Connect__Expression__Literal__Dec
 
 static bool literal_value(Dec *d, const Lit *l, const DataType *want, Value *v, uint32_t depth);
 
+/* An element of an array, map or struct literal is read as its declared
+ * type: one of another kind (an int where the array holds booleans) would be
+ * read through the wrong member of its value, so it is refused. (Precision,
+ * scale, collation and nesting may differ: Spark's client declares
+ * decimal(38,18) arrays of narrower decimals.) */
+static bool literal_of(Dec *d, const Value *v, const DataType *want) {
+    if (v->is_null || !want || v->type->id == want->id) return true;
+    invalid(d, "a %s literal where the declared type is %s", type_catalog_string(d->a, v->type),
+            type_catalog_string(d->a, want));
+    return false;
+}
+
 static bool literal_list(Dec *d, Lit *const *items, size_t n, const DataType *elem, const char *field, Value **out,
                          uint32_t depth) {
     Value *vs = ARENA_ARRAY(d->a, Value, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         size_t mark = push_idx(d, field, i);
-        bool ok = literal_value(d, items[i], elem, &vs[i], depth + 1);
+        bool ok = literal_value(d, items[i], elem, &vs[i], depth + 1) && literal_of(d, &vs[i], elem);
         pop(d, mark);
         if (!ok) return false;
     }
@@ -474,7 +486,8 @@ static bool literal_value(Dec *d, const Lit *l, const DataType *want, Value *v, 
         for (size_t i = 0; ok && i < st->n_elements; i++) {
             if (i == 0) items = ARENA_ARRAY(d->a, Value, st->n_elements);
             size_t m2 = push_idx(d, ".elements", i);
-            ok = literal_value(d, st->elements[i], t->fields[i].type, &items[i], depth + 1);
+            ok = literal_value(d, st->elements[i], t->fields[i].type, &items[i], depth + 1) &&
+                 literal_of(d, &items[i], t->fields[i].type);
             pop(d, m2);
         }
         pop(d, mark);

@@ -118,7 +118,7 @@ static char *dup_n(const uint8_t *p, size_t n) {
 /* The name (field 1) of a descriptor message. */
 static bool name_of(const uint8_t *p, size_t n, const uint8_t **name, size_t *nl) {
     const uint8_t *q = p, *end = p + n;
-    Field f;
+    Field f = {0};
     bool bad = false;
     *name = NULL;
     *nl = 0;
@@ -164,7 +164,7 @@ static bool add_symbol(const char *scope, const uint8_t *name, size_t nl, int fi
  * enum values, methods. */
 static bool index_leaves(const uint8_t *p, size_t n, uint32_t num, const char *scope, int file) {
     const uint8_t *q = p, *end = p + n;
-    Field f;
+    Field f = {0};
     bool bad = false;
     while (next_field(&q, end, &f, &bad)) {
         if (f.num != num || f.wt != 2) continue;
@@ -188,7 +188,7 @@ static bool index_message(const uint8_t *p, size_t n, const char *scope, int fil
     char *full;
     if (depth > 32 || !name_of(p, n, &nm, &nl) || !add_symbol(scope, nm, nl, file, &full)) return false;
     const uint8_t *q = p, *end = p + n;
-    Field f;
+    Field f = {0};
     bool bad = false;
     while (next_field(&q, end, &f, &bad)) {
         if (f.wt != 2) continue;
@@ -206,7 +206,7 @@ static bool index_message(const uint8_t *p, size_t n, const char *scope, int fil
 static bool index_file(int fi) {
     ReflFile *rf = &files[fi];
     const uint8_t *q = rf->data, *end = rf->data + rf->len;
-    Field f;
+    Field f = {0};
     bool bad = false;
     char *pkg = NULL;
     /* The package first: the symbols need it whatever the field order. */
@@ -256,7 +256,7 @@ static int file_index(const char *name) {
 
 static void do_init(void) {
     const uint8_t *q = CZ_REFLECTION_FDS, *end = CZ_REFLECTION_FDS + CZ_REFLECTION_FDS_LEN;
-    Field f;
+    Field f = {0};
     bool bad = false;
     while (next_field(&q, end, &f, &bad)) {
         if (f.num != 1 || f.wt != 2) continue; /* FileDescriptorSet.file */

@@ -447,6 +447,10 @@ Node *node_with_kid(Arena *a, Node *n, uint32_t i, Node *kid);
 
 static inline bool node_resolved(const Node *n) { return (n->flags & NF_RESOLVED) != 0; }
 static inline bool node_is_plan(const Node *n) { return node_kind_is_plan(n->kind); }
+/* n's kids / expressions from index i on; NULL when the node has none (an
+ * empty list may be a NULL array, and NULL + 0 is undefined behaviour). */
+static inline Node **node_kids_from(const Node *n, uint32_t i) { return n->kids ? n->kids + i : NULL; }
+static inline Node **node_exprs_from(const Node *n, uint32_t i) { return n->exprs ? n->exprs + i : NULL; }
 
 NameParts name_parts(Arena *a, uint32_t n, const char *const *parts); /* copies the array, not the strings */
 NameParts name_parts1(Arena *a, const char *part);

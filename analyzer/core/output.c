@@ -152,7 +152,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     switch (p->kind) {
     case NK_Project: return attrs_of_exprs(an, p->exprs, p->nexprs);
     case NK_Aggregate:
-        return attrs_of_exprs(an, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup);
+        return attrs_of_exprs(an, node_exprs_from(p, p->u.aggregate.ngroup), p->nexprs - p->u.aggregate.ngroup);
     case NK_Window:
         return concat(an, plan_output(an, p->kids[0]), attrs_of_exprs(an, p->exprs, p->u.window.nwindow));
     case NK_Relation:
@@ -209,7 +209,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
         return o;
     }
     case NK_Generate: {
-        AttrList g = {p->nexprs - 1, p->exprs + 1};
+        AttrList g = {p->nexprs - 1, node_exprs_from(p, 1)};
         return concat(an, plan_output(an, p->kids[0]), g);
     }
     case NK_WithCTE: return plan_output(an, p->kids[p->nkids - 1]);

@@ -193,7 +193,7 @@ static int plan_out(const Node *plan, Node ***out) {
         return (int)plan->nexprs;
     }
     if (plan->kind == NK_Aggregate) {
-        *out = plan->exprs + plan->u.aggregate.ngroup;
+        *out = node_exprs_from(plan, plan->u.aggregate.ngroup);
         return (int)(plan->nexprs - plan->u.aggregate.ngroup);
     }
     return -1;

@@ -24,7 +24,9 @@ static Keyword lookup_keyword(const char *s, size_t n) {
     int lo = 1, hi = KW_COUNT_ - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        int c = strcmp(up, KW_NAMES[mid]);
+        /* the first letters decide most steps without a call */
+        const char *kw = KW_NAMES[mid];
+        int c = up[0] != kw[0] ? (unsigned char)up[0] - (unsigned char)kw[0] : strcmp(up, kw);
         if (!c) return (Keyword)mid;
         if (c < 0) hi = mid - 1;
         else lo = mid + 1;

@@ -21,6 +21,42 @@ bool ps_at_string(const Parser *p) {
     return t->kind == TK_STRING && !(p->opts.double_quoted_identifiers && t->suffix == '"');
 }
 
+/* The four hex digits at s[i..i+4) (within n) as their value + 1; 0 if not hex. */
+static unsigned hex4(const char *s, size_t i, size_t n) {
+    if (i + 4 > n) return 0;
+    unsigned v = 0;
+    for (size_t k = i; k < i + 4; k++) {
+        int c = (unsigned char)s[k];
+        if (!isxdigit(c)) return 0;
+        v = v * 16 + (unsigned)(isdigit(c) ? c - '0' : (tolower(c) - 'a') + 10);
+    }
+    return v + 1;
+}
+
+/* Code point cp (no surrogates) as UTF-8 into out; returns the bytes written. */
+static size_t put_utf8(char *out, unsigned cp) {
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 const char *ps_unescape_string(Parser *p, const Token *t, size_t *len) {
     bool raw = t->suffix == 'R';
     const char *s = p->sql + t->start + (raw ? 2 : 1);
@@ -38,26 +74,27 @@ const char *ps_unescape_string(Parser *p, const Token *t, size_t *len) {
                 continue;
             }
             char d = s[++i];
-            /* \uXXXX */
-            if (d == 'u' && i + 4 < n + 0 && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2]) &&
-                isxdigit((unsigned char)s[i + 3]) && isxdigit((unsigned char)s[i + 4])) {
-                unsigned cp = (unsigned)strtoul(arena_strndup(p->a, s + i + 1, 4), NULL, 16);
+            /* \uXXXX: a UTF-16 unit as Java reads it; a surrogate pair
+             * (\uD83D\uDE00) is one code point, a lone surrogate becomes '?'
+             * as Java's UTF-8 encoder writes it (UTF8String.fromString) */
+            if (d == 'u' && hex4(s, i + 1, n)) {
+                unsigned cp = hex4(s, i + 1, n) - 1;
                 i += 4;
-                if (cp < 0x80) out[j++] = (char)cp;
-                else if (cp < 0x800) {
-                    out[j++] = (char)(0xC0 | (cp >> 6));
-                    out[j++] = (char)(0x80 | (cp & 0x3F));
-                } else {
-                    out[j++] = (char)(0xE0 | (cp >> 12));
-                    out[j++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-                    out[j++] = (char)(0x80 | (cp & 0x3F));
+                if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 < n && s[i + 1] == '\\' && s[i + 2] == 'u' &&
+                    hex4(s, i + 3, n) && hex4(s, i + 3, n) - 1 >= 0xDC00 && hex4(s, i + 3, n) - 1 <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(s, i + 3, n) - 1 - 0xDC00);
+                    i += 6;
+                } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+                    cp = '?';
                 }
+                j += put_utf8(out + j, cp);
                 continue;
             }
-            /* octal \ddd */
+            /* octal \ddd: the char with that code (up to U+00FF), UTF-8
+             * encoded as Spark's strings are: '\377' is U+00FF, two bytes */
             if (d >= '0' && d <= '3' && i + 2 < n && s[i + 1] >= '0' && s[i + 1] <= '7' && s[i + 2] >= '0' &&
                 s[i + 2] <= '7') {
-                out[j++] = (char)(((d - '0') << 6) | ((s[i + 1] - '0') << 3) | (s[i + 2] - '0'));
+                j += put_utf8(out + j, (unsigned)(((d - '0') << 6) | ((s[i + 1] - '0') << 3) | (s[i + 2] - '0')));
                 i += 2;
                 continue;
             }

@@ -283,7 +283,7 @@ static void unresolved_function_print(StrBuf *sb, const Node *f, PrintStyle st) 
         }
         if (f->u.un.norder && i < f->nkids) {
             sb_puts(sb, " WITHIN GROUP (ORDER BY ");
-            args_print(sb, f->kids + i, f->nkids - i, st, ", ");
+            args_print(sb, node_kids_from(f, i), f->nkids - i, st, ", ");
             sb_putc(sb, ')');
         }
         if (f->u.un.ignore_nulls) sb_puts(sb, " IGNORE NULLS");
@@ -367,7 +367,7 @@ static void window_spec_print(StrBuf *sb, const Node *w, PrintStyle st) {
     if (no) {
         if (any) sb_putc(sb, ' ');
         sb_puts(sb, "ORDER BY ");
-        args_print(sb, w->kids + np, no, st, ", ");
+        args_print(sb, node_kids_from(w, np), no, st, ", ");
         any = true;
     }
     if (w->u.wspec.has_frame && np + no < w->nkids) {
@@ -388,7 +388,7 @@ static void subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
                           : e->kind == NK_LateralSubquery ? "lateral-subquery"
                                                        : "list";
         sb_printf(sb, "%s#%llu [", tag, (unsigned long long)e->u.subq.id);
-        args_print(sb, e->kids + first, e->nkids - first, st, " && ");
+        args_print(sb, node_kids_from(e, first), e->nkids - first, st, " && ");
         sb_putc(sb, ']');
         return;
     }
@@ -398,7 +398,7 @@ static void subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
                                                     : "listquery";
     sb_puts(sb, name);
     sb_putc(sb, '(');
-    args_print(sb, e->kids + first, e->nkids - first, st, ", ");
+    args_print(sb, node_kids_from(e, first), e->nkids - first, st, ", ");
     sb_putc(sb, ')');
 }
 
@@ -497,7 +497,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         if (e->u.idexpr.is_function) {
             sb_putc(sb, '(');
             if (e->u.idexpr.distinct) sb_puts(sb, s ? "DISTINCT " : "distinct ");
-            if (e->nkids > 1) args_print(sb, e->kids + 1, e->nkids - 1, st, ", ");
+            if (e->nkids > 1) args_print(sb, node_kids_from(e, 1), e->nkids - 1, st, ", ");
             sb_putc(sb, ')');
         }
         return;
@@ -656,7 +656,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         if (s) sb_putc(sb, '(');
         expr_print_style(sb, e->kids[0], st);
         sb_puts(sb, " IN (");
-        args_print(sb, e->kids + 1, e->nkids - 1, st, s ? ", " : ",");
+        args_print(sb, node_kids_from(e, 1), e->nkids - 1, st, s ? ", " : ",");
         sb_putc(sb, ')');
         if (s) sb_putc(sb, ')');
         return;

@@ -384,13 +384,13 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         uint32_t nu = n->u.ddl.nusing;
         if (1 + nu > n->nexprs) nu = n->nexprs ? n->nexprs - 1 : 0;
         bool first = true;
-        opt_list(sb, &first, n->exprs + 1, nu);
+        opt_list(sb, &first, node_exprs_from(n, 1), nu);
         if (n->nexprs) {
             if (!first) sb_puts(sb, ", ");
             first = false;
             expr_print(sb, n->exprs[0]);
         }
-        opt_list(sb, &first, n->exprs + 1 + nu, n->nexprs > 1 + nu ? n->nexprs - 1 - nu : 0);
+        opt_list(sb, &first, node_exprs_from(n, 1 + nu), n->nexprs > 1 + nu ? n->nexprs - 1 - nu : 0);
         return;
     }
     case NK_InsertInto:
@@ -436,7 +436,7 @@ static void generate_line(StrBuf *sb, const Node *n, bool unresolved) {
     }
     if (n->nexprs > 1) {
         sb_puts(sb, ", ");
-        list(sb, n->exprs + 1, n->nexprs - 1);
+        list(sb, node_exprs_from(n, 1), n->nexprs - 1);
     } else if (n->u.generate.ncols) {
         sb_puts(sb, ", [");
         for (uint32_t i = 0; i < n->u.generate.ncols; i++) {
@@ -451,7 +451,7 @@ static void generate_line(StrBuf *sb, const Node *n, bool unresolved) {
 static void expand_line(StrBuf *sb, const Node *n) {
     uint32_t no = n->u.expand.noutput, np = n->u.expand.nprojections;
     if (no > n->nexprs) no = n->nexprs;
-    Node *const *proj = n->exprs + no;
+    Node *const *proj = node_exprs_from(n, no);
     uint32_t rest = n->nexprs - no;
     sb_puts(sb, "Expand [");
     bool lists = rest == np;
@@ -562,9 +562,9 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         sb_puts(sb, "'Pivot None, ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
         sb_puts(sb, ", ");
-        list(sb, n->exprs + 1 + n->u.pivot.nagg, n->u.pivot.nvalues);
+        list(sb, node_exprs_from(n, 1 + n->u.pivot.nagg), n->u.pivot.nvalues);
         sb_puts(sb, ", ");
-        list(sb, n->exprs + 1, n->u.pivot.nagg);
+        list(sb, node_exprs_from(n, 1), n->u.pivot.nagg);
         return;
     case NK_WithWindowDefinition:
         sb_puts(sb, "WithWindowDefinition [");
@@ -655,7 +655,7 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         if (ng > n->nexprs) ng = n->nexprs;
         sb_puts(sb, "Aggregate ");
         opt_list(sb, &first, n->exprs, ng);
-        opt_list(sb, &first, n->exprs + ng, n->nexprs - ng);
+        opt_list(sb, &first, node_exprs_from(n, ng), n->nexprs - ng);
         return;
     }
     case NK_Window: {
@@ -666,8 +666,8 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         }
         sb_puts(sb, "Window ");
         opt_list(sb, &first, n->exprs, nw);
-        opt_list(sb, &first, n->exprs + nw, np);
-        opt_list(sb, &first, n->exprs + nw + np, no);
+        opt_list(sb, &first, node_exprs_from(n, nw), np);
+        opt_list(sb, &first, node_exprs_from(n, nw + np), no);
         return;
     }
     case NK_Sort:

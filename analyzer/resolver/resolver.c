@@ -21,10 +21,10 @@
  * single pass they run the single pass too. */
 #include "resolver.h"
 
-#include <string.h>
 #include <time.h>
 
 #include "resolver_guard.h"
+#include "rules/rules.h"
 #include "catalog/conf.h"
 #include "core/output.h"
 #include "core/walk.h"
@@ -129,21 +129,40 @@ static KindMask own_mask(const Node *p) {
     return m;
 }
 
+/* The rules of the batch that can act on an operator of this mask (a bit a
+ * rule); under a Sort, not the two the Sort's step applies top-down. */
+static uint64_t applicable(const Step *s, KindMask mask, bool under_sort) {
+    uint64_t app = 0;
+    for (uint32_t r = 0; r < s->resolution->nrules; r++)
+        if (kind_mask_any(mask, s->masks[r])) app |= (uint64_t)1 << r;
+    /* windows and grouping analytics below an ORDER BY or HAVING are
+       rewritten from the Sort (ExtractWindowExpressions and
+       ResolveGroupingAnalytics go top-down: the Sort or HAVING and the
+       operator under it are rewritten together) */
+    if (under_sort) {
+        if (s->windows < 64) app &= ~((uint64_t)1 << s->windows);
+        if (s->grouping < 64) app &= ~((uint64_t)1 << s->grouping);
+    }
+    return app;
+}
+
 static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin, bool under_sort) {
     Analysis *an = s->an;
     const ResolverBatch *b = s->resolution;
+    const uint32_t n = b->nrules;
     Cursor at = start, last = start;
     uint32_t quiet = 0;
     KindMask mask = own_mask(p);
-    while (quiet < b->nrules) {
+    uint64_t app = applicable(s, mask, under_sort);
+    while (quiet < n) {
         uint32_t r = at.rule;
-        /* windows and grouping analytics below an ORDER BY or HAVING are
-           rewritten from the Sort (ExtractWindowExpressions and
-           ResolveGroupingAnalytics go top-down: the Sort or HAVING and the
-           operator under it are rewritten together) */
-        if (under_sort && (r == s->windows || r == s->grouping)) {
-            quiet++;
-        } else if (r >= 64 || kind_mask_any(mask, s->masks[r])) {
+        uint64_t rest = app >> r;
+        if (!(rest & 1)) {
+            /* the rules up to the next applicable one change nothing */
+            uint32_t next = rest ? r + (uint32_t)__builtin_ctzll(rest) : n;
+            quiet += next - r;
+            at.rule = next;
+        } else {
             Node *after = b->rules[r]->apply(an, p);
             if (an_failed(an)) return NULL;
             if (!after) return resolver_decline(an, p, b->rules[r]->name);
@@ -157,12 +176,17 @@ static Node *operator_step(Step *s, Node *p, Cursor start, Cursor *fin, bool und
             }
             if (after != p) {
                 p = after;
-                mask = own_mask(p);
+                KindMask m = own_mask(p);
+                if (m.w[0] != mask.w[0] || m.w[1] != mask.w[1]) {
+                    mask = m;
+                    app = applicable(s, mask, under_sort);
+                }
                 last = at;
                 quiet = 0;
             } else quiet++;
-        } else quiet++;
-        if (++at.rule == b->nrules) {
+            at.rule++;
+        }
+        if (at.rule >= n) {
             at.rule = 0;
             if (++at.iter > s->max_iter)
                 return resolver_decline(an, p, arena_printf(an->arena, "%s step did not converge (%s)",
@@ -207,6 +231,16 @@ static bool nested_query(const Node *p) {
     return !(child->kind == NK_SubqueryAlias && !is_query_root(child->kids[0]));
 }
 
+/* A Project or Aggregate with window functions or grouping analytics of its
+ * own: under a Sort or HAVING, the top-down rules rewrite it from there. */
+static bool top_down_child(const Node *k) {
+    if (k->kind != NK_Project && k->kind != NK_Aggregate) return false;
+    KindMask m = KIND_MASK(NK_WindowExpression, NK_UnresolvedWindowExpression, NK_GroupingSets, NK_Cube, NK_Rollup);
+    for (uint32_t i = 0; i < k->nexprs; i++)
+        if (kind_mask_any(k->exprs[i]->mask, m)) return true;
+    return false;
+}
+
 /* Resolves p's subtree: the children, then p's own step. */
 static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Analysis *an = s->an;
@@ -220,18 +254,21 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Node *stack[8];
     Node **kids = p->nkids <= 8 ? stack : ARENA_ARRAY(an->arena, Node *, p->nkids);
     Cursor start = {1, 0};
-    uint32_t nkids = nested_query(p) ? 0 : p->nkids;
+    bool kids_same = true;
+    /* IDENTIFIER(...) builds its plan from what is below it (ResolveIdentifierClause, the batch's first
+       rule): its children wait for it */
+    uint32_t nkids = nested_query(p) || p->kind == NK_UnresolvedIdentifierPlan ? 0 : p->nkids;
     for (uint32_t i = nkids; i < p->nkids; i++) kids[i] = p->kids[i];
     for (uint32_t i = 0; i < nkids; i++) {
         Cursor kf;
-        bool sort = (p->kind == NK_Sort || p->kind == NK_UnresolvedHaving) && i == 0 &&
-                    (p->kids[0]->kind == NK_Project || p->kids[0]->kind == NK_Aggregate);
+        bool sort = (p->kind == NK_Sort || p->kind == NK_UnresolvedHaving) && i == 0 && top_down_child(p->kids[0]);
         Node *k = resolve_operator(s, p->kids[i], &kf, sort);
         if (!k) {
             an->depth--;
             return NULL;
         }
         if (cursor_after(kf, start)) start = kf;
+        if (k != p->kids[i]) kids_same = false;
         /* under a Sort or HAVING, left open: the parent's top-down rules go on into it */
         kids[i] = sort ? k : seal(s, k);
     }
@@ -239,8 +276,13 @@ static Node *resolve_operator(Step *s, Node *p, Cursor *fin, bool under_sort) {
     Node *before = p;
     uint64_t t0 = s->tracing ? now_ns() : 0;
     if (p->nkids) p = node_with_kids(an->arena, p, kids, p->nkids);
+    Node *stepped = p;
     Node *after = operator_step(s, p, start, fin, under_sort);
     if (!after) return NULL;
+    /* nothing changed in the subtree: the same node, not its sealed-children
+       copy (a nested analysis that changed nothing returns its plan itself,
+       as the executor does, so ResolveNestedQueries sees no change) */
+    if (kids_same && after == stepped) after = before;
     if (s->tracing) {
         bool effective = after != before;
         s->h->trace(an, "SinglePass", resolver_name(before->kind), fin->iter, effective, now_ns() - t0,
@@ -285,6 +327,9 @@ static Node *run_to_fixed_point(Step *s, Node *plan) {
 Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
     const char *why = resolver_guard_declines(an, plan);
     if (why) return resolver_decline(an, plan, why);
+    for (uint32_t bi = 0; bi < h->nbatches; bi++)
+        if (!h->batches[bi].once && h->batches[bi].nrules > 64)
+            return resolver_decline(an, plan, "a batch of more than 64 rules");
     for (uint32_t bi = 0; bi < h->nbatches; bi++) {
         const ResolverBatch *b = &h->batches[bi];
         if (b->once) {
@@ -298,9 +343,9 @@ Node *resolver_run(Analysis *an, Node *plan, const ResolverHooks *h) {
             s.masks[r] = b->rules[r]->nkinds ? kind_mask_list(b->rules[r]->nkinds, b->rules[r]->kinds) : KIND_MASK_ALL;
         s.top_down = s.windows = s.grouping = b->nrules;
         for (uint32_t r = 0; r < b->nrules; r++) {
-            if (!strcmp(b->rules[r]->name, "AddMetadataColumns")) s.top_down = r;
-            if (!strcmp(b->rules[r]->name, "ExtractWindowExpressions")) s.windows = r;
-            if (!strcmp(b->rules[r]->name, "ResolveGroupingAnalytics")) s.grouping = r;
+            if (b->rules[r] == &RULE_ADD_METADATA_COLUMNS) s.top_down = r;
+            if (b->rules[r] == &RULE_EXTRACT_WINDOW_EXPRESSIONS) s.windows = r;
+            if (b->rules[r] == &RULE_RESOLVE_GROUPING_ANALYTICS) s.grouping = r;
         }
         Cursor fin;
         plan = resolve_operator(&s, plan, &fin, false);

@@ -217,7 +217,7 @@ static Node *pull(Pull *u, Node *p) {
             if (!dup) groups[g++] = need.v[i];
         }
         Node **aggs = ARENA_ARRAY(an->arena, Node *, na + need.n + 1);
-        if (na) mem_copy(aggs, p->exprs + ng, sizeof(Node *) * na);
+        if (na) mem_copy(aggs, node_exprs_from(p, ng), sizeof(Node *) * na);
         uint32_t k = na;
         for (uint32_t i = 0; i < need.n; i++)
             if (!list_has_id(aggs, k, need.v[i]->u.attr.id)) aggs[k++] = need.v[i];

@@ -364,7 +364,7 @@ static Node *sort_over_windowed(Analysis *an, Node *sort) {
         !exprs_resolved(op))
         return sort;
     uint32_t ng = op->kind == NK_Aggregate ? op->u.aggregate.ngroup : 0;
-    if (!list_has_window(op->exprs + ng, op->nexprs - ng)) return sort;
+    if (!list_has_window(node_exprs_from(op, ng), op->nexprs - ng)) return sort;
     AttrList out = plan_output(an, op);
     AttrList in = plan_output(an, op->kids[0]);
     Node **exprs = ARENA_ARRAY(an->arena, Node *, sort->nexprs + 1);
@@ -396,7 +396,7 @@ static Node *having_over_windowed(Analysis *an, Node *h) {
     Node *agg = h->kids[0];
     if (agg->kind != NK_Aggregate || !children_resolved(agg) || !exprs_resolved(agg)) return h;
     uint32_t ng = agg->u.aggregate.ngroup;
-    if (!list_has_window(agg->exprs + ng, agg->nexprs - ng)) return h;
+    if (!list_has_window(node_exprs_from(agg, ng), agg->nexprs - ng)) return h;
     return windowed_aggregate(an, agg, h);
 }
 /* An Aggregate with windows (and the HAVING above it, if any) becomes
@@ -407,7 +407,7 @@ static Node *windowed_aggregate(Analysis *an, Node *p, Node *having) {
         if (expr_has_kind(p->exprs[i], KIND_MASK(NK_LateralColumnAliasReference))) return having ? having : p;
     Extract x;
     NodeVec windowed = {0};
-    extract(an, p->exprs + ng, p->nexprs - ng, &x, &windowed);
+    extract(an, node_exprs_from(p, ng), p->nexprs - ng, &x, &windowed);
     Node **all = ARENA_ARRAY(an->arena, Node *, ng + x.regular.n + 1);
     MEMCPY(all, p->exprs, sizeof(Node *) * ng);
     MEMCPY(all + ng, x.regular.v, sizeof(Node *) * x.regular.n);
@@ -425,7 +425,7 @@ static Node *windowed_aggregate(Analysis *an, Node *p, Node *having) {
         below = r;
     }
     Node *with = add_windows(an, windowed.v, windowed.n, below);
-    return final_project(an, p->exprs + ng, p->nexprs - ng, with);
+    return final_project(an, node_exprs_from(p, ng), p->nexprs - ng, with);
 }
 
 static Node *rewrite(Node *p, void *ctx) {
@@ -476,7 +476,7 @@ static Node *rewrite(Node *p, void *ctx) {
     }
     case NK_Aggregate: {
         uint32_t ng = p->u.aggregate.ngroup;
-        if (!list_has_window(p->exprs + ng, p->nexprs - ng) || !children_resolved(p) || !exprs_resolved(p)) return p;
+        if (!list_has_window(node_exprs_from(p, ng), p->nexprs - ng) || !children_resolved(p) || !exprs_resolved(p)) return p;
         return windowed_aggregate(an, p, NULL);
     }
     default: return p;

@@ -211,7 +211,7 @@ static Node *rewrite(Node *p, void *ctx) {
     uint32_t ng = agg->u.aggregate.ngroup;
     AggExt x = {an, agg, NULL, agg->nexprs - ng, agg->nexprs - ng + 8, agg->nexprs - ng, ain};
     x.list = ARENA_ARRAY(an->arena, Node *, x.cap);
-    mem_copy(x.list, agg->exprs + ng, sizeof(Node *) * x.n);
+    mem_copy(x.list, node_exprs_from(agg, ng), sizeof(Node *) * x.n);
     for (uint32_t i = 0; i < p->nexprs; i++) exprs[i] = extract(&x, exprs[i]);
     /* resolveExprsWithAggregate: a column neither grouped nor aggregated
        stays unresolved (UNRESOLVED_COLUMN, suggesting the aggregate's output) */

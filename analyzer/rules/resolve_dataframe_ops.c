@@ -302,7 +302,7 @@ static Node *unpivot(Analysis *an, Node *p, AttrList in) {
     Node **vals;
     uint32_t nvals = 0;
     if (p->u.dfop.flag) {
-        vals = p->exprs + nids;
+        vals = node_exprs_from(p, nids);
         nvals = p->nexprs - nids;
     } else {
         vals = ARENA_ARRAY(an->arena, Node *, in.n + 1);

@@ -238,12 +238,16 @@ static Node *extract_from_project(Analysis *an, Node *p) {
     return p;
 }
 
+/* An Aggregate's aggregate list (after its grouping expressions); NULL for
+ * none (exprs may be NULL: no pointer arithmetic on it). */
+static Node *const *agg_items(const Node *p) { return node_exprs_from(p, p->u.aggregate.ngroup); }
+
 /* ExtractGenerator's Aggregate case: the generator moves to a Project above
  * the aggregation; its non-constant inputs are computed by the Aggregate as
  * _gen_input_0, ... */
 static Node *extract_from_aggregate(Analysis *an, Node *p) {
     uint32_t ng = p->u.aggregate.ngroup, na = p->nexprs - ng;
-    Node *const *aggs = p->exprs + ng;
+    Node *const *aggs = agg_items(p);
     int gi = -1;
     for (uint32_t i = 0; i < na; i++) {
         Node *g = item_generator(aggs[i]);
@@ -322,7 +326,7 @@ static Node *rewrite(Node *p, void *ctx) {
     if (an_failed(an)) return p;
     if ((p->kind == NK_Project && !check_multi_alias(an, p->exprs, p->nexprs)) ||
         (p->kind == NK_Aggregate &&
-         !check_multi_alias(an, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup)))
+         !check_multi_alias(an, agg_items(p), p->nexprs - p->u.aggregate.ngroup)))
         return p;
     switch (p->kind) {
     case NK_UnresolvedGenerate: return resolve_lateral_view(an, p);
@@ -340,7 +344,7 @@ static Node *rewrite(Node *p, void *ctx) {
         if (count > 1)
             return an_fail(an, error_make(an->arena, "UNSUPPORTED_GENERATOR.MULTI_GENERATOR", p, "num",
                                           arena_printf(an->arena, "%u", count), "generators",
-                                          generator_list(an, p->exprs + p->u.aggregate.ngroup,
+                                          generator_list(an, agg_items(p),
                                                          p->nexprs - p->u.aggregate.ngroup),
                                           NULL));
         return extract_from_aggregate(an, p);

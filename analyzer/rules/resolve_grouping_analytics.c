@@ -239,7 +239,7 @@ static Node *subst_ordinal(Ordinals *o, Node *e, bool inside) {
 static Node *analytics_ordinals(Analysis *an, Node *agg) {
     if (!an->conf->group_by_ordinal) return agg;
     uint32_t ng = agg->u.aggregate.ngroup;
-    Ordinals o = {an, agg->exprs + ng, agg->nexprs - ng, false};
+    Ordinals o = {an, node_exprs_from(agg, ng), agg->nexprs - ng, false};
     Node **g = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
     MEMCPY(g, agg->exprs, sizeof(Node *) * agg->nexprs);
     bool changed = false;
@@ -506,7 +506,7 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
     uint32_t ng = agg->u.aggregate.ngroup;
     Node **all = ARENA_ARRAY(a, Node *, ga->group.n + agg->nexprs - ng + 1);
     MEMCPY(all, ga->group.v, sizeof(Node *) * ga->group.n);
-    MEMCPY(all + ga->group.n, agg->exprs + ng, sizeof(Node *) * (agg->nexprs - ng));
+    MEMCPY(all + ga->group.n, node_exprs_from(agg, ng), sizeof(Node *) * (agg->nexprs - ng));
     Node *plain = node_new(a, NK_Aggregate, agg->start, agg->stop);
     plain->u.aggregate.ngroup = ga->group.n;
     node_set_exprs(a, plain, all, ga->group.n + agg->nexprs - ng);
@@ -525,7 +525,7 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
         if (!node_resolved(f->exprs[i])) return node_with_exprs(a, h, f->exprs, f->nexprs);
     Node *agg2 = f->kids[0];
     uint32_t ng2 = agg2->u.aggregate.ngroup;
-    Node *nagg = construct(an, agg, ga, agg2->exprs + ng2, agg2->nexprs - ng2, agg->kids[0]);
+    Node *nagg = construct(an, agg, ga, node_exprs_from(agg2, ng2), agg2->nexprs - ng2, agg->kids[0]);
     if (!nagg) return h;
     IdMap m = {plan_output(an, agg2), plan_output(an, nagg)};
     Node **ex = ARENA_ARRAY(a, Node *, f->nexprs + 1);
@@ -650,7 +650,7 @@ static Node *group_alias(Node *e, void *ctx) {
 static Node *analytics_aliases(Analysis *an, Node *agg) {
     if (!an->conf->group_by_aliases) return agg;
     uint32_t ng = agg->u.aggregate.ngroup;
-    GroupAlias g = {an, plan_input(an, agg), agg->exprs + ng, agg->nexprs - ng};
+    GroupAlias g = {an, plan_input(an, agg), node_exprs_from(agg, ng), agg->nexprs - ng};
     Node **ex = ARENA_ARRAY(an->arena, Node *, agg->nexprs);
     MEMCPY(ex, agg->exprs, sizeof(Node *) * agg->nexprs);
     bool changed = false;
@@ -776,7 +776,7 @@ static Node *rewrite(Node *p, void *ctx) {
         if (!children_resolved(p) || !aggs_resolved(p)) return p;
         p = analytics_aliases(an, p);
         if (analytics_of(an, p, &ga)) {
-            Node *r = construct(an, p, &ga, p->exprs + p->u.aggregate.ngroup, p->nexprs - p->u.aggregate.ngroup,
+            Node *r = construct(an, p, &ga, node_exprs_from(p, p->u.aggregate.ngroup), p->nexprs - p->u.aggregate.ngroup,
                                 p->kids[0]);
             return r ? r : p;
         }

@@ -45,7 +45,7 @@ static Node *build_plan(Analysis *an, Node *p) {
     if (p->u.idplan.builds == NK_UnresolvedTableValuedFunction) {
         Node *f = node_new(an->arena, NK_UnresolvedTableValuedFunction, p->start, p->stop);
         f->u.un.name = parts;
-        node_set_exprs(an->arena, f, p->exprs + 1, p->nexprs - 1);
+        node_set_exprs(an->arena, f, node_exprs_from(p, 1), p->nexprs - 1);
         return node_finish(f);
     }
     if (p->u.idplan.builds != NK_UnresolvedRelation) return p;
@@ -77,7 +77,7 @@ static Node *build_expr(Node *e, void *ctx) {
     f->u.un.name = parts;
     f->u.un.nargs = e->nkids - 1;
     if (e->u.idexpr.distinct) f->flags |= NF_DISTINCT;
-    node_set_kids(an->arena, f, e->kids + 1, e->nkids - 1);
+    node_set_kids(an->arena, f, node_kids_from(e, 1), e->nkids - 1);
     return node_finish(f);
 }
 

@@ -168,7 +168,7 @@ static bool exprs_resolved(const Node *p) {
 /* Spark's ruleApplicableOnOperator. */
 static bool applicable(const Node *p, uint32_t from) {
     if (!exprs_resolved(p) || !children_resolved(p)) return false;
-    return plan_is_resolved(p) || has_window(p->exprs + from, p->nexprs - from);
+    return plan_is_resolved(p) || has_window(node_exprs_from(p, from), p->nexprs - from);
 }
 
 static bool list_has_lca(const Node *p, uint32_t from) {
@@ -340,7 +340,7 @@ static Node *apply0(Analysis *an, Node *p, const Node *parent) {
     if (under_having) {
         /* keep UnresolvedHaving - Aggregate for ResolveAggregateFunctions;
            with a window the Aggregate never resolves there */
-        if (has_window(p->exprs + from, p->nexprs - from)) {
+        if (has_window(node_exprs_from(p, from), p->nexprs - from)) {
             const Node *l = NULL;
             for (uint32_t i = from; i < p->nexprs && !l; i++) l = lca_first(p->exprs[i]);
             an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",

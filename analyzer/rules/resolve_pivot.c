@@ -192,7 +192,7 @@ static Node *rewrite(Node *p, void *ctx) {
     Node *child = p->kids[0];
     Node *pivot = p->exprs[0];
     uint32_t nagg = p->u.pivot.nagg, nval = p->u.pivot.nvalues;
-    Node **aggs = p->exprs + 1, **vals = p->exprs + 1 + nagg;
+    Node **aggs = node_exprs_from(p, 1), **vals = node_exprs_from(p, 1 + nagg);
 
     if (!type_orderable(pivot->type)) {
         const char *nm = pivot->kind == NK_AttributeReference ? sql_ident(a, pivot->u.attr.name)

@@ -169,7 +169,7 @@ static Node *apply_node(Node *p, void *ctx) {
                         if (p->exprs[k]->kind == NK_UnresolvedStar)
                             return an_fail(an, error_make(an->arena, "STAR_GROUP_BY_POS", p->exprs[i], NULL));
         uint32_t na;
-        Node **aggs = resolve_select_list(an, p, p->exprs + ng, p->nexprs - ng, input, &na, &changed);
+        Node **aggs = resolve_select_list(an, p, node_exprs_from(p, ng), p->nexprs - ng, input, &na, &changed);
         if (!aggs) return p;
         Node **all = ARENA_ARRAY(an->arena, Node *, ng + na + 1);
         for (uint32_t i = 0; i < ng; i++) {

@@ -476,8 +476,8 @@ static ErrorInfo *unevaluated_value(Analysis *an, const Node *at) {
 static Node *execute_immediate(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     uint32_t nusing = stmt->u.ddl.nusing;
     Node *qe = stmt->exprs[0];
-    Node *const *using = stmt->exprs + 1;
-    Node *const *into = stmt->exprs + 1 + nusing;
+    Node *const *using = node_exprs_from(stmt, 1);
+    Node *const *into = node_exprs_from(stmt, 1 + nusing);
     uint32_t ninto = stmt->nexprs - 1 - nusing;
 
     /* the statement text: a string literal or a STRING variable */

@@ -425,6 +425,14 @@ Test(decode, errors_name_the_field_and_position) {
         {"{\"mapPartitions\":{\"input\":{\"sql\":{\"query\":\"SELECT 1\"}}}}", DECODE_UNSUPPORTED, "user code"},
         {"{\"project\":{\"expressions\":[{\"expressionString\":{\"expression\":\"a +\"}}]}}", DECODE_SPARK_ERROR,
          "PARSE_SYNTAX_ERROR"},
+        /* a fuzzer finding: elements of another kind than declared were read as it (a bool of value 2) */
+        {"{\"project\":{\"expressions\":[{\"literal\":{\"array\":{\"elementType\":{\"boolean\":{}},"
+         "\"elements\":[{\"boolean\":true},{\"integer\":2}]}}}]}}",
+         DECODE_INVALID, "a int literal where the declared type is boolean (at relation.project.expressions[0].literal"
+                         ".array.elements[1])"},
+        {"{\"project\":{\"expressions\":[{\"literal\":{\"struct\":{\"structType\":{\"struct\":{\"fields\":"
+         "[{\"name\":\"x\",\"dataType\":{\"boolean\":{}}}]}},\"elements\":[{\"string\":\"t\"}]}}}]}}",
+         DECODE_INVALID, "a string literal where the declared type is boolean"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Spark__Connect__Relation *r = parse_rel(bad[i].json);

@@ -120,6 +120,18 @@ Test(parser_unit, string_literals) {
     cr_assert_eq((unsigned char)n->u.lit.v.u.s.p[1], 0xFF);
 }
 
+/* Escapes always give UTF-8 (a fuzzer finding: '\377' was the lone byte
+ * 0xFF, which no JSON or protobuf client can decode): octal and \u codes
+ * are chars as in Java, surrogate pairs one code point, a lone surrogate '?'. */
+Test(parser_unit, string_escapes_are_utf8) {
+    cr_assert_str_eq(X("'\\101\\377'")->u.lit.v.u.s.p, "A\xC3\xBF");
+    cr_assert_str_eq(X("'\\200'")->u.lit.v.u.s.p, "\xC2\x80");
+    cr_assert_str_eq(X("'\\u00e9\\u20AC'")->u.lit.v.u.s.p, "\xC3\xA9\xE2\x82\xAC");
+    cr_assert_str_eq(X("'\\uD83D\\uDE00'")->u.lit.v.u.s.p, "\xF0\x9F\x98\x80");
+    cr_assert_str_eq(X("'\\uD83Dx\\uDE00'")->u.lit.v.u.s.p, "?x?");
+    cr_assert_str_eq(X("'\\u12'")->u.lit.v.u.s.p, "u12");
+}
+
 Test(parser_unit, null_bool_typed_literals) {
     Node *n = X("NULL");
     is_lit(n, T_NULL);

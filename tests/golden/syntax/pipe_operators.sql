@@ -23,3 +23,6 @@ TABLE pt |> ORDER BY k LIMIT 1;
 TABLE pt |> SORT BY k DISTRIBUTE BY k;
 TABLE pt |> SELECT k, sum(k) OVER w AS total WINDOW w AS (PARTITION BY s);
 TABLE pt |> WHERE sum(k) OVER w > 0 WINDOW w AS (PARTITION BY s);
+-- AGGREGATE with nothing to aggregate or group: one row, no columns
+TABLE pt |> AGGREGATE;
+TABLE pt |> AGGREGATE |> SELECT 1 AS one;
