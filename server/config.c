@@ -24,7 +24,7 @@ typedef struct Opt {
 #define OFF(f) offsetof(Config, f)
 static const Opt OPTS[] = {
     {"grpc", "CATALYZERD_GRPC", OPT_HOSTPORT_GRPC, 0, "127.0.0.1:15002", "gRPC (HTTP/2 cleartext) listen address (15002: Spark Connect's port); port 0 = any free port"},
-    {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "HTTP/1.1 JSON endpoint listen address; 'off' disables it"},
+    {"http", "CATALYZERD_HTTP", OPT_HOSTPORT_HTTP, 0, "127.0.0.1:8080", "JSON endpoint listen address (HTTP/1.1, and HTTP/2: h2c with prior knowledge, or h2 by ALPN under TLS); 'off' disables it"},
     {"workers", "CATALYZERD_WORKERS", OPT_U32, OFF(workers), "0", "analysis workers (processes, or threads with --worker-isolation thread); 0 = number of cores"},
     {"queue", "CATALYZERD_QUEUE", OPT_U32, OFF(queue), "256", "bounded job queue; a full queue answers RESOURCE_EXHAUSTED"},
     {"worker-stack-bytes", "CATALYZERD_WORKER_STACK_BYTES", OPT_SIZE, OFF(worker_stack_bytes), "16777216", "stack size of each worker's analysis thread"},

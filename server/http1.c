@@ -19,6 +19,7 @@
  * application/json only (a form post is never one). With
  * --auth-token-file everything but /healthz needs its bearer token. */
 #include <http_parser.h>
+#include <nghttp2/nghttp2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,24 @@ typedef struct Http1Conn {
     uint64_t start_ns;
     char *pending;           /* unparsed bytes received while busy */
     size_t pending_len;
+    bool seen_bytes;         /* the first read decides HTTP/1.1 or HTTP/2 (client preface) */
+    struct H2Side *h2;       /* this connection speaks HTTP/2: its session and streams */
+    struct H2Stream *bridge; /* a virtual connection carrying one HTTP/2 stream (no socket) */
 } Http1Conn;
+
+typedef struct H2Stream H2Stream;
+static int h2s_write(H2Stream *st, uv_write_t *req, const uv_buf_t bufs[], unsigned n, uv_write_cb cb);
+static void h2s_vc_closed(Http1Conn *c);
+
+/* The transport of a request: the socket, or for an HTTP/2 stream the
+ * stream's response (see "HTTP/2" below). */
+static int h1_write(Http1Conn *c, uv_write_t *req, const uv_buf_t bufs[], unsigned n, uv_write_cb cb) {
+    if (c->bridge) return h2s_write(c->bridge, req, bufs, n, cb);
+    return conn_write(&c->head, req, bufs, n, cb);
+}
+static void h1_read_stop(Http1Conn *c) {
+    if (!c->bridge) conn_read_stop(&c->head);
+}
 
 enum { MAX_URL_BYTES = 64 << 10 };
 
@@ -231,7 +249,7 @@ static void respond_full(Http1Conn *c, int code, const char *ctype, const char *
     c->busy = true;
     c->complete = false;
     uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
-    if (conn_write(&c->head, &w->req, &b, 1, on_written) != 0) {
+    if (h1_write(c, &w->req, &b, 1, on_written) != 0) {
         free(w);
         c->busy = false;
         h1_close(&c->head);
@@ -274,7 +292,7 @@ static bool write_raw(Http1Conn *c, const char *head, size_t hl, const uint8_t *
     w->req.data = c;
     uv_buf_t b = uv_buf_init(w->data, (unsigned)w->len);
     if (cb == chunk_written) c->chunk_pending += w->len;
-    if (conn_write(&c->head, &w->req, &b, 1, cb) != 0) {
+    if (h1_write(c, &w->req, &b, 1, cb) != 0) {
         if (cb == chunk_written) c->chunk_pending -= w->len;
         free(w);
         return false;
@@ -730,7 +748,7 @@ static int on_headers_complete(http_parser *p) {
         static const char CONT[] = "HTTP/1.1 100 Continue\r\n\r\n";
         uv_write_t *req = malloc(sizeof *req);
         uv_buf_t b = uv_buf_init((char *)CONT, sizeof CONT - 1);
-        if (req && conn_write(&c->head, req, &b, 1, continue_written) != 0) free(req);
+        if (req && h1_write(c, req, &b, 1, continue_written) != 0) free(req);
     }
     return 0;
 }
@@ -796,7 +814,7 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
             c->pending = np;
             c->pending_len = np ? n - used : 0;
         }
-        conn_read_stop(&c->head);
+        h1_read_stop(c);
         if (c->url_too_long) {
             c->keep_alive = false;
             static const char M[] = "{\"code\":3,\"status\":\"INVALID_ARGUMENT\",\"message\":\"URL too long\"}";
@@ -814,9 +832,13 @@ static void feed(Http1Conn *c, const char *data, size_t n) {
         snprintf(c->request_id, sizeof c->request_id, "-");
         c->trace.valid = false;
         respond_error(c, GRPC_INVALID_ARGUMENT, m);
-        conn_read_stop(&c->head);
+        h1_read_stop(c);
     }
 }
+
+static bool h2s_start(Http1Conn *c);
+static void h2s_recv(Http1Conn *c, const uint8_t *data, size_t n);
+static void h2s_side_free(Http1Conn *c);
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
     Http1Conn *c = s->data;
@@ -825,6 +847,11 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
         return;
     }
     if (n == 0) return;
+    if (!c->seen_bytes) { /* "PRI * HTTP/2.0...": HTTP/2 with prior knowledge (h2c, or h2 after ALPN) */
+        c->seen_bytes = true;
+        if (n >= 3 && memcmp(buf->base, "PRI", 3) == 0 && !h2s_start(c)) return h1_close(&c->head);
+    }
+    if (c->h2) return h2s_recv(c, (const uint8_t *)buf->base, (size_t)n);
     if (!c->busy) {
         feed(c, buf->base, (size_t)n);
         return;
@@ -846,7 +873,7 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
 }
 
 static void h1_resume(Http1Conn *c) {
-    if (c->head.closing) return;
+    if (c->head.closing || c->bridge) return;
     if (c->pending) {
         char *p = c->pending;
         size_t n = c->pending_len;
@@ -867,6 +894,7 @@ static void on_closed(uv_handle_t *h) {
         c->job->call = NULL;
         job_unref(c->job);
     }
+    h2s_side_free(c);
     conn_unlink(srv, &c->head);
     free(c->body);
     free(c->pending);
@@ -878,6 +906,7 @@ static void on_closed(uv_handle_t *h) {
 static void h1_close(ConnHead *ch) {
     if (ch->closing) return;
     ch->closing = true;
+    if (((Http1Conn *)ch)->bridge) return h2s_vc_closed((Http1Conn *)ch);
     conn_close(ch, on_closed);
 }
 
@@ -926,4 +955,607 @@ void http1_on_connection(uv_stream_t *listener, int status) {
         return;
     }
     conn_read_start(&c->head, on_alloc, on_read);
+}
+
+/* ---------------------------------------------------------------- HTTP/2
+ *
+ * The same port speaks HTTP/2 to a client whose first bytes are the
+ * HTTP/2 client preface (h2c with prior knowledge, as HAProxy's "proto h2"
+ * and curl --http2-prior-knowledge send; or h2 chosen by ALPN on a TLS
+ * port). Each stream is served by a virtual Http1Conn with no socket: the
+ * stream's request is handed to it as HTTP/1.1 (the body chunked, as it
+ * arrives) and the HTTP/1.1 response it writes is parsed back into HTTP/2
+ * HEADERS and DATA. So every route, guard, limit, CORS rule, request id and
+ * NDJSON stream is exactly the HTTP/1.1 one. nghttp2 enforces the
+ * framing limits (streams per connection, header list size, the flood
+ * protections), as on the gRPC port. */
+
+enum { H2S_WRITE_HIGH_WATER = 1 << 20 };
+
+typedef struct H2Ack {
+    struct H2Ack *next;
+    uv_write_t *req;
+    uv_write_cb cb;
+    uint64_t mark; /* the write is "on the socket" once the stream's DATA has sent this much */
+} H2Ack;
+
+typedef struct H2Side {
+    nghttp2_session *ng;
+    size_t pending_write;
+    uint32_t nstreams;
+    H2Stream *streams;
+    bool goaway_sent, in_flush, in_recv, want_close;
+    uv_timer_t *later; /* a flush on the next loop turn (data: the connection; NULL once it is gone) */
+} H2Side;
+
+struct H2Stream {
+    Http1Conn *parent;
+    H2Stream *next, *prev;
+    int32_t id;
+    Http1Conn *vc;
+    size_t header_bytes;
+    char method[16];
+    char *path;
+    char *hdrs; /* "name: value\r\n" lines of the request */
+    size_t hdrs_len, hdrs_cap;
+    bool bad_header, head_fed, ended;
+    /* the response, parsed from what vc writes */
+    http_parser rp;
+    char rh[4096]; /* "name\0value\0" pairs */
+    size_t rh_len;
+    int rh_n;
+    bool rh_in_value;
+    bool resp_submitted, resp_has_body, resp_eof, resp_failed;
+    uint8_t *out;
+    size_t out_off, out_len, out_cap;
+    uint64_t produced, consumed;
+    H2Ack *acks, **acks_tail;
+};
+
+static void h2s_flush_acks(Http1Conn *c, bool acks);
+/* Sends what nghttp2 has, then runs the write callbacks whose bytes went out. */
+static void h2s_flush(Http1Conn *c) { h2s_flush_acks(c, true); }
+
+static void h2s_later_cb(uv_timer_t *t) {
+    Http1Conn *c = t->data;
+    if (c && !c->head.closing) h2s_flush(c);
+}
+
+static void h2s_flush_later(Http1Conn *c) {
+    H2Side *h = c->h2;
+    if (!h->later) {
+        h->later = malloc(sizeof *h->later);
+        if (!h->later) return;
+        uv_timer_init(c->head.srv->loop, h->later);
+        h->later->data = c;
+    }
+    if (!uv_is_active((uv_handle_t *)h->later)) uv_timer_start(h->later, h2s_later_cb, 0, 0);
+}
+
+static void h2s_timer_closed(uv_handle_t *t) { free(t); }
+
+static bool hdr_append(char **buf, size_t *len, size_t *cap, const char *a, size_t al) {
+    if (*len + al + 1 > *cap) {
+        size_t nc = *cap ? *cap : 512;
+        while (nc < *len + al + 1) nc *= 2;
+        char *nb = realloc(*buf, nc);
+        if (!nb) return false;
+        *buf = nb;
+        *cap = nc;
+    }
+    memcpy(*buf + *len, a, al);
+    *len += al;
+    (*buf)[*len] = '\0';
+    return true;
+}
+
+/* ---- response side: vc's HTTP/1.1 bytes back into HTTP/2 */
+
+static int rp_header_field(http_parser *p, const char *at, size_t len) {
+    H2Stream *st = p->data;
+    if (st->rh_in_value || st->rh_n == 0) {
+        if (st->rh_n && st->rh_len < sizeof st->rh) st->rh[st->rh_len++] = '\0'; /* end the value */
+        st->rh_n++;
+        st->rh_in_value = false;
+    }
+    for (size_t i = 0; i < len && st->rh_len + 2 < sizeof st->rh; i++) {
+        char ch = at[i];
+        st->rh[st->rh_len++] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+    }
+    return 0;
+}
+
+static int rp_header_value(http_parser *p, const char *at, size_t len) {
+    H2Stream *st = p->data;
+    if (!st->rh_in_value && st->rh_len < sizeof st->rh) st->rh[st->rh_len++] = '\0'; /* end the name */
+    st->rh_in_value = true;
+    for (size_t i = 0; i < len && st->rh_len + 2 < sizeof st->rh; i++) st->rh[st->rh_len++] = at[i];
+    return 0;
+}
+
+static ssize_t h2s_data_read(nghttp2_session *ng, int32_t sid, uint8_t *buf, size_t len, uint32_t *flags,
+                             nghttp2_data_source *src, void *ud) {
+    (void)ng;
+    (void)sid;
+    (void)ud;
+    H2Stream *st = src->ptr;
+    size_t avail = st->out_len - st->out_off;
+    size_t n = avail < len ? avail : len;
+    memcpy(buf, st->out + st->out_off, n);
+    st->out_off += n;
+    st->consumed += n;
+    if (st->out_off == st->out_len) st->out_off = st->out_len = 0;
+    if (st->out_len == 0 && st->resp_eof) {
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+        return (ssize_t)n;
+    }
+    return n ? (ssize_t)n : NGHTTP2_ERR_DEFERRED;
+}
+
+static int rp_headers_complete(http_parser *p) {
+    H2Stream *st = p->data;
+    if (p->status_code < 200) return 0; /* 100 Continue: not relayed (nor asked for) */
+    if (st->rh_n && st->rh_in_value && st->rh_len < sizeof st->rh) st->rh[st->rh_len++] = '\0';
+    nghttp2_nv nva[40];
+    char status[8];
+    snprintf(status, sizeof status, "%u", p->status_code);
+    size_t n = 0;
+    nva[n++] = (nghttp2_nv){(uint8_t *)":status", (uint8_t *)status, 7, strlen(status), NGHTTP2_NV_FLAG_NONE};
+    const char *q = st->rh, *end = st->rh + st->rh_len;
+    for (int i = 0; i < st->rh_n && q < end && n < 38; i++) {
+        const char *name = q;
+        size_t nl = strnlen(name, (size_t)(end - q));
+        q += nl + 1;
+        if (q >= end) break;
+        const char *val = q;
+        size_t vl = strnlen(val, (size_t)(end - q));
+        q += vl + 1;
+        /* connection-specific fields have no place in HTTP/2 (RFC 9113 8.2.2) */
+        if (!strcmp(name, "connection") || !strcmp(name, "transfer-encoding") || !strcmp(name, "keep-alive"))
+            continue;
+        nva[n++] = (nghttp2_nv){(uint8_t *)name, (uint8_t *)val, nl, vl, NGHTTP2_NV_FLAG_NONE};
+    }
+    nva[n++] = (nghttp2_nv){(uint8_t *)"x-catalyzer-protocol", (uint8_t *)"HTTP/2", 20, 6, NGHTTP2_NV_FLAG_NONE};
+    bool head = strcmp(st->method, "HEAD") == 0;
+    st->resp_has_body = !head && p->status_code != 204 && p->status_code != 304;
+    nghttp2_data_provider dp = {.source.ptr = st, .read_callback = h2s_data_read};
+    nghttp2_submit_response(st->parent->h2->ng, st->id, nva, n, st->resp_has_body ? &dp : NULL);
+    st->resp_submitted = true;
+    if (!st->resp_has_body) st->resp_eof = true;
+    return head ? 1 : 0; /* a HEAD answer announces a length but has no body */
+}
+
+static int rp_body(http_parser *p, const char *at, size_t len) {
+    H2Stream *st = p->data;
+    if (st->out_len + len > st->out_cap) {
+        size_t nc = st->out_cap ? st->out_cap : 4096;
+        while (nc < st->out_len + len) nc *= 2;
+        uint8_t *nb = realloc(st->out, nc);
+        if (!nb) return -1;
+        st->out = nb;
+        st->out_cap = nc;
+    }
+    memcpy(st->out + st->out_len, at, len);
+    st->out_len += len;
+    st->produced += len;
+    return 0;
+}
+
+static int rp_message_complete(http_parser *p) {
+    H2Stream *st = p->data;
+    if (p->status_code < 200) return 0;
+    st->resp_eof = true;
+    return 0;
+}
+
+static const http_parser_settings RESPONSE_SETTINGS = {
+    .on_header_field = rp_header_field,
+    .on_header_value = rp_header_value,
+    .on_headers_complete = rp_headers_complete,
+    .on_body = rp_body,
+    .on_message_complete = rp_message_complete,
+};
+
+/* vc wrote: parse it into the stream's response now; the write's callback
+ * runs once the stream's DATA has taken it (flow control holds it back). */
+static int h2s_write(H2Stream *st, uv_write_t *req, const uv_buf_t bufs[], unsigned n, uv_write_cb cb) {
+    H2Ack *a = malloc(sizeof *a);
+    if (!a) return -1;
+    for (unsigned i = 0; i < n && !st->resp_failed; i++) {
+        size_t used = http_parser_execute(&st->rp, &RESPONSE_SETTINGS, bufs[i].base, bufs[i].len);
+        if (HTTP_PARSER_ERRNO(&st->rp) != HPE_OK || used != bufs[i].len) st->resp_failed = true;
+    }
+    if (st->resp_failed) {
+        free(a);
+        return -1;
+    }
+    a->next = NULL;
+    a->req = req;
+    a->cb = cb;
+    a->mark = st->produced;
+    *st->acks_tail = a;
+    st->acks_tail = &a->next;
+    if (st->resp_submitted && st->resp_has_body) nghttp2_session_resume_data(st->parent->h2->ng, st->id);
+    /* Not now: vc is in the middle of writing, and sending may close the
+     * stream and free vc under it. On the next loop turn, as a real
+     * uv_write's callback would come. */
+    h2s_flush_later(st->parent);
+    return 0;
+}
+
+/* vc closed itself (its answer written, or a failure): a stream whose
+ * response is not whole is reset. vc itself lives as long as the stream. */
+static void h2s_vc_closed(Http1Conn *c) {
+    H2Stream *st = c->bridge;
+    if (c->job) {
+        job_cancel(c->job);
+        c->job->call = NULL;
+        job_unref(c->job);
+        c->job = NULL;
+    }
+    if (!st->resp_eof && st->parent->h2) {
+        nghttp2_submit_rst_stream(st->parent->h2->ng, NGHTTP2_FLAG_NONE, st->id, NGHTTP2_INTERNAL_ERROR);
+        h2s_flush_later(st->parent);
+    }
+}
+
+/* Runs the callbacks of the writes whose bytes have gone out (all of them,
+ * cancelled, when the stream is gone). True if any ran. */
+static bool h2s_fire_acks(H2Stream *st, bool all) {
+    bool any = false;
+    while (st->acks && (all || st->acks->mark <= st->consumed)) {
+        H2Ack *a = st->acks;
+        st->acks = a->next;
+        if (!st->acks) st->acks_tail = &st->acks;
+        a->cb(a->req, all ? UV_ECANCELED : 0);
+        free(a);
+        any = true;
+    }
+    return any;
+}
+
+static void h2s_stream_free(Http1Conn *c, H2Stream *st) {
+    H2Side *h = c->h2;
+    Http1Conn *vc = st->vc;
+    if (vc) {
+        vc->head.closing = true;
+        h2s_fire_acks(st, true);
+        if (vc->job) {
+            job_cancel(vc->job);
+            vc->job->call = NULL;
+            job_unref(vc->job);
+        }
+        free(vc->body);
+        free(vc->pending);
+        free(vc->url);
+        free(vc);
+    }
+    if (st->prev)
+        st->prev->next = st->next;
+    else
+        h->streams = st->next;
+    if (st->next) st->next->prev = st->prev;
+    h->nstreams--;
+    c->head.last_active_ns = mono_ns();
+    free(st->path);
+    free(st->hdrs);
+    free(st->out);
+    free(st);
+}
+
+/* ---- request side: the stream's request into vc, as HTTP/1.1 */
+
+static void vc_feed(H2Stream *st, const char *data, size_t n) {
+    Http1Conn *vc = st->vc;
+    if (!vc || vc->head.closing || vc->busy || vc->complete) return; /* answered already: the rest is dropped */
+    feed(vc, data, n);
+}
+
+static void h2s_feed_head(H2Stream *st) {
+    if (st->head_fed) return;
+    st->head_fed = true;
+    char *line = NULL;
+    size_t len = 0, cap = 0;
+    const char *path = st->path && st->path[0] ? st->path : "/";
+    bool ok = hdr_append(&line, &len, &cap, st->method[0] ? st->method : "GET", strlen(st->method[0] ? st->method : "GET")) &&
+              hdr_append(&line, &len, &cap, " ", 1) && hdr_append(&line, &len, &cap, path, strlen(path)) &&
+              hdr_append(&line, &len, &cap, " HTTP/1.1\r\n", 11) &&
+              (!st->hdrs_len || hdr_append(&line, &len, &cap, st->hdrs, st->hdrs_len)) &&
+              hdr_append(&line, &len, &cap, "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n", 49);
+    if (ok) vc_feed(st, line, len);
+    else nghttp2_submit_rst_stream(st->parent->h2->ng, NGHTTP2_FLAG_NONE, st->id, NGHTTP2_INTERNAL_ERROR);
+    free(line);
+}
+
+static int h2s_on_begin_headers(nghttp2_session *ng, const nghttp2_frame *f, void *ud) {
+    Http1Conn *c = ud;
+    if (f->hd.type != NGHTTP2_HEADERS || f->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+    H2Side *h = c->h2;
+    H2Stream *st = calloc(1, sizeof *st);
+    Http1Conn *vc = st ? calloc(1, sizeof *vc) : NULL;
+    if (vc) vc->url = malloc(256);
+    if (!st || !vc || !vc->url) {
+        if (vc) free(vc->url);
+        free(vc);
+        free(st);
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    }
+    vc->url_cap = 256;
+    vc->url[0] = '\0';
+    vc->head.ops = c->head.ops;
+    vc->head.srv = c->head.srv;
+    vc->head.http_port = true;
+    vc->head.tls = c->head.tls; /* borrowed: conn_is_tls, conn_principal */
+    memcpy(vc->head.cert_principal, c->head.cert_principal, sizeof vc->head.cert_principal);
+    vc->seen_bytes = true;
+    vc->bridge = st;
+    http_parser_init(&vc->parser, HTTP_REQUEST);
+    vc->parser.data = vc;
+    st->vc = vc;
+    st->parent = c;
+    st->id = f->hd.stream_id;
+    http_parser_init(&st->rp, HTTP_RESPONSE);
+    st->rp.data = st;
+    st->acks_tail = &st->acks;
+    st->next = h->streams;
+    if (h->streams) h->streams->prev = st;
+    h->streams = st;
+    h->nstreams++;
+    c->head.last_active_ns = mono_ns(); /* a request, not a byte, is activity */
+    nghttp2_session_set_stream_user_data(ng, f->hd.stream_id, st);
+    return 0;
+}
+
+static int h2s_on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t *name, size_t nl,
+                         const uint8_t *value, size_t vl, uint8_t flags, void *ud) {
+    (void)flags;
+    Http1Conn *c = ud;
+    if (f->hd.type != NGHTTP2_HEADERS) return 0;
+    H2Stream *st = nghttp2_session_get_stream_user_data(ng, f->hd.stream_id);
+    if (!st || st->head_fed) return 0; /* request trailers: ignored */
+    st->header_bytes += nl + vl + 32; /* RFC 9113 6.5.2's accounting */
+    if (st->header_bytes > c->head.srv->cfg.max_header_list_bytes) {
+        metrics_bad_input(&c->head.srv->metrics);
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE; /* resets this stream only */
+    }
+    if (nl == 7 && !memcmp(name, ":method", 7)) {
+        snprintf(st->method, sizeof st->method, "%.*s", (int)(vl < 15 ? vl : 15), value);
+        return 0;
+    }
+    if (nl == 5 && !memcmp(name, ":path", 5)) {
+        free(st->path);
+        st->path = strndup((const char *)value, vl);
+        return st->path ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    }
+    const char *hn = (const char *)name;
+    size_t hl = nl;
+    if (nl == 10 && !memcmp(name, ":authority", 10)) {
+        hn = "host";
+        hl = 4;
+    } else if (nl && name[0] == ':') {
+        return 0; /* :scheme */
+    }
+    /* framing and hop-by-hop fields are the bridge's own */
+    static const char *const DROP[] = {"content-length", "transfer-encoding", "connection", "expect", "te",
+                                       "keep-alive", "upgrade", NULL};
+    for (int i = 0; DROP[i]; i++)
+        if (hl == strlen(DROP[i]) && !memcmp(hn, DROP[i], hl)) return 0;
+    /* nghttp2 has refused CR, LF and NUL in names and values already */
+    if (!hdr_append(&st->hdrs, &st->hdrs_len, &st->hdrs_cap, hn, hl) ||
+        !hdr_append(&st->hdrs, &st->hdrs_len, &st->hdrs_cap, ": ", 2) ||
+        !hdr_append(&st->hdrs, &st->hdrs_len, &st->hdrs_cap, (const char *)value, vl) ||
+        !hdr_append(&st->hdrs, &st->hdrs_len, &st->hdrs_cap, "\r\n", 2))
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    return 0;
+}
+
+static int h2s_on_data_chunk(nghttp2_session *ng, uint8_t flags, int32_t sid, const uint8_t *data, size_t len,
+                             void *ud) {
+    (void)flags;
+    (void)ud;
+    H2Stream *st = nghttp2_session_get_stream_user_data(ng, sid);
+    if (!st || !len) return 0;
+    h2s_feed_head(st);
+    char hx[24];
+    int n = snprintf(hx, sizeof hx, "%zx\r\n", len);
+    vc_feed(st, hx, (size_t)n);
+    vc_feed(st, (const char *)data, len);
+    vc_feed(st, "\r\n", 2);
+    return 0;
+}
+
+static int h2s_on_frame_recv(nghttp2_session *ng, const nghttp2_frame *f, void *ud) {
+    (void)ud;
+    if (f->hd.type != NGHTTP2_HEADERS && f->hd.type != NGHTTP2_DATA) return 0;
+    H2Stream *st = nghttp2_session_get_stream_user_data(ng, f->hd.stream_id);
+    if (!st) return 0;
+    if (f->hd.type == NGHTTP2_HEADERS) h2s_feed_head(st);
+    if ((f->hd.flags & NGHTTP2_FLAG_END_STREAM) && !st->ended) {
+        st->ended = true;
+        vc_feed(st, "0\r\n\r\n", 5);
+    }
+    return 0;
+}
+
+static int h2s_on_stream_close(nghttp2_session *ng, int32_t sid, uint32_t err, void *ud) {
+    (void)err;
+    Http1Conn *c = ud;
+    H2Stream *st = nghttp2_session_get_stream_user_data(ng, sid);
+    if (st) {
+        nghttp2_session_set_stream_user_data(ng, sid, NULL);
+        h2s_stream_free(c, st);
+        server_drain_check(c->head.srv);
+    }
+    return 0;
+}
+
+/* ---- the connection */
+
+static void h2s_really_close(Http1Conn *c) {
+    if (c->head.closing) return;
+    c->head.closing = true;
+    conn_close(&c->head, on_closed);
+}
+
+static void h2s_on_write(uv_write_t *req, int status) {
+    WriteReq *w = (WriteReq *)req;
+    Http1Conn *c = req->data;
+    H2Side *h = c->h2;
+    h->pending_write -= w->len;
+    free(w);
+    if (c->head.closing) return;
+    if (status < 0) return h2s_really_close(c);
+    if (h->want_close && h->pending_write == 0) return h2s_really_close(c);
+    if (h->pending_write < H2S_WRITE_HIGH_WATER / 2) h2s_flush(c);
+}
+
+static void h2s_flush_acks(Http1Conn *c, bool acks) {
+    H2Side *h = c->h2;
+    if (c->head.closing || h->in_flush || h->in_recv) return;
+    h->in_flush = true;
+    for (;;) {
+        while (h->pending_write < H2S_WRITE_HIGH_WATER) {
+            size_t cap = 65536, len = 0;
+            WriteReq *w = malloc(sizeof *w + cap);
+            if (!w) break;
+            for (;;) {
+                const uint8_t *data;
+                ssize_t n = nghttp2_session_mem_send(h->ng, &data);
+                if (n < 0) {
+                    free(w);
+                    h->in_flush = false;
+                    return h2s_really_close(c);
+                }
+                if (n == 0) break;
+                if (len + (size_t)n > cap) {
+                    cap = (len + (size_t)n) * 2;
+                    WriteReq *nw = realloc(w, sizeof *w + cap);
+                    if (!nw) break;
+                    w = nw;
+                }
+                memcpy(w->data + len, data, (size_t)n);
+                len += (size_t)n;
+                if (len >= 65536) break;
+            }
+            if (len == 0) {
+                free(w);
+                break;
+            }
+            w->len = len;
+            w->req.data = c;
+            uv_buf_t b = uv_buf_init(w->data, (unsigned)len);
+            h->pending_write += len;
+            if (conn_write(&c->head, &w->req, &b, 1, h2s_on_write) != 0) {
+                h->pending_write -= len;
+                free(w);
+                h->in_flush = false;
+                return h2s_really_close(c);
+            }
+        }
+        /* the writes whose bytes DATA has taken are done: their callbacks may write more */
+        bool any = false;
+        for (H2Stream *st = h->streams; st && acks; st = st->next) any |= h2s_fire_acks(st, false);
+        if (!any || c->head.closing || h->pending_write >= H2S_WRITE_HIGH_WATER) break;
+    }
+    h->in_flush = false;
+    if (!nghttp2_session_want_read(h->ng) && !nghttp2_session_want_write(h->ng)) h->want_close = true;
+    if (h->want_close && h->pending_write == 0) h2s_really_close(c);
+}
+
+static void h2s_recv(Http1Conn *c, const uint8_t *data, size_t n) {
+    H2Side *h = c->h2;
+    h->in_recv = true;
+    ssize_t rc = nghttp2_session_mem_recv(h->ng, data, n);
+    h->in_recv = false;
+    if (rc < 0) {
+        /* bad preface, flood, ...: a GOAWAY, then close */
+        log_json(c->head.srv->cfg.log_level, LOG_WARN, "http2 protocol error",
+                 json_pack("{s:s,s:s}", "port", "http", "error", nghttp2_strerror((int)rc)));
+        metrics_bad_input(&c->head.srv->metrics);
+        nghttp2_session_terminate_session(h->ng, NGHTTP2_PROTOCOL_ERROR);
+        h->want_close = true;
+    }
+    h2s_flush(c);
+}
+
+static void h2s_side_free(Http1Conn *c) {
+    H2Side *h = c->h2;
+    if (!h) return;
+    while (h->streams) h2s_stream_free(c, h->streams);
+    if (h->later) {
+        h->later->data = NULL;
+        uv_timer_stop(h->later);
+        uv_close((uv_handle_t *)h->later, h2s_timer_closed);
+    }
+    nghttp2_session_del(h->ng);
+    free(h);
+    c->h2 = NULL;
+}
+
+static void h2s_close(ConnHead *ch) {
+    Http1Conn *c = (Http1Conn *)ch;
+    c->h2->want_close = true;
+    if (ch->force_close || (!c->h2->in_flush && c->h2->pending_write == 0)) h2s_really_close(c);
+}
+
+static void h2s_drain(ConnHead *ch) {
+    Http1Conn *c = (Http1Conn *)ch;
+    H2Side *h = c->h2;
+    if (h->goaway_sent || ch->closing) return;
+    h->goaway_sent = true;
+    nghttp2_submit_goaway(h->ng, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(h->ng), NGHTTP2_NO_ERROR,
+                          NULL, 0);
+    h2s_flush(c);
+}
+
+static bool h2s_idle(const ConnHead *ch) { return ((const Http1Conn *)ch)->h2->nstreams == 0; }
+
+static void h2s_cancel_all(ConnHead *ch) {
+    Http1Conn *c = (Http1Conn *)ch;
+    for (H2Stream *st = c->h2->streams; st; st = st->next)
+        if (st->vc && st->vc->job) job_cancel(st->vc->job);
+}
+
+static const ConnOps H2S_OPS = {h2s_drain, h2s_close, h2s_idle, h2s_cancel_all};
+
+static bool h2s_start(Http1Conn *c) {
+    Server *srv = c->head.srv;
+    H2Side *h = calloc(1, sizeof *h);
+    if (!h) return false;
+    nghttp2_session_callbacks *cb;
+    if (nghttp2_session_callbacks_new(&cb) != 0) {
+        free(h);
+        return false;
+    }
+    nghttp2_session_callbacks_set_on_begin_headers_callback(cb, h2s_on_begin_headers);
+    nghttp2_session_callbacks_set_on_header_callback(cb, h2s_on_header);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, h2s_on_data_chunk);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, h2s_on_frame_recv);
+    nghttp2_session_callbacks_set_on_stream_close_callback(cb, h2s_on_stream_close);
+    nghttp2_option *opt;
+    nghttp2_option_new(&opt);
+    /* the gRPC port's hardening (h2.c) */
+    nghttp2_option_set_max_send_header_block_length(opt, 65536);
+    nghttp2_option_set_max_deflate_dynamic_table_size(opt, 4096);
+    nghttp2_option_set_max_outbound_ack(opt, 1000);
+    nghttp2_option_set_max_settings(opt, 32);
+    nghttp2_option_set_stream_reset_rate_limit(opt, 1000, 33);
+    nghttp2_option_set_max_continuations(opt, 8);
+    int rc = nghttp2_session_server_new2(&h->ng, cb, c, opt);
+    nghttp2_option_del(opt);
+    nghttp2_session_callbacks_del(cb);
+    if (rc != 0) {
+        free(h);
+        return false;
+    }
+    c->h2 = h;
+    c->head.ops = &H2S_OPS;
+    nghttp2_settings_entry iv[] = {
+        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, srv->cfg.max_concurrent_streams},
+        {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, srv->cfg.max_header_list_bytes},
+        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20},
+    };
+    nghttp2_submit_settings(h->ng, NGHTTP2_FLAG_NONE, iv, 3);
+    nghttp2_session_set_local_window_size(h->ng, NGHTTP2_FLAG_NONE, 0, 4 << 20);
+    return true;
 }

@@ -13,7 +13,7 @@ int security_setup(Server *srv) {
         const char *ca = cfg->tls_client_ca[0] ? cfg->tls_client_ca : NULL;
         srv->tls_grpc = tls_context_new(cfg->tls_cert, cfg->tls_key, ca, "h2", err, sizeof err);
         if (srv->tls_grpc && cfg->http_host[0])
-            srv->tls_http = tls_context_new(cfg->tls_cert, cfg->tls_key, ca, "http/1.1", err, sizeof err);
+            srv->tls_http = tls_context_new(cfg->tls_cert, cfg->tls_key, ca, "h2,http/1.1", err, sizeof err);
         if (!srv->tls_grpc || (cfg->http_host[0] && !srv->tls_http)) {
             log_json(LOG_DEBUG, LOG_ERROR, "cannot set up TLS", json_pack("{s:s}", "error", err));
             return -1;

@@ -49,15 +49,20 @@ TlsContext *tls_context_new(const char *cert_file, const char *key_file, const c
                             const char *alpn, char *err, size_t errlen) {
     TlsContext *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    size_t al = strlen(alpn);
-    if (al == 0 || al + 1 > sizeof c->alpn) {
-        snprintf(err, errlen, "bad ALPN protocol");
-        free(c);
-        return NULL;
+    /* "h2,http/1.1": in the server's order of preference, as wire bytes */
+    for (const char *p = alpn;;) {
+        size_t al = strcspn(p, ",");
+        if (al == 0 || al > 255 || c->alpn_len + al + 1 > sizeof c->alpn) {
+            snprintf(err, errlen, "bad ALPN protocol");
+            free(c);
+            return NULL;
+        }
+        c->alpn[c->alpn_len] = (unsigned char)al;
+        memcpy(c->alpn + c->alpn_len + 1, p, al);
+        c->alpn_len += al + 1;
+        p += al;
+        if (!*p++) break;
     }
-    c->alpn[0] = (unsigned char)al;
-    memcpy(c->alpn + 1, alpn, al);
-    c->alpn_len = al + 1;
     c->ctx = SSL_CTX_new(TLS_server_method());
     if (!c->ctx) {
         ssl_error(err, errlen, "cannot create a TLS context");

@@ -5,7 +5,8 @@
  *
  * One TlsContext per listener: certificate chain and key (PEM), optionally
  * a CA bundle that client certificates must chain to (mutual TLS), and the
- * one ALPN protocol the port speaks ("h2" for gRPC, "http/1.1" for JSON).
+ * the ALPN protocols the port speaks, comma-separated in order of preference
+ * ("h2" for gRPC; "h2,http/1.1" for the JSON port, which serves both).
  * A client that offers ALPN without that protocol is refused; one that
  * offers no ALPN at all is served. TLS 1.2 or later. */
 #ifndef CZ_TLS_H

@@ -147,28 +147,36 @@ def curl_json(lb, path, body, h2):
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout
     head, _, payload = out.replace("\r\n", "\n").partition("\n\n")
     status = head.split("\n", 1)[0]
-    replica = ""
+    replica, hop = "", ""
     for line in head.split("\n"):
         if line.lower().startswith("x-catalyzer-replica:"):
             replica = line.split(":", 1)[1].strip()
+        if line.lower().startswith("x-catalyzer-protocol:"):  # the replica saw HTTP/2
+            hop = line.split(":", 1)[1].strip()
     try:
         doc = json.loads(payload)
     except ValueError:
         doc = {"raw": payload[:300]}
+    doc["_hop"] = hop
     return status, replica, doc
 
 
 def json_session_moves(t, lb):
     """The JSON endpoint through HAProxy, h2c (prior knowledge) and HTTP/1.1:
-    execute on one replica, analyze on the others."""
+    execute on one replica, analyze on the others. Either way HAProxy's hop
+    to the replica is HTTP/2 (docker/haproxy.cfg: proto h2): the replica says
+    so in x-catalyzer-protocol."""
     for h2 in (True, False):
         sid = "scaleout-json-" + ("h2" if h2 else "h1")
-        st, first, _ = curl_json(lb, "/v1/execute", {"sessionId": sid, "sql": "CREATE TEMPORARY VIEW jv AS SELECT 2 AS z"},
+        hops = set()
+        st, first, d0 = curl_json(lb, "/v1/execute", {"sessionId": sid, "sql": "CREATE TEMPORARY VIEW jv AS SELECT 2 AS z"},
                                  h2)
+        hops.add(d0.pop("_hop"))
         seen, schemas, statuses = [], set(), {st.split()[0] if st else "?"}
         for _ in range(4):
             st, rep, doc = curl_json(lb, "/v1/analyze", {"sessionId": sid, "sql": {"query": "SELECT z FROM jv"}}, h2)
             seen.append(rep)
+            hops.add(doc.pop("_hop"))
             statuses.add(st.split()[0] if st else "?")
             res = doc.get("result", {})
             schemas.add(res.get("schema") if res.get("ok") else json.dumps(doc)[:200])
@@ -177,6 +185,8 @@ def json_session_moves(t, lb):
              "JSON endpoint through HAProxy over %s: execute on %s, analyze on %s: the session is seen (%s)"
              % ("h2c" if h2 else "HTTP/1.1", first, ",".join(seen), ",".join(sorted(map(str, schemas)))),
              "statuses %r schemas %r" % (statuses, schemas))
+        t.ok(hops == {"HTTP/2"}, "JSON endpoint through HAProxy over %s: the hop to the replicas is HTTP/2 "
+             "(x-catalyzer-protocol %r)" % ("h2c" if h2 else "HTTP/1.1", sorted(hops)), repr(hops))
 
 
 def run_load(lb, seconds, windows, at=None):

@@ -218,12 +218,20 @@ def alpn():
     assert "ALPN protocol: h2" in s_client("h2")
     out = s_client("http/1.1")
     assert "no application protocol" in out and "ALPN protocol" not in out, out[-600:]
-    r = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % d.http_port, "-alpn", "h2,http/1.1",
-                        "-CAfile", pki.path("ca.pem")], input=b"", capture_output=True, timeout=20)
-    assert "ALPN protocol: http/1.1" in r.stdout.decode("latin-1")
+    for offer, want in (("h2,http/1.1", "h2"), ("http/1.1", "http/1.1")):
+        r = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % d.http_port, "-alpn", offer,
+                            "-CAfile", pki.path("ca.pem")], input=b"", capture_output=True, timeout=20)
+        assert "ALPN protocol: %s\n" % want in r.stdout.decode("latin-1"), (offer, r.stdout[-600:])
+    # and it serves HTTP/2 there (the same handlers as HTTP/1.1)
+    r = subprocess.run(["curl", "-sS", "-i", "--http2", "--cacert", pki.path("ca.pem"), "--resolve",
+                        "localhost:%d:127.0.0.1" % d.http_port, "https://localhost:%d/healthz" % d.http_port],
+                       capture_output=True, timeout=20)
+    out = r.stdout.decode("latin-1")
+    assert out.startswith("HTTP/2 200") and "x-catalyzer-protocol: HTTP/2" in out, out + r.stderr.decode("latin-1")
 
 
-t.check("ALPN: the gRPC port negotiates h2 and refuses a client without it; the JSON port picks http/1.1", alpn)
+t.check("ALPN: the gRPC port negotiates h2 and refuses a client without it; the JSON port prefers h2 (and serves "
+        "HTTP/2: curl --http2 over TLS), else http/1.1", alpn)
 
 
 def curl_grpc_port():
