@@ -20,6 +20,15 @@ if [ $# -ge 1 ] && [[ ! $1 =~ ^[0-9]+$ ]]; then
 fi
 [ $# -ge 1 ] && secs=$1
 dir=build-fuzz
+# libFuzzer comes with Debian's clang; only this script needs it (the test
+# command's gcc builds link tests/fuzz/driver.c instead).
+if ! command -v clang >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
+  else
+    echo "scripts/fuzz.sh: needs clang (apt-get install clang)" >&2; exit 2
+  fi
+fi
 if [ ! -f "$dir/build.ninja" ]; then
   CC=clang nice meson setup "$dir" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbuildtype=debugoptimized >/dev/null
