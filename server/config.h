@@ -43,6 +43,8 @@ typedef struct Config {
     char http_cors[2048];       /* origins allowed cross-origin on the JSON endpoint, comma-separated; empty: none */
     /* Isolation (workers.h). */
     char worker_isolation[CONFIG_STR_MAX]; /* "process" (default) or "thread" */
+    char default_time_zone[128]; /* the sessions' zone while spark.sql.session.timeZone is unset: the
+                                  * machine's, looked up once at start (as the JVM does); workers get this copy */
     bool worker_processes;      /* worker_isolation is "process" */
     size_t worker_memory_limit; /* per worker process, bytes; 0: none */
     bool enable_fault_injection; /* the catalyzer.debug.fault request conf is accepted (fault.h) */

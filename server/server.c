@@ -139,6 +139,7 @@ struct CzCatalogs *server_new_catalogs(const Config *cfg) {
 CzSession *server_new_cz_session(Server *srv) {
     CzSession *s = cz_session_new(false);
     if (s && srv && srv->catalogs) cz_session_set_catalog_provider(s, cz_catalogs_provider(srv->catalogs));
+    if (s && srv && srv->cfg.default_time_zone[0]) cz_session_set_default_time_zone(s, srv->cfg.default_time_zone);
     return s;
 }
 
@@ -679,6 +680,7 @@ int server_run(const Config *cfg) {
     signal(SIGPIPE, SIG_IGN);
     if (security_setup(srv) != 0) return 1;
     srv->catalogs = server_new_catalogs(cfg);
+    cz_default_time_zone(srv->cfg.default_time_zone, sizeof srv->cfg.default_time_zone);
 
     int rc = listen_on(srv, &srv->grpc_listener, cfg->grpc_host, cfg->grpc_port, h2_on_connection, &srv->grpc_port);
     if (rc) {

@@ -180,6 +180,7 @@ void cz_default_time_zone(char *buf, size_t size) {
 const char *conf_session_time_zone(Arena *a, const SessionState *s) {
     const char *tz = s ? state_get_conf(s, "spark.sql.session.timeZone") : NULL;
     if (tz && *tz) return tz;
+    if (s && s->default_time_zone) return arena_strdup(a, s->default_time_zone);
     char buf[128];
     cz_default_time_zone(buf, sizeof buf);
     return arena_strdup(a, buf);

@@ -66,6 +66,7 @@ SessionState *state_clone(const SessionState *o) {
     s->has_v2_ns = o->has_v2_ns;
     s->catalog_provider = o->catalog_provider;
     s->external_memo = o->external_memo;
+    s->default_time_zone = o->default_time_zone ? arena_strdup(a, o->default_time_zone) : NULL;
     const char **ns = ARENA_ARRAY(a, const char *, o->current_v2_ns.n + 1);
     for (uint32_t i = 0; i < o->current_v2_ns.n; i++) ns[i] = arena_strdup(a, o->current_v2_ns.v[i]);
     s->current_v2_ns = (NameParts){o->current_v2_ns.n, ns};

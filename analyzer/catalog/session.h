@@ -61,6 +61,8 @@ typedef struct SessionState {
     SqlFunction *funcs;      /* SQL functions, temporary and persistent */
     const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
     struct ExternalTableMemo *external_memo;   /* the session's converted external tables (shared by its states) */
+    const char *default_time_zone; /* the zone when spark.sql.session.timeZone is unset; NULL: look it up
+                                    * (cz_default_time_zone) — a daemon fixes it once, as the JVM does */
 } SessionState;
 
 struct CzSession {

@@ -192,6 +192,10 @@ bool cz_session_create_table(CzSession *s, const char *name, int ncols, const ch
     return true;
 }
 
+void cz_session_set_default_time_zone(CzSession *s, const char *zone) {
+    s->state->default_time_zone = zone ? arena_strdup(s->state->arena, zone) : NULL;
+}
+
 void cz_session_set_catalog_provider(CzSession *s, const CzCatalogProvider *p) {
     s->catalog_provider = p;
     s->state->catalog_provider = p;

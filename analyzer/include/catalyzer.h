@@ -43,6 +43,10 @@ int cz_session_conf_keys(const CzSession *s, const char *const **keys);
 /* The session time zone when spark.sql.session.timeZone is not set (Spark
  * takes the JVM's: here $TZ, else /etc/timezone, else UTC), into buf. */
 void cz_default_time_zone(char *buf, size_t size);
+/* Fixes the zone the session uses while spark.sql.session.timeZone is unset
+ * (and SET TIME ZONE LOCAL sets): a daemon looks the machine's up once at
+ * start, as the JVM does, instead of on every statement. NULL: look it up. */
+void cz_session_set_default_time_zone(CzSession *s, const char *zone);
 
 /* Adds or replaces a catalog table: name "t", "db.t" or "spark_catalog.db.t"
  * (the namespace is created if missing); columns as Spark type strings.

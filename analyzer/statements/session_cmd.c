@@ -5,6 +5,7 @@
  * keeps the SparkConf values) or to its default. */
 #include "statements.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -23,7 +24,8 @@ Node *stmt_set_config(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pe
     if (stmt->flags & NF_IMPLICIT) {
         /* SET TIME ZONE LOCAL: the default zone */
         char buf[128];
-        cz_default_time_zone(buf, sizeof buf);
+        if (s->state->default_time_zone) snprintf(buf, sizeof buf, "%s", s->state->default_time_zone);
+        else cz_default_time_zone(buf, sizeof buf);
         Node *c = node_new(an->arena, NK_SetConfig, stmt->start, stmt->stop);
         *c = *stmt;
         c->u.ddl.value = arena_strdup(an->arena, buf);

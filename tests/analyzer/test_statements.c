@@ -3,6 +3,7 @@
  * statement Spark has its own kind, a statement on something missing gets
  * Spark's error rather than a silent ok, and RESET restores the defaults. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalyzer.h"
@@ -251,4 +252,24 @@ Test(statements, reset) {
     expect_ok(s, "RESET spark.sql.session.timeZone");
     cr_expect_str_eq(cz_session_get_conf(s, "spark.sql.session.timeZone"), "UTC");
     cz_session_free(s);
+}
+
+/* A session's default zone, once fixed (as a daemon does at start, and the
+ * JVM for Spark), is what statements use while spark.sql.session.timeZone is
+ * unset — not the environment looked up again on each statement. */
+Test(statements, fixed_default_time_zone) {
+    setenv("TZ", "UTC", 1);
+    CzSession *s = cz_session_new(false);
+    cz_session_set_default_time_zone(s, "Asia/Tokyo");
+    const char *sql = "SELECT TIMESTAMP '2020-01-01 00:00:00Z' AS t";
+    CzRunOptions o = {.want_tree = true};
+    CzResult *r = cz_run_sql(s, sql, strlen(sql), &o);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    cr_expect(strstr(cz_result_tree(r), "2020-01-01 09:00:00 AS t") != NULL, "%s", cz_result_tree(r));
+    cz_result_free(r);
+    expect_ok(s, "SET TIME ZONE 'America/Los_Angeles'");
+    expect_ok(s, "SET TIME ZONE LOCAL");
+    cr_expect_str_eq(cz_session_get_conf(s, "spark.sql.session.timeZone"), "Asia/Tokyo");
+    cz_session_free(s);
+    unsetenv("TZ");
 }
