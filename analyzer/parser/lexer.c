@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "keyword_hash.h"
+
 static const char *const KW_NAMES[KW_COUNT_] = {
     [KW_NONE] = "",
 #define CZ_KW_NAME(k) [KW_##k] = #k,
@@ -11,27 +13,36 @@ static const char *const KW_NAMES[KW_COUNT_] = {
 #undef CZ_KW_NAME
 };
 
+/* spelling lengths, so a probe compares no byte past a keyword's end */
+static const uint8_t KW_LENGTHS[KW_COUNT_] = {
+#define CZ_KW_LENGTH(k) [KW_##k] = sizeof(#k) - 1,
+    CZ_KEYWORDS(CZ_KW_LENGTH)
+#undef CZ_KW_LENGTH
+};
+
 const char *ps_keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAMES[k] : ""; }
 
-static Keyword lookup_keyword(const char *s, size_t n) {
+/* The generated table must list exactly today's keywords (regenerate it with
+ * scripts/gen_keyword_hash.py after editing CZ_KEYWORDS). */
+_Static_assert(KW_HASH_COUNT == KW_COUNT_ - 1, "keyword_hash.h is stale: run scripts/gen_keyword_hash.py");
+
+/* One hash probe instead of a binary search with strcmp: every word token
+ * pays for this, and most words are identifiers, not keywords. */
+Keyword ps_keyword_lookup(const char *s, size_t n) {
     char up[24];
-    if (n >= sizeof up) return KW_NONE;
+    if (n == 0 || n >= sizeof up) return KW_NONE;
+    uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        up[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+        c = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+        up[i] = c;
+        h = (h ^ (unsigned char)c) * 16777619u;
     }
-    up[n] = 0;
-    int lo = 1, hi = KW_COUNT_ - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        /* the first letters decide most steps without a call */
-        const char *kw = KW_NAMES[mid];
-        int c = up[0] != kw[0] ? (unsigned char)up[0] - (unsigned char)kw[0] : strcmp(up, kw);
-        if (!c) return (Keyword)mid;
-        if (c < 0) hi = mid - 1;
-        else lo = mid + 1;
+    for (uint32_t slot = h & (KW_HASH_SLOTS - 1);; slot = (slot + 1) & (KW_HASH_SLOTS - 1)) {
+        uint16_t kw = KW_HASH_TABLE[slot];
+        if (!kw) return KW_NONE;
+        if (KW_LENGTHS[kw] == n && !memcmp(KW_NAMES[kw], up, n)) return (Keyword)kw;
     }
-    return KW_NONE;
 }
 
 static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -61,7 +72,7 @@ static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t 
     t->op = (uint8_t)op;
     t->suffix = (uint8_t)suffix;
     t->pad_ = 0;
-    t->kw = (k == TK_WORD) ? (uint16_t)lookup_keyword(lx->s + start, end - start) : 0;
+    t->kw = (k == TK_WORD) ? (uint16_t)ps_keyword_lookup(lx->s + start, end - start) : 0;
     t->start = (int32_t)start;
     t->end = (int32_t)end;
 }
