@@ -69,6 +69,31 @@ static void is_lit(const Node *n, TypeId t) {
 
 /* ---- lexing and literals ---- */
 
+/* Integers of up to 18 digits are converted without strtoll: the edges of
+ * that fast path and of bigint agree with strtoll's. */
+Test(parser_unit, integer_literal_digit_edges) {
+    Node *n = X("999999999999999999");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, 999999999999999999LL);
+    n = X("-999999999999999999");
+    cr_assert_eq(n->u.lit.v.u.i, -999999999999999999LL);
+    n = X("9223372036854775807");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, INT64_MAX);
+    n = X("-9223372036854775808");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, INT64_MIN);
+    is_lit(X("9223372036854775808"), T_DECIMAL);
+    n = X("000000000000000000000042");
+    is_lit(n, T_INT);
+    cr_assert_eq(n->u.lit.v.u.i, 42);
+    n = X("-0");
+    is_lit(n, T_INT);
+    cr_assert_eq(n->u.lit.v.u.i, 0);
+    n = X("127Y");
+    cr_assert_eq(n->u.lit.v.u.i, 127);
+}
+
 Test(parser_unit, integer_literals) {
     Node *n = X("1");
     is_lit(n, T_INT);
