@@ -26,23 +26,34 @@ const char *ps_keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAM
  * scripts/gen_keyword_hash.py after editing CZ_KEYWORDS). */
 _Static_assert(KW_HASH_COUNT == KW_COUNT_ - 1, "keyword_hash.h is stale: run scripts/gen_keyword_hash.py");
 
-/* One hash probe instead of a binary search with strcmp: every word token
- * pays for this, and most words are identifiers, not keywords. */
-Keyword ps_keyword_lookup(const char *s, size_t n) {
-    char up[24];
-    if (n == 0 || n >= sizeof up) return KW_NONE;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        c = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
-        up[i] = c;
-        h = (h ^ (unsigned char)c) * 16777619u;
-    }
+/* FNV-1a, as scripts/gen_keyword_hash.py hashes the spellings */
+#define KW_FNV_BASIS 2166136261u
+#define KW_FNV_PRIME 16777619u
+enum { KW_MAX_LEN = 23 };
+
+static inline char upper_ascii(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+
+/* The keyword among s[0, n) whose upper-cased FNV-1a hash is h: one probe
+ * run of the generated table, compared case-insensitively in place. */
+static inline Keyword probe_keyword(const char *s, size_t n, uint32_t h) {
+    if (n == 0 || n > KW_MAX_LEN) return KW_NONE;
     for (uint32_t slot = h & (KW_HASH_SLOTS - 1);; slot = (slot + 1) & (KW_HASH_SLOTS - 1)) {
         uint16_t kw = KW_HASH_TABLE[slot];
         if (!kw) return KW_NONE;
-        if (KW_LENGTHS[kw] == n && !memcmp(KW_NAMES[kw], up, n)) return (Keyword)kw;
+        if (KW_LENGTHS[kw] != n) continue;
+        const char *name = KW_NAMES[kw];
+        size_t i = 0;
+        while (i < n && upper_ascii(s[i]) == name[i]) i++;
+        if (i == n) return (Keyword)kw;
     }
+}
+
+/* One hash probe instead of a binary search with strcmp: every word token
+ * pays for this, and most words are identifiers, not keywords. */
+Keyword ps_keyword_lookup(const char *s, size_t n) {
+    uint32_t h = KW_FNV_BASIS;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)upper_ascii(s[i])) * KW_FNV_PRIME;
+    return probe_keyword(s, n, h);
 }
 
 /* Character classes, one load per byte in the hot loops (whitespace and word
@@ -62,7 +73,7 @@ static const uint8_t CHAR_CLASS[256] = {
 static inline bool is_digit(char c) { return CHAR_CLASS[(unsigned char)c] & CC_DIGIT; }
 static inline bool is_word(char c) { return CHAR_CLASS[(unsigned char)c] & CC_WORD; }
 static inline bool is_blank(char c) { return CHAR_CLASS[(unsigned char)c] & CC_BLANK; }
-static inline char up(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+static inline char up(char c) { return upper_ascii(c); }
 
 typedef struct Lexer {
     Arena *a;
@@ -72,7 +83,7 @@ typedef struct Lexer {
     int32_t n, cap;
 } Lexer;
 
-static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end) {
+static inline void push_kw(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end, Keyword kw) {
     if (lx->n == lx->cap) {
         int32_t nc = lx->cap ? lx->cap * 2 : 64;
         Token *t = arena_alloc(lx->a, sizeof(Token) * (size_t)nc);
@@ -85,9 +96,14 @@ static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t 
     t->op = (uint8_t)op;
     t->suffix = (uint8_t)suffix;
     t->pad_ = 0;
-    t->kw = (k == TK_WORD) ? (uint16_t)ps_keyword_lookup(lx->s + start, end - start) : 0;
+    t->kw = (uint16_t)kw;
     t->start = (int32_t)start;
     t->end = (int32_t)end;
+}
+
+static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end) {
+    Keyword kw = k == TK_WORD ? ps_keyword_lookup(lx->s + start, end - start) : KW_NONE;
+    push_kw(lx, k, op, suffix, start, end, kw);
 }
 
 /* A number starting at i (digit, or '.' followed by a digit). Follows the
@@ -219,9 +235,14 @@ void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
             }
         }
         if (is_word(c)) {
+            /* the keyword hash is taken in the same pass as the scan */
             size_t j = i;
-            while (j < len && is_word(s[j])) j++;
-            push(&lx, TK_WORD, 0, 0, st, j);
+            uint32_t h = KW_FNV_BASIS;
+            while (j < len && is_word(s[j])) {
+                h = (h ^ (unsigned char)upper_ascii(s[j])) * KW_FNV_PRIME;
+                j++;
+            }
+            push_kw(&lx, TK_WORD, 0, 0, st, j, probe_keyword(s + st, j - st, h));
             i = j;
             continue;
         }
