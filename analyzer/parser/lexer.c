@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "keyword_hash.h"
+
 static const char *const KW_NAMES[KW_COUNT_] = {
     [KW_NONE] = "",
 #define CZ_KW_NAME(k) [KW_##k] = #k,
@@ -11,34 +13,67 @@ static const char *const KW_NAMES[KW_COUNT_] = {
 #undef CZ_KW_NAME
 };
 
+/* spelling lengths, so a probe compares no byte past a keyword's end */
+static const uint8_t KW_LENGTHS[KW_COUNT_] = {
+#define CZ_KW_LENGTH(k) [KW_##k] = sizeof(#k) - 1,
+    CZ_KEYWORDS(CZ_KW_LENGTH)
+#undef CZ_KW_LENGTH
+};
+
 const char *ps_keyword_name(Keyword k) { return (unsigned)k < KW_COUNT_ ? KW_NAMES[k] : ""; }
 
-static Keyword lookup_keyword(const char *s, size_t n) {
-    char up[24];
-    if (n >= sizeof up) return KW_NONE;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        up[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+/* The generated table must list exactly today's keywords (regenerate it with
+ * scripts/gen_keyword_hash.py after editing CZ_KEYWORDS). */
+_Static_assert(KW_HASH_COUNT == KW_COUNT_ - 1, "keyword_hash.h is stale: run scripts/gen_keyword_hash.py");
+
+/* FNV-1a, as scripts/gen_keyword_hash.py hashes the spellings */
+#define KW_FNV_BASIS 2166136261u
+#define KW_FNV_PRIME 16777619u
+enum { KW_MAX_LEN = 23 };
+
+static inline char upper_ascii(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+
+/* The keyword among s[0, n) whose upper-cased FNV-1a hash is h: one probe
+ * run of the generated table, compared case-insensitively in place. */
+static inline Keyword probe_keyword(const char *s, size_t n, uint32_t h) {
+    if (n == 0 || n > KW_MAX_LEN) return KW_NONE;
+    for (uint32_t slot = h & (KW_HASH_SLOTS - 1);; slot = (slot + 1) & (KW_HASH_SLOTS - 1)) {
+        uint16_t kw = KW_HASH_TABLE[slot];
+        if (!kw) return KW_NONE;
+        if (KW_LENGTHS[kw] != n) continue;
+        const char *name = KW_NAMES[kw];
+        size_t i = 0;
+        while (i < n && upper_ascii(s[i]) == name[i]) i++;
+        if (i == n) return (Keyword)kw;
     }
-    up[n] = 0;
-    int lo = 1, hi = KW_COUNT_ - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        /* the first letters decide most steps without a call */
-        const char *kw = KW_NAMES[mid];
-        int c = up[0] != kw[0] ? (unsigned char)up[0] - (unsigned char)kw[0] : strcmp(up, kw);
-        if (!c) return (Keyword)mid;
-        if (c < 0) hi = mid - 1;
-        else lo = mid + 1;
-    }
-    return KW_NONE;
 }
 
-static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_word(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || (unsigned char)c >= 0x80;
+/* One hash probe instead of a binary search with strcmp: every word token
+ * pays for this, and most words are identifiers, not keywords. */
+Keyword ps_keyword_lookup(const char *s, size_t n) {
+    uint32_t h = KW_FNV_BASIS;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)upper_ascii(s[i])) * KW_FNV_PRIME;
+    return probe_keyword(s, n, h);
 }
-static inline char up(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+
+/* Character classes, one load per byte in the hot loops (whitespace and word
+ * runs are most of the text): bit 1 blank, 2 word character, 4 digit. */
+enum { CC_BLANK = 1, CC_WORD = 2, CC_DIGIT = 4 };
+static const uint8_t CHAR_CLASS[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+static inline bool is_digit(char c) { return CHAR_CLASS[(unsigned char)c] & CC_DIGIT; }
+static inline bool is_word(char c) { return CHAR_CLASS[(unsigned char)c] & CC_WORD; }
+static inline bool is_blank(char c) { return CHAR_CLASS[(unsigned char)c] & CC_BLANK; }
+static inline char up(char c) { return upper_ascii(c); }
 
 typedef struct Lexer {
     Arena *a;
@@ -48,7 +83,7 @@ typedef struct Lexer {
     int32_t n, cap;
 } Lexer;
 
-static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end) {
+static inline void push_kw(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end, Keyword kw) {
     if (lx->n == lx->cap) {
         int32_t nc = lx->cap ? lx->cap * 2 : 64;
         Token *t = arena_alloc(lx->a, sizeof(Token) * (size_t)nc);
@@ -61,9 +96,14 @@ static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t 
     t->op = (uint8_t)op;
     t->suffix = (uint8_t)suffix;
     t->pad_ = 0;
-    t->kw = (k == TK_WORD) ? (uint16_t)lookup_keyword(lx->s + start, end - start) : 0;
+    t->kw = (uint16_t)kw;
     t->start = (int32_t)start;
     t->end = (int32_t)end;
+}
+
+static void push(Lexer *lx, TokKind k, int op, int suffix, size_t start, size_t end) {
+    Keyword kw = k == TK_WORD ? ps_keyword_lookup(lx->s + start, end - start) : KW_NONE;
+    push_kw(lx, k, op, suffix, start, end, kw);
 }
 
 /* A number starting at i (digit, or '.' followed by a digit). Follows the
@@ -140,8 +180,9 @@ void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
     const char *s = sql;
     while (i < len) {
         char c = s[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        if (is_blank(c)) {
             i++;
+            while (i < len && is_blank(s[i])) i++;
             continue;
         }
         if (c == '-' && i + 1 < len && s[i + 1] == '-') {
@@ -194,9 +235,14 @@ void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out) {
             }
         }
         if (is_word(c)) {
+            /* the keyword hash is taken in the same pass as the scan */
             size_t j = i;
-            while (j < len && is_word(s[j])) j++;
-            push(&lx, TK_WORD, 0, 0, st, j);
+            uint32_t h = KW_FNV_BASIS;
+            while (j < len && is_word(s[j])) {
+                h = (h ^ (unsigned char)upper_ascii(s[j])) * KW_FNV_PRIME;
+                j++;
+            }
+            push_kw(&lx, TK_WORD, 0, 0, st, j, probe_keyword(s + st, j - st, h));
             i = j;
             continue;
         }

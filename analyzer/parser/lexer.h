@@ -13,7 +13,7 @@
 #include "core/arena.h"
 
 /* Keywords the parser looks at (case-insensitive spelling = the name),
- * kept in ASCII order: the lexer binary-searches them. */
+ * kept in ASCII order (keyword_hash.h is generated from this list). */
 #define CZ_KEYWORDS(KW_) \
     KW_(ADD) KW_(AFTER) KW_(ALL) KW_(ALTER) KW_(ANALYZE) KW_(AND) KW_(ANTI) KW_(ANY) KW_(ARRAY) KW_(AS) KW_(ASC) KW_(AT) \
     KW_(BETWEEN) KW_(BOTH) KW_(BY) KW_(CACHE) KW_(CASCADE) KW_(CASE) KW_(CAST) KW_(CLUSTER) KW_(CLUSTERED) KW_(COLLATE) \
@@ -91,5 +91,8 @@ typedef struct LexResult {
 void ps_lex_sql(Arena *a, const char *sql, size_t len, LexResult *out);
 
 const char *ps_keyword_name(Keyword k);
+
+/* The keyword sql[0, n) spells, case-insensitively (KW_NONE if none). */
+Keyword ps_keyword_lookup(const char *s, size_t n);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parser/lexer.h"
 #include "parser/parser.h"
 
 static Arena *A;
@@ -67,6 +68,31 @@ static void is_lit(const Node *n, TypeId t) {
 }
 
 /* ---- lexing and literals ---- */
+
+/* Integers of up to 18 digits are converted without strtoll: the edges of
+ * that fast path and of bigint agree with strtoll's. */
+Test(parser_unit, integer_literal_digit_edges) {
+    Node *n = X("999999999999999999");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, 999999999999999999LL);
+    n = X("-999999999999999999");
+    cr_assert_eq(n->u.lit.v.u.i, -999999999999999999LL);
+    n = X("9223372036854775807");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, INT64_MAX);
+    n = X("-9223372036854775808");
+    is_lit(n, T_LONG);
+    cr_assert_eq(n->u.lit.v.u.i, INT64_MIN);
+    is_lit(X("9223372036854775808"), T_DECIMAL);
+    n = X("000000000000000000000042");
+    is_lit(n, T_INT);
+    cr_assert_eq(n->u.lit.v.u.i, 42);
+    n = X("-0");
+    is_lit(n, T_INT);
+    cr_assert_eq(n->u.lit.v.u.i, 0);
+    n = X("127Y");
+    cr_assert_eq(n->u.lit.v.u.i, 127);
+}
 
 Test(parser_unit, integer_literals) {
     Node *n = X("1");
@@ -998,4 +1024,22 @@ Test(parser_unit, script_transformation) {
     p = P("SELECT transform(arr, x -> x + 1) FROM t");
     cr_assert_eq(p->kind, NK_Project);
     cr_assert_str_eq(E("SELECT TRANSFORM(DISTINCT a) USING 'cat' FROM t")->error_class, "UNSUPPORTED_FEATURE.TRANSFORM_DISTINCT_ALL");
+}
+
+/* The lexer's keyword table (generated keyword_hash.h): every keyword is
+ * found in any letter case, and near misses are identifiers. */
+Test(parser_unit, keyword_lookup_finds_every_keyword) {
+    for (int k = 1; k < KW_COUNT_; k++) {
+        const char *name = ps_keyword_name((Keyword)k);
+        size_t n = strlen(name);
+        char lower[32];
+        for (size_t i = 0; i <= n; i++) lower[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+        cr_expect_eq(ps_keyword_lookup(name, n), (Keyword)k, "%s", name);
+        cr_expect_eq(ps_keyword_lookup(lower, n), (Keyword)k, "%s", lower);
+        cr_expect_eq(ps_keyword_lookup(name, n - 1 ? n - 1 : 0) == (Keyword)k, false, "prefix of %s", name);
+    }
+    cr_expect_eq(ps_keyword_lookup("SELECTX", 7), KW_NONE);
+    cr_expect_eq(ps_keyword_lookup("ss_item_sk", 10), KW_NONE);
+    cr_expect_eq(ps_keyword_lookup("", 0), KW_NONE);
+    cr_expect_eq(ps_keyword_lookup("sElEcT", 6), KW_SELECT);
 }
