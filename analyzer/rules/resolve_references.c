@@ -217,7 +217,7 @@ static Node *resolve_node_refs(Node *p, void *ctx) {
  * otherwise take N iterations and overrun maxIterations. */
 static Node *apply_node(Node *p, void *ctx) {
     Node *r = resolve_node_refs(p, ctx);
-    if (r == p || r->kind != NK_Filter) return r;
+    if (!r || r == p || r->kind != NK_Filter) return r; /* NULL: it failed */
     return resolve_operator_calls(ctx, r);
 }
 
