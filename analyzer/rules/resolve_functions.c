@@ -116,6 +116,20 @@ static Node *resolve_expr(Node *e, void *ctx) {
     }
 }
 
+/* An operator call (a > 0, a + 1) whose arguments are resolved: Spark's
+ * operators are expressions of their own, resolved the moment their children
+ * are, so the operator that holds them is resolved in the same pass. */
+static Node *resolve_operator(Node *e, void *ctx) {
+    if (e->kind != NK_UnresolvedFunction || !e->u.un.is_operator) return e;
+    return resolve_expr(e, ctx);
+}
+
+Node *resolve_operator_calls(Analysis *an, Node *p) {
+    if (an_failed(an)) return p;
+    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedFunction),
+                     resolve_operator, an);
+}
+
 static Node *resolve_plan_exprs(Node *p, void *ctx) {
     Analysis *an = ctx;
     KindMask want = KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In, NK_UnresolvedExtractValue,

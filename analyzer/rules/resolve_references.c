@@ -135,7 +135,7 @@ static Node *resolve_dataframe_exprs(Analysis *an, Node *p) {
     return out ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
 }
 
-static Node *apply_node(Node *p, void *ctx) {
+static Node *resolve_node_refs(Node *p, void *ctx) {
     Analysis *an = ctx;
     if (an_failed(an) || node_resolved(p) || !children_resolved(p)) return p;
     if (p->kind == NK_LateralJoin) return p; /* its condition sees both sides: ResolveSubquery resolves it */
@@ -209,6 +209,16 @@ static Node *apply_node(Node *p, void *ctx) {
         return changed ? node_with_exprs(an->arena, p, out, p->nexprs) : p;
     }
     }
+}
+
+/* A Filter whose references were just resolved also gets its operators typed
+ * (Spark's a > 0 is resolved as soon as a is), so the operator above sees a
+ * resolved child in the same pass: a chain of N pipe WHERE operators would
+ * otherwise take N iterations and overrun maxIterations. */
+static Node *apply_node(Node *p, void *ctx) {
+    Node *r = resolve_node_refs(p, ctx);
+    if (!r || r == p || r->kind != NK_Filter) return r; /* NULL: it failed */
+    return resolve_operator_calls(ctx, r);
 }
 
 static Node *apply(Analysis *an, Node *plan) {

@@ -161,7 +161,13 @@ static Node *resolve_subquery_expr(Node *e, void *ctx) {
     case NK_ListQuery: n->type = out.n ? out.v[0]->type : &TYPE_NULL; break;
     case NK_InSubquery: {
         for (uint32_t i = 0; i < nvalues; i++)
-            if (!node_resolved(e->kids[i])) return node_finish(n);
+            if (!node_resolved(e->kids[i])) {
+                /* the subquery was resolved in an earlier iteration and the
+                   values still wait: a fresh copy would be a change every
+                   iteration and the batch would never reach its fixed point */
+                if (plan == e->u.subq.plan && e->u.subq.id) return e;
+                return node_finish(n);
+            }
         n->type = &TYPE_BOOLEAN;
         n->flags |= NF_NULLABLE;
         Node *typed = node_finish(n);

@@ -22,6 +22,8 @@ extern const Rule RULE_RESOLVE_SUBQUERY_COLUMN_ALIASES;
 extern const Rule RULE_RESOLVE_REFERENCES;
 extern const Rule RULE_RESOLVE_USING_JOIN;
 extern const Rule RULE_RESOLVE_FUNCTIONS;
+/* p with the operator calls in its expressions typed once their arguments are (ResolveFunctions' typing) */
+Node *resolve_operator_calls(Analysis *an, Node *p);
 extern const Rule RULE_RESOLVE_ALIASES;
 extern const Rule RULE_RESOLVE_SUBQUERY;
 extern const Rule RULE_RESOLVE_ORDINALS;
