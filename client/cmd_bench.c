@@ -50,6 +50,21 @@ static size_t encode_structured(CzResult *r, uint8_t **buf, size_t *cap) {
     return off;
 }
 
+/* CATALYZER_BENCH_DUMP=FILE appends, per query, the tree string and the
+ * packed structured plan of the first run, so that a change to the printers
+ * or the encoder can be proven byte-identical (diff two dumps). */
+static void dump_first_run(CzResult *r, const uint8_t *packed, size_t n) {
+    const char *path = getenv("CATALYZER_BENCH_DUMP");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "ab");
+    if (!f) return;
+    const char *tree = cz_result_tree(r);
+    fprintf(f, "== tree %zu\n%s\n== plan %zu\n", tree ? strlen(tree) : 0, tree ? tree : "", n);
+    if (n) fwrite(packed, 1, n, f);
+    fputc('\n', f);
+    fclose(f);
+}
+
 /* The phase series of one query: medians (µs) into med[PH_COUNT_]. */
 static void bench_phases(CzSession *s, const Statement *q, long iterations, double *med) {
     double *t[PH_COUNT_];
@@ -65,8 +80,9 @@ static void bench_phases(CzSession *s, const Statement *q, long iterations, doub
         double t0 = bench_now_us();
         CzResult *r = cz_run_sql(s, q->sql, q->len, &o);
         double t1 = bench_now_us();
-        encode_structured(r, &buf, &cap);
+        size_t packed = encode_structured(r, &buf, &cap);
         double t2 = bench_now_us();
+        if (it == 0) dump_first_run(r, buf, packed);
         cz_result_free(r);
         t[PH_PARSE][it] = (double)ph.parse_ns / 1e3;
         t[PH_RESOLVE][it] = (double)ph.resolve_ns / 1e3;

@@ -2,6 +2,7 @@
  * kind name comes from node_kinds.def, so new kinds need no change here. */
 #include "plan_encode.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "print/printer.h"
@@ -21,6 +22,32 @@ static char **name_strings(Arena *a, NameParts np, size_t *n) {
     char **v = ARENA_ARRAY(a, char *, np.n);
     for (uint32_t i = 0; i < np.n; i++) v[i] = (char *)S(np.v[i]);
     return v;
+}
+
+/* One encoding's state. Each expression carries its type, and printing a
+ * type's catalog string dominated the encoder; types are shared by many
+ * nodes, so every distinct DataType is encoded once and its message shared
+ * (packing only reads the messages, so the bytes do not change). */
+enum { TYPE_MEMO_SLOTS = 512 }; /* a power of two; a full table just stops caching */
+typedef struct EncodeCtx {
+    Arena *a;
+    bool details;
+    const DataType *memo_key[TYPE_MEMO_SLOTS];
+    Catalyzer__V1__DataType *memo_val[TYPE_MEMO_SLOTS];
+} EncodeCtx;
+
+static Catalyzer__V1__DataType *datatype_encode_memo(EncodeCtx *c, const DataType *t) {
+    if (!t) return datatype_encode(c->a, t);
+    size_t h = ((uintptr_t)t >> 4) & (TYPE_MEMO_SLOTS - 1);
+    for (size_t probe = 0; probe < TYPE_MEMO_SLOTS; probe++, h = (h + 1) & (TYPE_MEMO_SLOTS - 1)) {
+        if (c->memo_key[h] == t) return c->memo_val[h];
+        if (!c->memo_key[h]) {
+            c->memo_key[h] = t;
+            c->memo_val[h] = datatype_encode(c->a, t);
+            return c->memo_val[h];
+        }
+    }
+    return datatype_encode(c->a, t);
 }
 
 Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t) {
@@ -88,13 +115,14 @@ static bool is_subquery_kind(NodeKind k) {
     return k == NK_ScalarSubquery || k == NK_Exists || k == NK_ListQuery || k == NK_InSubquery || k == NK_LateralSubquery;
 }
 
-static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool details);
+static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p);
 
-static Catalyzer__V1__ResolvedExpression *encode_expr(Arena *a, const Node *e, bool details) {
+static Catalyzer__V1__ResolvedExpression *encode_expr(EncodeCtx *c, const Node *e) {
+    Arena *a = c->a;
     Catalyzer__V1__ResolvedExpression *o = NEW(Catalyzer__V1__ResolvedExpression, CATALYZER__V1__RESOLVED_EXPRESSION__INIT);
     o->kind = (char *)node_kind_name(e->kind);
     o->origin = origin(a, e);
-    if (e->type) o->type = datatype_encode(a, e->type);
+    if (e->type) o->type = datatype_encode_memo(c, e->type);
     o->nullable = (e->flags & NF_NULLABLE) != 0;
     switch (e->kind) {
     case NK_AttributeReference:
@@ -111,7 +139,7 @@ static Catalyzer__V1__ResolvedExpression *encode_expr(Arena *a, const Node *e, b
         sb_init(&sb, a, 32);
         value_print_sql(&sb, &e->u.lit.v);
         o->value = (char *)sb_str(&sb);
-        if (!o->type) o->type = datatype_encode(a, e->u.lit.v.type);
+        if (!o->type) o->type = datatype_encode_memo(c, e->u.lit.v.type);
         break;
     }
     case NK_UnresolvedAttribute:
@@ -135,19 +163,29 @@ static Catalyzer__V1__ResolvedExpression *encode_expr(Arena *a, const Node *e, b
     }
     if (is_subquery_kind(e->kind)) {
         o->expr_id = (int64_t)e->u.subq.id;
-        if (e->u.subq.plan) o->subquery = encode_plan(a, e->u.subq.plan, details);
+        if (e->u.subq.plan) o->subquery = encode_plan(c, e->u.subq.plan);
     }
     if (e->nkids) {
         o->n_children = e->nkids;
         o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, e->nkids);
-        for (uint32_t i = 0; i < e->nkids; i++) o->children[i] = encode_expr(a, e->kids[i], details);
+        for (uint32_t i = 0; i < e->nkids; i++) o->children[i] = encode_expr(c, e->kids[i]);
     }
     return o;
 }
 
-Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) { return encode_expr(a, e, false); }
+static EncodeCtx *encode_ctx_new(Arena *a, bool details) {
+    EncodeCtx *c = arena_alloc(a, sizeof *c);
+    memset(c, 0, sizeof *c);
+    c->a = a;
+    c->details = details;
+    return c;
+}
 
-static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool details) {
+Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e) { return encode_expr(encode_ctx_new(a, false), e); }
+
+static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p) {
+    Arena *a = c->a;
+    bool details = c->details;
     Catalyzer__V1__ResolvedPlan *o = NEW(Catalyzer__V1__ResolvedPlan, CATALYZER__V1__RESOLVED_PLAN__INIT);
     o->kind = (char *)node_kind_name(p->kind);
     o->origin = origin(a, p);
@@ -175,12 +213,12 @@ static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool de
     if (p->nkids) {
         o->n_children = p->nkids;
         o->children = ARENA_ARRAY(a, Catalyzer__V1__ResolvedPlan *, p->nkids);
-        for (uint32_t i = 0; i < p->nkids; i++) o->children[i] = encode_plan(a, p->kids[i], details);
+        for (uint32_t i = 0; i < p->nkids; i++) o->children[i] = encode_plan(c, p->kids[i]);
     }
     if (p->nexprs) {
         o->n_expressions = p->nexprs;
         o->expressions = ARENA_ARRAY(a, Catalyzer__V1__ResolvedExpression *, p->nexprs);
-        for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = encode_expr(a, p->exprs[i], details);
+        for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = encode_expr(c, p->exprs[i]);
     }
     if (details) {
         o->output = plan_output_encode(a, p, &o->n_output);
@@ -192,9 +230,9 @@ static Catalyzer__V1__ResolvedPlan *encode_plan(Arena *a, const Node *p, bool de
     return o;
 }
 
-Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) { return encode_plan(a, p, false); }
+Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *p) { return encode_plan(encode_ctx_new(a, false), p); }
 
-Catalyzer__V1__ResolvedPlan *plan_encode_detailed(Arena *a, const Node *p) { return encode_plan(a, p, true); }
+Catalyzer__V1__ResolvedPlan *plan_encode_detailed(Arena *a, const Node *p) { return encode_plan(encode_ctx_new(a, true), p); }
 
 /* ---------------------------------------------------------------- output */
 

@@ -70,7 +70,19 @@ static void type_suffix(StrBuf *sb, const Node *e, const DataType *t) {
     if (node_resolved(e) && t && t->id == T_LONG) sb_putc(sb, 'L');
 }
 
-static void id_print(StrBuf *sb, ExprId id) { sb_printf(sb, "#%llu", (unsigned long long)id); }
+/* "#<id>" without printf: ids are printed once per attribute, and the
+ * format machinery was a large part of the tree string's cost. */
+static void id_print(StrBuf *sb, ExprId id) {
+    char digits[24];
+    size_t at = sizeof digits;
+    unsigned long long v = (unsigned long long)id;
+    do {
+        digits[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    digits[--at] = '#';
+    sb_putn(sb, digits + at, sizeof digits - at);
+}
 
 static void print_arg_cb(StrBuf *sb, const Node *arg, void *ctx) {
     expr_print_style(sb, arg, *(const PrintStyle *)ctx);
@@ -146,7 +158,7 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
         for (uint32_t i = 1; i < n; i++) sb_putc(sb, '(');
         expr_print_style(sb, k[0], st);
         for (uint32_t i = 1; i < n; i++) {
-            sb_printf(sb, " %s ", op->sym);
+            { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ' '); }
             expr_print_style(sb, k[i], st);
             sb_putc(sb, ')');
         }
@@ -187,7 +199,7 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
         if (s) {
             sb_putc(sb, '(');
             expr_print_style(sb, k[0], st);
-            sb_printf(sb, " %s)", op->sym);
+            { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ')'); }
         } else {
             sb_puts(sb, strcmp(op->sym, "IS NULL") ? "isnotnull(" : "isnull(");
             expr_print_style(sb, k[0], st);
@@ -197,7 +209,7 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
     case OP_LIKE:
         if (n < 2) break;
         expr_print_style(sb, k[0], st);
-        sb_printf(sb, " %s ", op->sym);
+        { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ' '); }
         expr_print_style(sb, k[1], st);
         if (n > 2) {
             /* Spark keeps the escape as a char and shows it only when it is not `\` */

@@ -66,6 +66,9 @@ Test(expr, resolved_to_string) {
     Node *a = attr("a", 1, &TYPE_INT);
     Node *l = attr("l", 12, &TYPE_LONG);
     cr_expect_str_eq(STR(a), "a#1");
+    /* ids are written digit by digit: zero and the widest id too */
+    cr_expect_str_eq(STR(attr("z", 0, &TYPE_INT)), "z#0");
+    cr_expect_str_eq(STR(attr("w", 18446744073709551615ULL, &TYPE_INT)), "w#18446744073709551615");
     cr_expect_str_eq(STR(l), "l#12L");
     cr_expect_str_eq(STR(alias(l, "m", 13)), "l#12L AS m#13L");
     cr_expect_str_eq(STR(unary(NK_OuterReference, a)), "outer(a#1)");
