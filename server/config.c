@@ -32,6 +32,7 @@ static const Opt OPTS[] = {
     {"max-plan-depth", "CATALYZERD_MAX_PLAN_DEPTH", OPT_U32, OFF(max_plan_depth), "1000", "deepest plan/expression nesting, checked before unpacking"},
     {"max-plan-nodes", "CATALYZERD_MAX_PLAN_NODES", OPT_U32, OFF(max_plan_nodes), "200000", "most plan/expression nodes in a request"},
     {"max-memory-bytes", "CATALYZERD_MAX_MEMORY_BYTES", OPT_SIZE, OFF(max_memory_bytes), "268435456", "per-request analysis memory budget"},
+    {"max-response-bytes", "CATALYZERD_MAX_RESPONSE_BYTES", OPT_SIZE, OFF(max_response_bytes), "67108864", "one call's response (every message, trace events included); a response that would pass it ends in RESOURCE_EXHAUSTED instead of being sent; 0 = unlimited"},
     {"max-concurrent-streams", "CATALYZERD_MAX_CONCURRENT_STREAMS", OPT_U32, OFF(max_concurrent_streams), "100", "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS"},
     {"max-header-list-bytes", "CATALYZERD_MAX_HEADER_LIST_BYTES", OPT_U32, OFF(max_header_list_bytes), "16384", "HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE (enforced)"},
     {"max-connections", "CATALYZERD_MAX_CONNECTIONS", OPT_U32, OFF(max_connections), "1024", "open client connections, both ports together"},

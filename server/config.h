@@ -48,6 +48,7 @@ typedef struct Config {
     bool worker_processes;      /* worker_isolation is "process" */
     size_t worker_memory_limit; /* per worker process, bytes; 0: none */
     bool enable_fault_injection; /* the catalyzer.debug.fault request conf is accepted (fault.h) */
+    size_t max_response_bytes;            /* one call's response, all its messages; 0: unlimited */
     size_t max_session_state_bytes;       /* one session's journal; 0: unlimited */
     size_t max_total_session_state_bytes; /* all sessions' journals; 0: unlimited */
     char session_store[CONFIG_STR_MAX]; /* "" or "memory": in this process; redis://...: shared by replicas */

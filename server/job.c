@@ -78,8 +78,20 @@ static bool append(Job *j, const void *data, size_t len) {
 
 void job_append(Job *j, const void *data, size_t len) { append(j, data, len); }
 
+/* Would len more bytes take the response past --max-response-bytes? Then the
+ * call ends in RESOURCE_EXHAUSTED (job_set_done) instead of sending them: a
+ * 16 MB session variable once made an 80 MB answer. */
+static bool over_response_cap(Job *j, size_t len) {
+    size_t cap = j->srv ? j->srv->cfg.max_response_bytes : 0;
+    if (!cap || (j->emitted_bytes <= cap && len <= cap - j->emitted_bytes)) return false;
+    j->over_cap_bytes = j->emitted_bytes + len;
+    return true;
+}
+
 bool job_emit(Job *j, const void *data, size_t len) {
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return false;
+    if (over_response_cap(j, len)) return false;
+    j->emitted_bytes += len;
     if (j->sink) return j->sink->emit(j, data, len);
     if (!append(j, data, len)) return false;
     if (j->srv) server_notify(j->srv, j);
@@ -99,6 +111,7 @@ bool job_emit(Job *j, const void *data, size_t len) {
 
 bool job_emit_grpc(Job *j, const ProtobufCMessage *msg) {
     size_t n = protobuf_c_message_get_packed_size(msg);
+    if (over_response_cap(j, n + 5)) return false; /* before packing it */
     uint8_t stackbuf[4096];
     uint8_t *buf = n + 5 <= sizeof stackbuf ? stackbuf : malloc(n + 5);
     if (!buf) return false;
@@ -134,6 +147,15 @@ void job_set_done(Job *j, int status, const char *msg) {
     pthread_mutex_lock(&j->mu);
     j->status = status;
     snprintf(j->status_msg, sizeof j->status_msg, "%s", msg ? msg : "");
+    if (j->over_cap_bytes) { /* whatever the handler made of the refused send */
+        j->status = GRPC_RESOURCE_EXHAUSTED;
+        free(j->status_details); /* they described the handler's view (a cancelled send) */
+        j->status_details = NULL;
+        j->status_details_len = 0;
+        snprintf(j->status_msg, sizeof j->status_msg,
+                 "the response would be at least %zu bytes, over the daemon's limit of %zu (--max-response-bytes)",
+                 j->over_cap_bytes, j->srv ? j->srv->cfg.max_response_bytes : 0);
+    }
     j->done = true;
     pthread_mutex_unlock(&j->mu);
 }

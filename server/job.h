@@ -87,6 +87,8 @@ typedef struct Job {
     pthread_cond_t cv;
     OutChunk *out_head, *out_tail;
     size_t out_bytes, out_cap;
+    size_t emitted_bytes;       /* the response so far (producer side): --max-response-bytes bounds it */
+    size_t over_cap_bytes;      /* non-zero: a message of the response would have passed the cap at this size */
     bool done;
     int status;                 /* gRPC status once done */
     char status_msg[512];

@@ -21,7 +21,9 @@ side is in tests/analyzer/test_redteam.c):
 * ${var} substitution under --max-memory-bytes (it ran before the budget);
 * a resolved plan nested deeper than the 100 levels stock protobuf decoders
   read is left out of the result (AnalyzeResult.omitted says so): Python's
-  decoder failed on the whole response."""
+  decoder failed on the whole response;
+* a response over --max-response-bytes (a 2 MB session variable printed in
+  the plan): RESOURCE_EXHAUSTED instead of the answer (80 MB were sent)."""
 import json
 import time
 import urllib.error
@@ -150,6 +152,33 @@ for k, kind in ((60, "UNION ALL"), (150, "UNION ALL"), (60, "+"), (400, "+")):
              k, kind, "the plan left out and omitted saying why" if deep else "with its plan"), got)
 t.ok(d.info and d.alive() and "analysis worker died" not in d.log(), "no worker died", d.log()[-2000:])
 c.close()
+t.ok(d.stop() == 0, "exit 0")
+
+# ---------------------------------------------------------------- the response-size cap
+# A 16 MB session variable made an 80 MB answer (Spark prints the value in the
+# plan): past --max-response-bytes the call is RESOURCE_EXHAUSTED, not sent.
+d = Daemon("--workers", "2", "--max-response-bytes", str(1 << 20))
+c = Client(d.grpc_addr, pb, hpb)
+code, rs, _ = execute(c, "DECLARE big = repeat('x', 2000000)", "capped")
+t.ok(code == grpc.StatusCode.OK and rs[0].ok, "a 2 MB session variable is declared", "%s %s" % (code, rs))
+try:
+    res = list(c.analyze(pb.AnalyzeRequest(session_id="capped", sql=pb.SqlQuery(query="SELECT big")), timeout=30))
+    got = (grpc.StatusCode.OK, sum(m.ByteSize() for m in res))
+except grpc.RpcError as e:
+    got = (e.code(), e.details())
+t.ok(got[0] == grpc.StatusCode.RESOURCE_EXHAUSTED and "--max-response-bytes" in got[1],
+     "SELECT of it under --max-response-bytes 1 MiB: RESOURCE_EXHAUSTED naming the limit", got)
+code, r, _ = analyze(c, "SELECT 1 AS a", session="capped")
+t.ok(code == grpc.StatusCode.OK and r.ok, "... and the session's next call is served", "%s %s" % (code, r))
+body = json.dumps({"sessionId": "capped", "sql": "SELECT big"}).encode()
+req = urllib.request.Request("http://127.0.0.1:%d/v1/analyze" % d.http_port, data=body, method="POST",
+                             headers={"Content-Type": "application/json"})
+try:
+    j = (200, urllib.request.urlopen(req, timeout=60).read()[:200])
+except urllib.error.HTTPError as e:
+    j = (e.code, e.read().decode()[:300])
+t.ok(j[0] != 200 and "RESOURCE_EXHAUSTED" in j[1] and "--max-response-bytes" in j[1],
+     "... the same through the JSON endpoint", j)
 t.ok(d.stop() == 0, "exit 0")
 
 # ---------------------------------------------------------------- thread workers: the evaluation itself stops
