@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets (tests/fuzz/README.md) for a time budget each:
 #   scripts/fuzz.sh [SECONDS]          every target (default 60 s each)
-#   scripts/fuzz.sh NAME [SECONDS]     one of: sql rpc connect json h2
+#   scripts/fuzz.sh NAME [SECONDS]     one of: sql rpc connect json h2 http1
 # Builds build-fuzz once (clang, -Dfuzz=true, ASan+UBSan), regenerates the
 # seeds (tests/golden and ../shared when present) into build-fuzz/fuzz-seeds,
 # keeps each target's growing corpus in build-fuzz/fuzz-corpus/NAME and its
@@ -13,7 +13,7 @@
 # Executions are libFuzzer's fork-mode count after the initial corpus is loaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(sql rpc connect json h2)
+targets=(sql rpc connect json h2 http1)
 secs=60
 if [ $# -ge 1 ] && [[ ! $1 =~ ^[0-9]+$ ]]; then
   targets=("$1"); shift

@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "rpc.h"
+#include "session_store.h"
 
 static Server *g_srv;
 
@@ -64,4 +66,98 @@ int fuzz_run_job(Job *j) {
         abort();
     }
     return j->status;
+}
+
+/* ---------------------------------------------------------------- the loop targets (h2, http1) */
+
+static uv_loop_t g_loop;
+static Server *g_loop_srv;
+
+/* The loop's notify handler (server.c's on_notify is static): output and
+ * completions of the jobs the pool ran. */
+static void fuzz_on_notify(uv_async_t *a) {
+    Server *srv = a->data;
+    Job *batch = NULL;
+    pthread_mutex_lock(&srv->notify_mu);
+    for (Job *j = srv->notify_head; j; j = j->notify_next) {
+        j->notify_pending = false;
+        if (j->finish_queued) j->finish_taken = true;
+        j->run_next = batch;
+        batch = j;
+    }
+    srv->notify_head = NULL;
+    pthread_mutex_unlock(&srv->notify_mu);
+    for (Job *j = batch, *n; j; j = n) {
+        n = j->run_next;
+        if (j->finish_taken && !j->completed)
+            server_job_finished(srv, j);
+        else if (j->call && j->on_output)
+            j->on_output(j);
+    }
+}
+
+Server *fuzz_loop_server(void) {
+    if (g_loop_srv) return g_loop_srv;
+    Server *srv = fuzz_server();
+    uv_loop_init(&g_loop);
+    srv->loop = &g_loop;
+    srv->serving = true;
+    srv->cfg.stream_buffer_bytes = 1u << 30; /* one thread: a worker must never wait for the loop */
+    srv->store = session_store_memory(srv->cfg.max_session_state_bytes, srv->cfg.max_total_session_state_bytes);
+    pthread_mutex_init(&srv->pool.mu, NULL);
+    pthread_cond_init(&srv->pool.cv, NULL);
+    uv_async_init(&g_loop, &srv->notify_async, fuzz_on_notify);
+    srv->notify_async.data = srv;
+    g_loop_srv = srv;
+    return srv;
+}
+
+/* The pool's worker (server.c's worker_main), one job at a time on this thread. */
+static bool run_queued(Server *srv) {
+    Pool *p = &srv->pool;
+    Job *j = p->head;
+    if (!j) return false;
+    p->head = j->next;
+    if (!p->head) p->tail = NULL;
+    p->len--;
+    rpc_run(j);
+    fuzz_report(j);
+    return true;
+}
+
+static void drain_peer(int fd) {
+    char buf[65536];
+    while (read(fd, buf, sizeof buf) > 0) {
+    }
+}
+
+/* Sessions the calls created go with the connection (one input, one client). */
+void fuzz_drop_sessions(Server *srv) {
+    for (int b = 0; b < SESSION_BUCKETS; b++) {
+        for (Session *s = srv->sessions[b], *n; s; s = n) {
+            n = s->hnext;
+            store_drop(srv->store, s->id);
+            if (s->cz) cz_session_free(s->cz);
+            free(s);
+        }
+        srv->sessions[b] = NULL;
+    }
+    srv->nsessions = 0;
+    srv->state_bytes_total = 0;
+}
+
+bool fuzz_conn_alive(Server *srv, const ConnHead *c) {
+    for (ConnHead *h = srv->conns; h; h = h->next)
+        if (h == c) return !h->closing;
+    return false;
+}
+
+void fuzz_pump(Server *srv, int peer) {
+    for (int round = 0; round < 64; round++) {
+        bool ran = false;
+        while (run_queued(srv)) ran = true;
+        uv_run(&g_loop, UV_RUN_NOWAIT);
+        drain_peer(peer);
+        if (!ran && !srv->pool.head && !srv->notify_head) break;
+    }
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conn.h"
 #include "server.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,6 +25,16 @@ void fuzz_session_free(Session *s);
 int fuzz_run_job(Job *j);
 /* With FUZZ_VERBOSE set: one line per job run (method, status, message). */
 void fuzz_report(const Job *j);
+
+/* The targets that feed a connection (fuzz_h2, fuzz_http1): the Server with
+ * a libuv loop and the thread pool's queue, jobs run on this thread. */
+Server *fuzz_loop_server(void);
+/* Runs queued jobs, the loop and the peer's reads until nothing moves. */
+void fuzz_pump(Server *srv, int peer);
+/* c is still open (on_closed, run by the loop, frees it and unlinks it). */
+bool fuzz_conn_alive(Server *srv, const ConnHead *c);
+/* Sessions the calls created go with the connection (one input, one client). */
+void fuzz_drop_sessions(Server *srv);
 
 /* Inputs larger than this are ignored (the daemon's limits stop them earlier). */
 enum { FUZZ_MAX_INPUT = 1 << 16 };

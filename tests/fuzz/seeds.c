@@ -1,13 +1,15 @@
 /* Writes the fuzz targets' seed corpora at run time (never checked in):
  *   fuzz_seeds OUT SOURCE [SHARED]
- * OUT/{sql,rpc,connect,json,h2}/ get inputs built from the project's own
+ * OUT/{sql,rpc,connect,json,h2,http1}/ get inputs built from the project's own
  * golden files (every .sql under SOURCE/tests/golden) and, when SHARED is there,
  * Spark's corpus (conformance/spark-visible.jsonl, spark-functions.jsonl, a
  * sample of spark-broad.jsonl, connect-visible.jsonl). Messages are built
  * from their proto3 JSON form with the daemon's own pb_from_json, so the
  * seeds are exactly what a client sends; the HTTP/2 seeds are byte streams
- * of nghttp2's client (preface, SETTINGS, HEADERS, DATA). Each file's first
- * byte is the target's selector (see each fuzz_*.c). */
+ * of nghttp2's client (preface, SETTINGS, HEADERS, DATA), the HTTP/1.1 seeds
+ * the JSON seeds as requests on the wire (Content-Length or chunked, some
+ * pipelined behind a GET). Each file's first byte(s) are the target's
+ * selector (see each fuzz_*.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -25,8 +27,8 @@
 
 static const char *out_dir;
 static unsigned counter[8];
-enum { T_SQL, T_RPC, T_CONNECT, T_JSON, T_H2 };
-static const char *const TNAME[] = {"sql", "rpc", "connect", "json", "h2"};
+enum { T_SQL, T_RPC, T_CONNECT, T_JSON, T_H2, T_HTTP1, T_LAST = T_HTTP1 };
+static const char *const TNAME[] = {"sql", "rpc", "connect", "json", "h2", "http1"};
 static unsigned limit_per_target = 8000;
 
 static void put(int t, uint8_t sel, bool with_sel, const void *p, size_t n) {
@@ -62,9 +64,30 @@ static void put_msg(int t, uint8_t sel, json_t *j, const ProtobufCMessageDescrip
     free(b);
 }
 
+/* A JSON endpoint call as a client writes it: fuzz_http1's two split bytes,
+ * then the request (chunked every third time), every fifth pipelined behind
+ * a GET /healthz. sel is fuzz_json's method selector. */
+static void put_http1(uint8_t sel, const char *body) {
+    static const char *const PATH[] = {"/v1/analyze", "/v1/execute", "/v1/register-catalog", "/v1/analyze"};
+    unsigned k = counter[T_HTTP1];
+    size_t n = strlen(body), cap = n + 512;
+    char *req = malloc(cap);
+    int at = snprintf(req, cap, "%s%c%c%sPOST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n%s",
+                      "", (char)(k % 3 ? 255 : 96), (char)(k % 2 ? 255 : 128),
+                      k % 5 == 0 ? "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n" : "", PATH[sel & 3],
+                      (sel & 4) ? "Accept: application/x-ndjson\r\n" : "");
+    if (k % 3 == 2)
+        at += snprintf(req + at, cap - (size_t)at, "Transfer-Encoding: chunked\r\n\r\n%zx\r\n%s\r\n0\r\n\r\n", n, body);
+    else
+        at += snprintf(req + at, cap - (size_t)at, "Content-Length: %zu\r\n\r\n%s", n, body);
+    put(T_HTTP1, 0, false, req, (size_t)at);
+    free(req);
+}
+
 static void put_json(int t, uint8_t sel, json_t *j) {
     char *s = json_dumps(j, JSON_COMPACT);
     if (s) put(t, sel, true, s, strlen(s));
+    if (s && t == T_JSON && !(sel & 8)) put_http1(sel, s);
     free(s);
 }
 
@@ -122,6 +145,15 @@ static void put_h2(const char *path, const uint8_t *msg, size_t n, const char *t
     }
     /* the selector byte: the whole stream in the first read, or split in the middle */
     put(T_H2, counter[T_H2] % 2 ? 128 : 255, true, out.p, out.n);
+    /* the JSON port speaks HTTP/2 with prior knowledge too: the same stream there */
+    if (counter[T_H2] % 4 == 0) {
+        uint8_t *h = malloc(out.n + 2);
+        h[0] = 128;
+        h[1] = 255;
+        memcpy(h + 2, out.p, out.n);
+        put(T_HTTP1, 0, false, h, out.n + 2);
+        free(h);
+    }
     nghttp2_session_del(s);
     free(out.p);
     free(framed);
@@ -216,6 +248,11 @@ static void fixed_seeds(void) {
     json_decref(rq);
     const char *q = "sql=SELECT+1+AS+a&traceLevel=TRACE_LEVEL_ALL&omitTreeString=true";
     put(T_JSON, 8, true, q, strlen(q));
+    const char *g = "\x80\xffGET /v1/analyze?sql=SELECT+1+AS+a HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\n\r\n"
+                    "OPTIONS /v1/analyze HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:8080\r\n"
+                    "Access-Control-Request-Method: POST\r\n\r\nGET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Accept-Encoding: gzip\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    put(T_HTTP1, 0, false, g, strlen(g));
     /* Connect's Config calls */
     rq = json_pack("{s:s,s:{s:{s:[{s:s,s:s}]}}}", "sessionId", UUID, "operation", "set", "pairs", "key",
                    "spark.sql.ansi.enabled", "value", "false");
@@ -395,7 +432,7 @@ int main(int argc, char **argv) {
             *q = '/';
         }
     mkdir(out_dir, 0777);
-    for (int t = 0; t <= T_H2; t++) {
+    for (int t = 0; t <= T_LAST; t++) {
         char p[4096];
         snprintf(p, sizeof p, "%s/%s", out_dir, TNAME[t]);
         mkdir(p, 0777);
@@ -414,6 +451,6 @@ int main(int argc, char **argv) {
         snprintf(p, sizeof p, "%s/conformance/spark-broad.jsonl", argv[3]);
         jsonl_sql(p, 8);
     }
-    for (int t = 0; t <= T_H2; t++) printf("%s: %u seeds\n", TNAME[t], counter[t]);
+    for (int t = 0; t <= T_LAST; t++) printf("%s: %u seeds\n", TNAME[t], counter[t]);
     return 0;
 }
