@@ -925,17 +925,17 @@ static void h1_cancel_all(ConnHead *ch) {
 
 static const ConnOps H1_OPS = {h1_drain, h1_close, h1_idle, h1_cancel_all};
 
-void http1_on_connection(uv_stream_t *listener, int status) {
-    Server *srv = listener->data;
-    if (status < 0) return;
+/* A connection of the JSON port, linked into the server's list, its socket
+ * not yet accepted (tests/fuzz/fuzz_http1.c opens one of a socket pair). */
+static Http1Conn *h1_conn_new(Server *srv) {
     Http1Conn *c = calloc(1, sizeof *c);
-    if (!c) return;
+    if (!c) return NULL;
     c->head.ops = &H1_OPS;
     c->url_cap = 256;
     c->url = malloc(c->url_cap);
     if (!c->url) {
         free(c);
-        return;
+        return NULL;
     }
     c->url[0] = '\0';
     uv_tcp_init(srv->loop, &c->head.tcp);
@@ -944,6 +944,14 @@ void http1_on_connection(uv_stream_t *listener, int status) {
     conn_link(srv, &c->head);
     http_parser_init(&c->parser, HTTP_REQUEST);
     c->parser.data = c;
+    return c;
+}
+
+void http1_on_connection(uv_stream_t *listener, int status) {
+    Server *srv = listener->data;
+    if (status < 0) return;
+    Http1Conn *c = h1_conn_new(srv);
+    if (!c) return;
     if (uv_accept(listener, (uv_stream_t *)&c->head.tcp) != 0 || server_conn_over_limit(srv, &c->head) ||
         srv->draining) {
         h1_close(&c->head);
