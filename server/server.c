@@ -383,7 +383,7 @@ static void notify(Server *srv, Job *j, bool finish) {
 void server_notify(Server *srv, Job *j) { notify(srv, j, false); }
 void server_notify_finish(Server *srv, Job *j) { notify(srv, j, true); }
 
-static void on_notify(uv_async_t *a) {
+void server_on_notify(uv_async_t *a) {
     Server *srv = a->data;
     /* Take the batch, linking it through run_next in arrival order: once
      * notify_pending is cleared a worker may queue a job again, rewriting
@@ -703,7 +703,7 @@ int server_run(const Config *cfg) {
         log_json(cfg->log_level, LOG_ERROR, "cannot start workers", NULL);
         return 1;
     }
-    uv_async_init(&loop, &srv->notify_async, on_notify);
+    uv_async_init(&loop, &srv->notify_async, server_on_notify);
     srv->notify_async.data = srv;
     uv_signal_init(&loop, &srv->sigterm);
     uv_signal_init(&loop, &srv->sigint);

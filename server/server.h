@@ -94,6 +94,10 @@ int server_run(const Config *cfg);
 void server_notify(Server *srv, Job *j);
 /* Same, for job_finish: after it the worker never touches j again. */
 void server_notify_finish(Server *srv, Job *j);
+/* Loop: the notify handle's callback (a->data is the Server): output and
+ * completion of the jobs on the notify list. The fuzz harnesses install it
+ * on their own loop so they run the daemon's completion path. */
+void server_on_notify(uv_async_t *a);
 
 /* Loop: submits a job (possibly parking it behind its session). Returns a
  * gRPC status: OK, RESOURCE_EXHAUSTED (queue full), UNAVAILABLE (draining,

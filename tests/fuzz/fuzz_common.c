@@ -73,29 +73,6 @@ int fuzz_run_job(Job *j) {
 static uv_loop_t g_loop;
 static Server *g_loop_srv;
 
-/* The loop's notify handler (server.c's on_notify is static): output and
- * completions of the jobs the pool ran. */
-static void fuzz_on_notify(uv_async_t *a) {
-    Server *srv = a->data;
-    Job *batch = NULL;
-    pthread_mutex_lock(&srv->notify_mu);
-    for (Job *j = srv->notify_head; j; j = j->notify_next) {
-        j->notify_pending = false;
-        if (j->finish_queued) j->finish_taken = true;
-        j->run_next = batch;
-        batch = j;
-    }
-    srv->notify_head = NULL;
-    pthread_mutex_unlock(&srv->notify_mu);
-    for (Job *j = batch, *n; j; j = n) {
-        n = j->run_next;
-        if (j->finish_taken && !j->completed)
-            server_job_finished(srv, j);
-        else if (j->call && j->on_output)
-            j->on_output(j);
-    }
-}
-
 Server *fuzz_loop_server(void) {
     if (g_loop_srv) return g_loop_srv;
     Server *srv = fuzz_server();
@@ -106,7 +83,7 @@ Server *fuzz_loop_server(void) {
     srv->store = session_store_memory(srv->cfg.max_session_state_bytes, srv->cfg.max_total_session_state_bytes);
     pthread_mutex_init(&srv->pool.mu, NULL);
     pthread_cond_init(&srv->pool.cv, NULL);
-    uv_async_init(&g_loop, &srv->notify_async, fuzz_on_notify);
+    uv_async_init(&g_loop, &srv->notify_async, server_on_notify); /* the daemon's own completion path */
     srv->notify_async.data = srv;
     g_loop_srv = srv;
     return srv;
