@@ -39,14 +39,14 @@ def _f(x):
     return "—" if x is None else ("%.1f" % x if x < 100 else "%.0f" % x)
 
 
-def render(out_dir):
+def figures(out_dir):
+    """Per set with phase results: (set, title, queries, median µs per phase,
+    parser µs/KB over the set, median per-query µs/KB, median encode ÷ analysis)."""
     rows = []
-    iters = None
     for s, title in SETS:
-        it, qs = _load(out_dir, s)
+        _, qs = _load(out_dir, s)
         if not qs:
             continue
-        iters = iters or it
         med = {p: statistics.median(q["phases"][p + "_us"] for q in qs) for p in PHASES}
         kb = sum(q["phases"]["sql_bytes"] for q in qs) / 1024.0
         parse_sum = sum(q["phases"]["parse_us"] for q in qs)
@@ -56,7 +56,17 @@ def render(out_dir):
             q["phases"]["encode_us"] /
             max(q["phases"]["parse_us"] + q["phases"]["resolve_us"] + q["phases"]["check_us"] + q["phases"]["output_us"], 1e-9)
             for q in qs)
-        rows.append((title, len(qs), med, parse_sum / kb if kb else None, per_kb, ratio))
+        rows.append((s, title, len(qs), med, parse_sum / kb if kb else None, per_kb, ratio))
+    return rows
+
+
+def fmt(x):
+    return _f(x)
+
+
+def render(out_dir):
+    iters = next((it for it, qs in (_load(out_dir, s) for s, _ in SETS) if qs), None)
+    rows = [r[1:] for r in figures(out_dir)]
     if not rows:
         return []
     w = [BEGIN, "## Where the time goes (phases)", ""]

@@ -234,6 +234,76 @@ if worst:
           "yes" if not over and not over_min else ("by min time only" if not over_min else "**no**")))
 w("")
 
+# ------------------------------------------------------ targets (issue 15) ----
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import phases_report  # noqa: E402
+
+
+def yes(ok):
+    return "yes" if ok else "**no**"
+
+
+w("## Targets (issue 15)")
+w("")
+w("Every figure from this run: medians of the per-query medians in process (Summary), the median")
+w("per-query peer ratio (raw), the growth doublings (Growth), the daemon's full-response runs (Through")
+w("the daemon) and the phase series (Where the time goes). A missed target's profile is under")
+w("\"Profiles behind the missed targets\" below.")
+w("")
+w("| target | figure of this run | met? |")
+w("|---|---|---|")
+for s, limit in (("tpcds", 10.0), ("tpch", 5.0)):
+    m = med([r["median_us"] for r in cz[s].values() if r["status"] == "ok"])
+    if m is not None:
+        w("| median %s parse + analyse ≤ %.0f µs | %s µs | %s |" % (SET_TITLE[s].split(" (")[0], limit, us(m), yes(m <= limit)))
+arena = med([r["arena_bytes"] for r in cz["tpcds"].values()])
+if arena is not None:
+    w("| median TPC-DS arena ≤ 32 KiB | %s KiB | %s |" % (kib(arena), yes(arena <= 32 * 1024)))
+for p, limit in (("postgres", 10), ("sqlite", 10), ("duckdb", 50)):
+    raw, _ = headline.get((p, "tpcds"), (None, None))
+    if raw is not None:
+        w("| TPC-DS ≥ %d× %s (median per-query ratio) | %s | %s |" % (limit, PEER_TITLE[p], ratio(raw), yes(raw >= limit)))
+tw, mw = [], []
+for family, pts in growth.items():
+    for (n0, q0, _), (n1, q1, _) in zip(pts, pts[1:]):
+        if q0["status"] == "ok" and q1["status"] == "ok":
+            tw.append((q1["median_us"] / q0["median_us"], family, n0, n1))
+            if q0.get("arena_bytes"):
+                mw.append((q1["arena_bytes"] / q0["arena_bytes"], family, n0, n1))
+for label, xs in (("time (median)", tw), ("memory (arena)", mw)):
+    if xs:
+        x = max(xs)
+        w("| every growth doubling ≤ 2.2× in %s | worst %.2f× (%s %d→%d), %d of %d over | %s |" % (
+            label, x[0], x[1].replace("_", " "), x[2], x[3], len([y for y in xs if y[0] > 2.2]), len(xs), yes(x[0] <= 2.2)))
+full = daemon.get("saturating")
+if full:
+    w("| ≥ 30,000 TPC-H Analyze/s through the daemon, full responses | %s/s | %s |" % (
+        "{:,.0f}".format(full["throughput_rps"]), yes(full["throughput_rps"] >= 30000)))
+hrf = daemon.get("half-rate")
+if hrf:
+    p99 = hrf["latency_us"]["p99"]
+    w("| p99 < 2 ms at half the full-response rate | p99 %.2f ms at %s/s offered | %s |" % (
+        p99 / 1000, "{:,.0f}".format(hrf["rate"]), yes(p99 < 2000)))
+for s, title, n, meds, kb_all, kb_med, enc in phases_report.figures(OUT):
+    if s == "tpcds":
+        w("| TPC-DS parses at ≤ 2 µs per KB | %s µs/KB (the set), %s (median query) | %s |" % (
+            phases_report.fmt(kb_all), phases_report.fmt(kb_med), yes(kb_all is not None and kb_all <= 2)))
+    w("| %s: encoding ≤ 25%% of analysis | %.0f%% (median per query) | %s |" % (title, enc * 100, yes(enc <= 0.25)))
+w("| phase breakdown per set (parse, resolve, check, encode) | see \"Where the time goes\" | %s |" % yes(
+    bool(phases_report.figures(OUT))))
+w("")
+notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "PROFILES.md")
+if os.path.exists(notes):
+    w("### Profiles behind the missed targets")
+    w("")
+    w("Hand-written from profiles (bench/PROFILES.md, which names the commit and command of each); the")
+    w("figures above are this run's.")
+    w("")
+    for line in open(notes).read().splitlines()[1:]:  # its own title dropped
+        w(line)
+    if lines[-1] != "":
+        w("")
+
 # ---------------------------------------------------------------- growth ----
 w("## Growth")
 w("")
@@ -318,10 +388,7 @@ w("```")
 w("")
 
 # ------------------------------------------------------------- security ----
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import security_report  # noqa: E402
-
-import phases_report  # noqa: E402
 
 lines.extend(phases_report.render(OUT))
 if lines[-1] != "":
