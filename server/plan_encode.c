@@ -116,6 +116,7 @@ static bool is_subquery_kind(NodeKind k) {
 }
 
 static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p);
+static Catalyzer__V1__Attribute **encode_output(EncodeCtx *c, const Node *plan, size_t *n);
 
 static Catalyzer__V1__ResolvedExpression *encode_expr(EncodeCtx *c, const Node *e) {
     Arena *a = c->a;
@@ -221,7 +222,7 @@ static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p) {
         for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = encode_expr(c, p->exprs[i]);
     }
     if (details) {
-        o->output = plan_output_encode(a, p, &o->n_output);
+        o->output = encode_output(c, p, &o->n_output);
         StrBuf sb;
         sb_init(&sb, a, 64);
         plan_node_print(&sb, p);
@@ -298,6 +299,11 @@ static void collect_output(Arena *a, const Node *p, OutList *out, int depth) {
 }
 
 Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n) {
+    return encode_output(encode_ctx_new(a, false), plan, n);
+}
+
+static Catalyzer__V1__Attribute **encode_output(EncodeCtx *c, const Node *plan, size_t *n) {
+    Arena *a = c->a;
     OutList l = {0};
     collect_output(a, plan, &l, 0);
     /* A SubqueryAlias on top requalifies its output. */
@@ -315,7 +321,7 @@ Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t
             at->name = (char *)expr_auto_name(a, e);
         }
         const Node *te = (e->kind == NK_Alias && !e->type && e->nkids) ? e->kids[0] : e;
-        if (te->type) at->type = datatype_encode(a, te->type);
+        if (te->type) at->type = datatype_encode_memo(c, te->type);
         at->nullable = (te->flags & NF_NULLABLE) != 0;
         v[i] = at;
     }
