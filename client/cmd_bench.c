@@ -34,7 +34,7 @@ static const char *const PHASE_NAMES[PH_COUNT_] = {"parse", "resolve", "check", 
  * packed size. */
 static size_t encode_structured(CzResult *r, PbRevWriter *w) {
     const Node *plan = cz_result_plan(r);
-    w->pos = w->cap; /* empty, the buffer kept */
+    pb_rev_writer_reset(w);
     if (!plan) return 0;
     Arena *a = cz_result_arena(r);
     size_t nout = 0;

@@ -8,11 +8,17 @@
 
 enum { WT_VARINT = 0, WT_LEN = 2 };
 
-void pb_rev_writer_init(PbRevWriter *w) { *w = (PbRevWriter){0}; }
+void pb_rev_writer_init(PbRevWriter *w) { memset(w, 0, sizeof *w); }
+
+void pb_rev_writer_reset(PbRevWriter *w) {
+    w->pos = w->cap;
+    w->failed = false;
+    memset(w->type_cache, 0, sizeof w->type_cache);
+}
 
 void pb_rev_writer_free(PbRevWriter *w) {
     free(w->buf);
-    *w = (PbRevWriter){0};
+    pb_rev_writer_init(w);
 }
 
 /* Room for n more bytes before pos: a bigger buffer takes the data at its end. */
@@ -60,19 +66,36 @@ static inline void put_varint(PbRevWriter *w, uint64_t v) {
     *p = (uint8_t)v;
 }
 
-static inline void put_tag(PbRevWriter *w, unsigned id, unsigned wire_type) { put_varint(w, (uint64_t)(id << 3 | wire_type)); }
+/* Field numbers here are below 16: a tag is one byte. */
+static inline void put_tag(PbRevWriter *w, unsigned id, unsigned wire_type) {
+    if (!reserve(w, 1)) return;
+    w->buf[--w->pos] = (uint8_t)(id << 3 | wire_type);
+}
+
+static inline void put_len(PbRevWriter *w, size_t n) {
+    if (n < 0x80 && reserve(w, 1)) w->buf[--w->pos] = (uint8_t)n;
+    else put_varint(w, n);
+}
 
 /* A length-delimited field whose payload is the last `since`..now bytes. */
 static inline void close_len_field(PbRevWriter *w, unsigned id, size_t since) {
-    put_varint(w, written(w) - since);
+    put_len(w, written(w) - since);
     put_tag(w, id, WT_LEN);
 }
 
 static void put_string_always(PbRevWriter *w, unsigned id, const char *s) {
     size_t n = s ? strlen(s) : 0;
+    if (n < 0x80) { /* the common case: one reserve, one-byte length */
+        if (!reserve(w, n + 2)) return;
+        w->pos -= n;
+        memcpy(w->buf + w->pos, s, n);
+        w->buf[--w->pos] = (uint8_t)n;
+        w->buf[--w->pos] = (uint8_t)(id << 3 | WT_LEN);
+        return;
+    }
     if (!reserve(w, n)) return;
     w->pos -= n;
-    if (n) memcpy(w->buf + w->pos, s, n);
+    memcpy(w->buf + w->pos, s, n);
     put_varint(w, n);
     put_tag(w, id, WT_LEN);
 }
@@ -115,8 +138,20 @@ static void put_origin(PbRevWriter *w, unsigned id, const Catalyzer__V1__Origin 
 
 static void put_data_type(PbRevWriter *w, unsigned id, const Catalyzer__V1__DataType *t) {
     if (!t) return;
+    size_t slot = ((uintptr_t)t >> 4) & (PB_TYPE_CACHE_SLOTS - 1);
     size_t since = written(w);
-    pb_prepend_data_type(w, t);
+    if (w->type_cache[slot].key == t) {
+        size_t len = w->type_cache[slot].len;
+        if (!reserve(w, len)) return; /* may move the buffer: offsets from the end hold */
+        const uint8_t *src = w->buf + w->cap - w->type_cache[slot].end;
+        w->pos -= len;
+        memcpy(w->buf + w->pos, src, len);
+    } else {
+        pb_prepend_data_type(w, t);
+        w->type_cache[slot].key = t;
+        w->type_cache[slot].end = written(w);
+        w->type_cache[slot].len = written(w) - since;
+    }
     close_len_field(w, id, since);
 }
 

@@ -24,13 +24,22 @@
  * buf[pos, cap). Each pb_prepend_* puts a message's bytes before the data
  * already there, so messages concatenated in wire order are prepended last
  * first. On allocation failure `failed` is set and the data is dropped. */
+enum { PB_TYPE_CACHE_SLOTS = 64 }; /* a power of two */
 typedef struct PbRevWriter {
     uint8_t *buf;
     size_t cap, pos;
     bool failed;
+    /* DataType messages are shared (plan_encode.c's memo), so a type already
+     * packed is copied: its payload's distance from the end, and length. */
+    struct {
+        const Catalyzer__V1__DataType *key;
+        size_t end, len;
+    } type_cache[PB_TYPE_CACHE_SLOTS];
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);
+/* Empty again, the buffer kept: what was packed before is forgotten. */
+void pb_rev_writer_reset(PbRevWriter *w);
 void pb_rev_writer_free(PbRevWriter *w);
 static inline const uint8_t *pb_rev_writer_data(const PbRevWriter *w) { return w->buf + w->pos; }
 static inline size_t pb_rev_writer_len(const PbRevWriter *w) { return w->cap - w->pos; }
