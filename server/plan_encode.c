@@ -19,6 +19,12 @@ static const char *S(const char *s) { return s ? s : ""; }
 static char **name_strings(Arena *a, NameParts np, size_t *n) {
     *n = np.n;
     if (!np.n) return NULL;
+    /* The IR's own array when it has no NULL: messages are only read, and
+     * attributes copied from one another share it (plan_pack.c then copies
+     * its packed bytes). */
+    uint32_t k = 0;
+    while (k < np.n && np.v[k]) k++;
+    if (k == np.n) return (char **)np.v;
     char **v = ARENA_ARRAY(a, char *, np.n);
     for (uint32_t i = 0; i < np.n; i++) v[i] = (char *)S(np.v[i]);
     return v;

@@ -14,6 +14,7 @@ void pb_rev_writer_reset(PbRevWriter *w) {
     w->pos = w->cap;
     w->failed = false;
     memset(w->type_cache, 0, sizeof w->type_cache);
+    memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
 }
 
 void pb_rev_writer_free(PbRevWriter *w) {
@@ -128,6 +129,30 @@ static inline void put_bool(PbRevWriter *w, unsigned id, protobuf_c_boolean v) {
     put_tag(w, id, WT_VARINT);
 }
 
+/* Bytes written earlier, [end - len, end) counted from the end, again. */
+static void put_copy(PbRevWriter *w, size_t end, size_t len) {
+    if (!reserve(w, len)) return; /* may move the buffer: offsets from the end hold */
+    const uint8_t *src = w->buf + w->cap - end;
+    w->pos -= len;
+    memcpy(w->buf + w->pos, src, len);
+}
+
+/* An expression's qualifier (field 6), its packed bytes reused. */
+static void put_expression_qualifier(PbRevWriter *w, char *const *v, size_t n) {
+    if (!n) return;
+    size_t slot = ((uintptr_t)v >> 3) & (PB_TYPE_CACHE_SLOTS - 1);
+    if (w->qualifier_cache[slot].key == v && w->qualifier_cache[slot].n == n) {
+        put_copy(w, w->qualifier_cache[slot].end, w->qualifier_cache[slot].len);
+        return;
+    }
+    size_t since = written(w);
+    put_repeated_strings(w, 6, v, n);
+    w->qualifier_cache[slot].key = v;
+    w->qualifier_cache[slot].n = n;
+    w->qualifier_cache[slot].end = written(w);
+    w->qualifier_cache[slot].len = written(w) - since;
+}
+
 static void put_origin(PbRevWriter *w, unsigned id, const Catalyzer__V1__Origin *o) {
     if (!o) return;
     size_t since = written(w);
@@ -141,11 +166,7 @@ static void put_data_type(PbRevWriter *w, unsigned id, const Catalyzer__V1__Data
     size_t slot = ((uintptr_t)t >> 4) & (PB_TYPE_CACHE_SLOTS - 1);
     size_t since = written(w);
     if (w->type_cache[slot].key == t) {
-        size_t len = w->type_cache[slot].len;
-        if (!reserve(w, len)) return; /* may move the buffer: offsets from the end hold */
-        const uint8_t *src = w->buf + w->cap - w->type_cache[slot].end;
-        w->pos -= len;
-        memcpy(w->buf + w->pos, src, len);
+        put_copy(w, w->type_cache[slot].end, w->type_cache[slot].len);
     } else {
         pb_prepend_data_type(w, t);
         w->type_cache[slot].key = t;
@@ -200,7 +221,7 @@ void pb_prepend_resolved_expression(PbRevWriter *w, const Catalyzer__V1__Resolve
         pb_prepend_resolved_expression(w, e->children[i]);
         close_len_field(w, 7, since);
     }
-    put_repeated_strings(w, 6, e->qualifier, e->n_qualifier);
+    put_expression_qualifier(w, e->qualifier, e->n_qualifier);
     put_bool(w, 5, e->nullable);
     put_data_type(w, 4, e->type);
     put_int64(w, 3, e->expr_id);

@@ -35,6 +35,12 @@ typedef struct PbRevWriter {
         const Catalyzer__V1__DataType *key;
         size_t end, len;
     } type_cache[PB_TYPE_CACHE_SLOTS];
+    /* Likewise an expression's qualifier (its strings' array, shared by
+     * copies of an attribute): where its packed fields lie. */
+    struct {
+        char *const *key;
+        size_t n, end, len;
+    } qualifier_cache[PB_TYPE_CACHE_SLOTS];
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);
