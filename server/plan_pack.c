@@ -56,10 +56,22 @@ static inline size_t varint_len(uint64_t v) {
 }
 
 static inline void put_varint(PbRevWriter *w, uint64_t v) {
+    if (!reserve(w, 10)) return;
+    uint8_t *end = w->buf + w->pos;
+    if (v < 0x80) { /* lengths, flags, small ids: one byte */
+        end[-1] = (uint8_t)v;
+        w->pos -= 1;
+        return;
+    }
+    if (v < 0x4000) { /* source offsets, most expression ids */
+        end[-2] = (uint8_t)(v | 0x80);
+        end[-1] = (uint8_t)(v >> 7);
+        w->pos -= 2;
+        return;
+    }
     size_t n = varint_len(v);
-    if (!reserve(w, n)) return;
+    uint8_t *p = end - n;
     w->pos -= n;
-    uint8_t *p = w->buf + w->pos;
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
         v >>= 7;
@@ -158,7 +170,10 @@ static void put_origin(PbRevWriter *w, unsigned id, const Catalyzer__V1__Origin 
     size_t since = written(w);
     put_int32(w, 2, o->stop);
     put_int32(w, 1, o->start);
-    close_len_field(w, id, since);
+    /* a payload below 128 bytes (two varints): a one-byte length */
+    if (!reserve(w, 2)) return;
+    w->buf[--w->pos] = (uint8_t)(written(w) - since);
+    w->buf[--w->pos] = (uint8_t)(id << 3 | WT_LEN);
 }
 
 static void put_data_type(PbRevWriter *w, unsigned id, const Catalyzer__V1__DataType *t) {
