@@ -18,6 +18,7 @@
 #include "bench_util.h"
 #include "catalyzer.h"
 #include "plan_encode.h"
+#include "plan_pack.h"
 #include "cli_opts.h"
 #include "commands.h"
 #include "external_catalogs.h"
@@ -29,25 +30,21 @@ enum { PH_PARSE, PH_RESOLVE, PH_CHECK, PH_OUTPUT, PH_TREE, PH_PLAN, PH_ENCODE, P
 static const char *const PHASE_NAMES[PH_COUNT_] = {"parse", "resolve", "check", "output", "tree", "plan", "encode", "total"};
 
 /* The structured plan and output attributes as the daemon's Analyze response
- * carries them, packed; returns the packed size. */
-static size_t encode_structured(CzResult *r, uint8_t **buf, size_t *cap) {
+ * carries them, packed (plan_pack.c, as the daemon packs them); returns the
+ * packed size. */
+static size_t encode_structured(CzResult *r, PbRevWriter *w) {
     const Node *plan = cz_result_plan(r);
+    pb_rev_writer_reset(w);
     if (!plan) return 0;
     Arena *a = cz_result_arena(r);
     size_t nout = 0;
     Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
     Catalyzer__V1__ResolvedPlan *pb = plan_encode(a, plan);
-    size_t n = catalyzer__v1__resolved_plan__get_packed_size(pb);
-    for (size_t i = 0; i < nout; i++) n += catalyzer__v1__attribute__get_packed_size(out[i]);
-    if (n > *cap) {
-        free(*buf);
-        *cap = n * 2;
-        *buf = malloc(*cap);
-        if (!*buf) abort();
-    }
-    size_t off = catalyzer__v1__resolved_plan__pack(pb, *buf);
-    for (size_t i = 0; i < nout; i++) off += catalyzer__v1__attribute__pack(out[i], *buf + off);
-    return off;
+    /* back to front: the attributes after the plan */
+    for (size_t i = nout; i-- > 0;) pb_prepend_attribute(w, out[i]);
+    pb_prepend_resolved_plan(w, pb);
+    if (w->failed) abort();
+    return pb_rev_writer_len(w);
 }
 
 /* CATALYZER_BENCH_DUMP=FILE appends, per query, the tree string and the
@@ -72,17 +69,17 @@ static void bench_phases(CzSession *s, const Statement *q, long iterations, doub
         t[p] = malloc(sizeof(double) * (size_t)iterations);
         if (!t[p]) abort();
     }
-    uint8_t *buf = NULL;
-    size_t cap = 0;
+    PbRevWriter w;
+    pb_rev_writer_init(&w);
     for (long it = 0; it < iterations; it++) {
         CzPhaseTimes ph = {0};
         CzRunOptions o = {.want_tree = true, .phases = &ph};
         double t0 = bench_now_us();
         CzResult *r = cz_run_sql(s, q->sql, q->len, &o);
         double t1 = bench_now_us();
-        size_t packed = encode_structured(r, &buf, &cap);
+        size_t packed = encode_structured(r, &w);
         double t2 = bench_now_us();
-        if (it == 0) dump_first_run(r, buf, packed);
+        if (it == 0) dump_first_run(r, pb_rev_writer_data(&w), packed);
         cz_result_free(r);
         t[PH_PARSE][it] = (double)ph.parse_ns / 1e3;
         t[PH_RESOLVE][it] = (double)ph.resolve_ns / 1e3;
@@ -98,7 +95,7 @@ static void bench_phases(CzSession *s, const Statement *q, long iterations, doub
         med[p] = t[p][iterations / 2];
         free(t[p]);
     }
-    free(buf);
+    pb_rev_writer_free(&w);
 }
 
 int cmd_bench(int argc, char **argv) {

@@ -19,6 +19,12 @@ static const char *S(const char *s) { return s ? s : ""; }
 static char **name_strings(Arena *a, NameParts np, size_t *n) {
     *n = np.n;
     if (!np.n) return NULL;
+    /* The IR's own array when it has no NULL: messages are only read, and
+     * attributes copied from one another share it (plan_pack.c then copies
+     * its packed bytes). */
+    uint32_t k = 0;
+    while (k < np.n && np.v[k]) k++;
+    if (k == np.n) return (char **)np.v;
     char **v = ARENA_ARRAY(a, char *, np.n);
     for (uint32_t i = 0; i < np.n; i++) v[i] = (char *)S(np.v[i]);
     return v;
@@ -116,6 +122,7 @@ static bool is_subquery_kind(NodeKind k) {
 }
 
 static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p);
+static Catalyzer__V1__Attribute **encode_output(EncodeCtx *c, const Node *plan, size_t *n);
 
 static Catalyzer__V1__ResolvedExpression *encode_expr(EncodeCtx *c, const Node *e) {
     Arena *a = c->a;
@@ -221,7 +228,7 @@ static Catalyzer__V1__ResolvedPlan *encode_plan(EncodeCtx *c, const Node *p) {
         for (uint32_t i = 0; i < p->nexprs; i++) o->expressions[i] = encode_expr(c, p->exprs[i]);
     }
     if (details) {
-        o->output = plan_output_encode(a, p, &o->n_output);
+        o->output = encode_output(c, p, &o->n_output);
         StrBuf sb;
         sb_init(&sb, a, 64);
         plan_node_print(&sb, p);
@@ -298,6 +305,11 @@ static void collect_output(Arena *a, const Node *p, OutList *out, int depth) {
 }
 
 Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n) {
+    return encode_output(encode_ctx_new(a, false), plan, n);
+}
+
+static Catalyzer__V1__Attribute **encode_output(EncodeCtx *c, const Node *plan, size_t *n) {
+    Arena *a = c->a;
     OutList l = {0};
     collect_output(a, plan, &l, 0);
     /* A SubqueryAlias on top requalifies its output. */
@@ -315,7 +327,7 @@ Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t
             at->name = (char *)expr_auto_name(a, e);
         }
         const Node *te = (e->kind == NK_Alias && !e->type && e->nkids) ? e->kids[0] : e;
-        if (te->type) at->type = datatype_encode(a, te->type);
+        if (te->type) at->type = datatype_encode_memo(c, te->type);
         at->nullable = (te->flags & NF_NULLABLE) != 0;
         v[i] = at;
     }

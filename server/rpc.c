@@ -19,6 +19,7 @@
 #include "pb_json.h"
 #include "plan_decode.h"
 #include "plan_encode.h"
+#include "plan_pack.h"
 #include "server.h"
 
 #define NEW(T, INIT)                      \
@@ -419,6 +420,12 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
     resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT;
     resp.result = make_result(c, r, 0, rq->omit_resolved_plan ? PLAN_NONE : rq->plan_details ? PLAN_DETAILED : PLAN_PLAIN);
+    /* On gRPC the plan is packed by plan_pack.c, once, and the generic
+       packer copies its bytes (the same bytes); JSON still reads the structs. */
+    if (j->fmt == JOB_GRPC && resp.result->plan) {
+        Catalyzer__V1__ResolvedPlan *packed = plan_prepacked(c->a, resp.result->plan);
+        if (packed) resp.result->plan = packed;
+    }
     if (!fault_point(j, FAULT_AT_RESPOND)) {
         status = run_status(j) == GRPC_OK ? GRPC_CANCELLED : run_status(j);
         snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");

@@ -9,6 +9,14 @@
 #include "printer.h"
 #include "core/func_sig.h"
 
+/* sb_printf(sb, "PRE%sPOST", s) without printf (vsnprintf was most of
+ * printing an operator or a call's name); NULL prints as glibc's "(null)". */
+static void put_wrapped(StrBuf *sb, const char *pre, const char *s, const char *post) {
+    sb_puts(sb, pre);
+    sb_puts(sb, s ? s : "(null)");
+    sb_puts(sb, post);
+}
+
 /* A string literal's text (under an implicit cast too), or NULL. */
 static const char *lit_string(const Node *n) {
     if (n && n->kind == NK_Cast && (n->flags & NF_IMPLICIT) && n->nkids) n = n->kids[0];
@@ -73,7 +81,7 @@ static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t 
             continue;
         }
         switch (*++p) {
-        case 'Z': sb_printf(sb, "Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC"); break;
+        case 'Z': put_wrapped(sb, "Some(", call->u.call.tz ? call->u.call.tz : "UTC", ")"); break;
         case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
         case 'F': sb_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
         case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
@@ -136,7 +144,7 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
         /* SchemaOfJson/Csv/Xml(child, options) */
         StrBuf b;
         sb_init(&b, sb->arena, 64);
-        sb_printf(&b, "%s(", name);
+        put_wrapped(&b, "", name, "(");
         pa(&b, call->kids[0], ctx);
         bool first = false;
         if (!options_pairs(&b, call->nkids > 1 ? call->kids[1] : NULL, &first)) return false;
@@ -148,7 +156,7 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     StrBuf b;
     sb_init(&b, sb->arena, 64);
     bool first = true;
-    sb_printf(&b, "%s(", name);
+    put_wrapped(&b, "", name, "(");
     if (from) {
         if (!call->type) return false;
         if (call->type->id == T_STRUCT) {
@@ -166,7 +174,7 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
     if (!options_pairs(&b, call->nkids > (from ? 2u : 1u) ? call->kids[from ? 2 : 1] : NULL, &first)) return false;
     if (!first) sb_puts(&b, ", ");
     pa(&b, call->kids[0], ctx);
-    sb_printf(&b, ", Some(%s)", call->u.call.tz ? call->u.call.tz : "UTC");
+    put_wrapped(&b, ", Some(", call->u.call.tz ? call->u.call.tz : "UTC", ")");
     if (!strcmp(d->name, "from_json")) sb_puts(&b, ", false");
     if (!strcmp(d->name, "from_csv")) sb_puts(&b, ", None");
     sb_putc(&b, ')');
@@ -208,8 +216,8 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
        (StaticInvoke): their toString starts with the name */
     if (!sql && pd && call->type && call->type->id == T_BINARY &&
         (strcmp(pd->name, "lpad") == 0 || strcmp(pd->name, "rpad") == 0))
-        sb_printf(sb, "%s, ", pd->name);
-    if (!sql && pd && pd->tostring_name && n == 2 && binary_args) sb_printf(sb, "%s, ", pd->name);
+        put_wrapped(sb, "", pd->name, ", ");
+    if (!sql && pd && pd->tostring_name && n == 2 && binary_args) put_wrapped(sb, "", pd->name, ", ");
     /* ToBinary(expr, format: Option, nullOnInvalidFormat) */
     if (!sql && pd && strcmp(pd->name, "to_binary") == 0 && n >= 1) {
         pa(sb, call->kids[0], ctx);
@@ -247,7 +255,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     /* ArraysZip(children, names): the field names follow the arrays */
     if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
         call->type->elem->id == T_STRUCT)
-        for (int i = 0; i < call->type->elem->nfields; i++) sb_printf(sb, ", %s", call->type->elem->fields[i].name);
+        for (int i = 0; i < call->type->elem->nfields; i++) put_wrapped(sb, ", ", call->type->elem->fields[i].name, "");
     sb_putc(sb, ')');
 }
 
@@ -267,14 +275,14 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         if (n != 2) break;
         sb_putc(sb, '(');
         pa(sb, k[0], ctx);
-        sb_printf(sb, " %s ", d->op);
+        put_wrapped(sb, " ", d->op, " ");
         pa(sb, k[1], ctx);
         sb_putc(sb, ')');
         return;
     case CS_PREFIX:
         if (n != 1) break;
         if (sql) {
-            sb_printf(sb, "(%s ", d->op);
+            put_wrapped(sb, "(", d->op, " ");
             pa(sb, k[0], ctx);
             sb_putc(sb, ')');
         } else if (strcmp(d->op, "-") == 0) {
@@ -285,7 +293,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
             pa(sb, k[0], ctx);
             sb_putc(sb, ')');
         } else {
-            sb_printf(sb, "%s ", d->op);
+            put_wrapped(sb, "", d->op, " ");
             pa(sb, k[0], ctx);
         }
         return;
@@ -308,7 +316,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         if (sql) {
             sb_putc(sb, '(');
             pa(sb, k[0], ctx);
-            sb_printf(sb, " %s)", d->op);
+            put_wrapped(sb, " ", d->op, ")");
         } else {
             print_plain(sb, call, d->name, false, sql, pa, ctx);
         }
@@ -316,11 +324,11 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
     case CS_LIKE:
         if (n < 2) break;
         pa(sb, k[0], ctx);
-        sb_printf(sb, " %s ", d->op);
+        put_wrapped(sb, " ", d->op, " ");
         pa(sb, k[1], ctx);
         if (n > 2) {
             const char *esc = lit_string(k[2]);
-            if (esc && strcmp(esc, "\\") != 0) sb_printf(sb, " ESCAPE '%s'", esc);
+            if (esc && strcmp(esc, "\\") != 0) put_wrapped(sb, " ESCAPE '", esc, "'");
         }
         return;
     case CS_LIKE_MULTI:
@@ -357,7 +365,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         return;
     case CS_EXTRACT:
         if (n != 2) break;
-        sb_printf(sb, "%s(", name);
+        put_wrapped(sb, "", name, "(");
         {
             const char *f = lit_string(k[0]);
             if (f) sb_puts(sb, f);
@@ -377,7 +385,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         if (sql && !in_agg) {
             /* Expression.sql of the bare function (CheckAnalysis messages):
                its children, the ordering's child first for Mode and the percentiles */
-            sb_printf(sb, "%s(", name);
+            put_wrapped(sb, "", name, "(");
             bool first = true;
             if (so && (mode || pct)) {
                 pa(sb, so->nkids ? so->kids[0] : so, ctx);
@@ -394,7 +402,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         }
         if (!sql && so && pct) {
             /* PercentileCont(child, percentage, reverse), PercentileDisc(..., reverse, offsets, legacyCalculation) */
-            sb_printf(sb, "%s(", name);
+            put_wrapped(sb, "", name, "(");
             pa(sb, so->nkids ? so->kids[0] : so, ctx);
             for (uint32_t i = 0; i < na; i++) {
                 sb_puts(sb, ", ");
@@ -408,14 +416,14 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         }
         if (!sql && so && mode) {
             /* Mode(child, offsets, reverseOpt = Some(descending)) */
-            sb_printf(sb, "%s(", name);
+            put_wrapped(sb, "", name, "(");
             pa(sb, so->nkids ? so->kids[0] : so, ctx);
-            sb_printf(sb, ", 0, 0, Some(%s))", so->u.sort_order.descending ? "true" : "false");
+            put_wrapped(sb, ", 0, 0, Some(", so->u.sort_order.descending ? "true" : "false", "))");
             return;
         }
         if (!sql && !mode && !pct) {
             /* ListAgg(child, delimiter, orderExpressions, offsets) */
-            sb_printf(sb, "%s(", name);
+            put_wrapped(sb, "", name, "(");
             if (distinct) sb_puts(sb, "distinct ");
             print_args(sb, k, 0, n, pa, ctx);
             sb_puts(sb, ", 0, 0)");
@@ -449,7 +457,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         return;
     case CS_STRUCT:
         if (!sql) break;
-        sb_printf(sb, "%s(", name);
+        put_wrapped(sb, "", name, "(");
         for (uint32_t i = 1; i < n; i += 2) {
             if (i > 1) sb_puts(sb, ", ");
             pa(sb, k[i], ctx);
@@ -459,7 +467,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
     case CS_DT_ARITH:
         if (n != 2) break;
         pa(sb, k[0], ctx);
-        sb_printf(sb, " %s ", d->op);
+        put_wrapped(sb, " ", d->op, " ");
         pa(sb, k[1], ctx);
         return;
     case CS_LAG: {
@@ -469,7 +477,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         const Node *o = k[1];
         while (o->kind == NK_Cast && (o->flags & NF_IMPLICIT) && o->nkids) o = o->kids[0];
         if (o->kind != NK_Literal || o->u.lit.v.is_null || !type_is_integral(o->type)) break;
-        sb_printf(sb, "%s(", name);
+        put_wrapped(sb, "", name, "(");
         pa(sb, k[0], ctx);
         sb_printf(sb, ", %lld, ", (long long)-o->u.lit.v.u.i);
         pa(sb, k[2], ctx);
@@ -478,7 +486,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
     }
     case CS_TRIM:
         if (n == 2 && sql) {
-            sb_printf(sb, "TRIM(%s ", d->op);
+            put_wrapped(sb, "TRIM(", d->op, " ");
             pa(sb, k[1], ctx);
             sb_puts(sb, " FROM ");
             pa(sb, k[0], ctx);
@@ -486,7 +494,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
             return;
         }
         if (sql || n < 1) break;
-        sb_printf(sb, "%s(", name);
+        put_wrapped(sb, "", name, "(");
         pa(sb, k[0], ctx);
         if (n == 2) {
             sb_puts(sb, ", Some(");
@@ -498,7 +506,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         return;
     case CS_IGNORE_NULLS:
         if (!sql || n < 2) break;
-        sb_printf(sb, "%s(", name);
+        put_wrapped(sb, "", name, "(");
         if (distinct) sb_puts(sb, "DISTINCT ");
         print_args(sb, k, 0, n - 1, pa, ctx);
         sb_putc(sb, ')');

@@ -11,6 +11,18 @@ enum { MICROS_PER_SECOND = 1000000 };
 #define MICROS_PER_HOUR (60LL * MICROS_PER_MINUTE)
 #define MICROS_PER_DAY (24LL * MICROS_PER_HOUR)
 
+/* "%lld" without printf: integer literals are everywhere in plans, and
+ * vsnprintf cost many times the digits. */
+static void put_int64(StrBuf *sb, long long v) {
+    char digits[24];
+    size_t at = sizeof digits;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do digits[--at] = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) digits[--at] = '-';
+    sb_putn(sb, digits + at, sizeof digits - at);
+}
+
 static int64_t floor_div(int64_t a, int64_t b) {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
@@ -37,8 +49,10 @@ static void year_print(StrBuf *sb, int64_t y) {
         sb_printf(sb, "+%lld", (long long)y);
     else if (y < 0)
         sb_printf(sb, "-%04lld", (long long)-y);
-    else
-        sb_printf(sb, "%04lld", (long long)y);
+    else { /* 0000-9999: the common case, without printf */
+        char b[4] = {(char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10), (char)('0' + y % 10)};
+        sb_putn(sb, b, sizeof b);
+    }
 }
 
 void date_print(StrBuf *sb, int64_t days) {
@@ -46,7 +60,9 @@ void date_print(StrBuf *sb, int64_t days) {
     unsigned m, d;
     civil(days, &y, &m, &d);
     year_print(sb, y);
-    sb_printf(sb, "-%02u-%02u", m, d);
+    /* "-%02u-%02u": m is 1..12 and d 1..31 */
+    char b[6] = {'-', (char)('0' + m / 10), (char)('0' + m % 10), '-', (char)('0' + d / 10), (char)('0' + d % 10)};
+    sb_putn(sb, b, sizeof b);
 }
 
 void timestamp_print(StrBuf *sb, int64_t micros) {
@@ -195,8 +211,8 @@ static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
     case T_DATE:
     case T_TIMESTAMP:
     case T_TIMESTAMP_NTZ:
-    case T_YM_INTERVAL: sb_printf(sb, "%lld", (long long)v->u.i); return;
-    case T_DT_INTERVAL: sb_printf(sb, "%lld", (long long)v->u.iv.micros); return;
+    case T_YM_INTERVAL: put_int64(sb, (long long)v->u.i); return;
+    case T_DT_INTERVAL: put_int64(sb, (long long)v->u.iv.micros); return;
     case T_ARRAY:
         sb_putc(sb, '[');
         for (uint32_t i = 0; i < v->u.list.n; i++) {
@@ -245,7 +261,7 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
     case T_BYTE:
     case T_SHORT:
     case T_INT:
-    case T_LONG: sb_printf(sb, "%lld", (long long)v->u.i); return;
+    case T_LONG: put_int64(sb, (long long)v->u.i); return;
     case T_FLOAT: java_float_print(sb, (float)v->u.d); return;
     case T_DOUBLE: java_double_print(sb, v->u.d); return;
     case T_DECIMAL: decimal_print(sb, v->u.dec, t->scale); return;
