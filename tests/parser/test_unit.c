@@ -1042,4 +1042,22 @@ Test(parser_unit, keyword_lookup_finds_every_keyword) {
     cr_expect_eq(ps_keyword_lookup("ss_item_sk", 10), KW_NONE);
     cr_expect_eq(ps_keyword_lookup("", 0), KW_NONE);
     cr_expect_eq(ps_keyword_lookup("sElEcT", 6), KW_SELECT);
+    /* the probe folds case with | 0x20: only a letter's two cases may agree */
+    cr_expect_eq(ps_keyword_lookup("Timestamp_Ntz", 13), KW_TIMESTAMP_NTZ);
+    cr_expect_eq(ps_keyword_lookup("TIMESTAMP\x7fNTZ", 13), KW_NONE);
+    cr_expect_eq(ps_keyword_lookup("SELEC\xc4", 6), KW_NONE);
+    /* long identifiers and keywords inside a statement */
+    LexResult lr;
+    Arena *a = arena_new(0);
+    const char *sql = "select ss_sold_date_sk_and_a_very_long_name FrOm\tt\n where";
+    ps_lex_sql(a, sql, strlen(sql), &lr);
+    cr_assert_eq(lr.ntoks, 6);
+    cr_expect_eq(lr.toks[0].kw, KW_SELECT);
+    cr_expect_eq(lr.toks[1].kw, KW_NONE);
+    cr_expect_eq(lr.toks[1].end - lr.toks[1].start, 36);
+    cr_expect_eq(lr.toks[2].kw, KW_FROM);
+    cr_expect_eq(lr.toks[3].kw, KW_NONE);
+    cr_expect_eq(lr.toks[4].kw, KW_WHERE);
+    cr_expect_eq(lr.toks[5].kind, TK_EOF);
+    arena_free(a);
 }
