@@ -284,14 +284,14 @@ const DataType *ps_parse_type(Parser *p) {
 
 /* ---- nodes ---- */
 
-Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return node_new(p->a, k, start, prev_stop(p)); }
+Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return ps_new(p, k, start, prev_stop(p)); }
 
 Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
-    Node *f = node_new(p->a, NK_UnresolvedFunction, start, stop);
+    Node *f = ps_new(p, NK_UnresolvedFunction, start, stop);
     f->u.un.name = name_parts1(p->a, name);
     f->u.un.is_operator = is_op;
     f->u.un.nargs = (uint32_t)nargs;
-    node_set_kids(p->a, f, args, (uint32_t)nargs);
+    ps_set_kids(p, f, args, (uint32_t)nargs);
     return node_finish(f);
 }
 
@@ -305,13 +305,13 @@ Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t s
 }
 
 Node *ps_mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop) {
-    Node *n = node_new(p->a, NK_UnresolvedAttribute, start, stop);
+    Node *n = ps_new(p, NK_UnresolvedAttribute, start, stop);
     n->u.un.name = name;
     return node_finish(n);
 }
 
 static Node *mk_lit(Parser *p, const DataType *t, int32_t start, int32_t stop) {
-    Node *n = node_new(p->a, NK_Literal, start, stop);
+    Node *n = ps_new(p, NK_Literal, start, stop);
     n->type = t;
     n->u.lit.v.type = t;
     return n;
@@ -344,12 +344,12 @@ Node *ps_mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
 }
 
 Node *ps_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
-    Node *c = node_new(p->a, NK_Cast, start, stop);
+    Node *c = ps_new(p, NK_Cast, start, stop);
     c->type = t;
     c->u.cast.try_ = try_;
     c->u.cast.ansi = true;
     c->flags |= NF_PENDING; /* the analyzer checks the cast once its child is typed */
-    node_set_kids(p->a, c, &e, 1);
+    ps_set_kids(p, c, &e, 1);
     return node_finish(c);
 }
 
