@@ -12,22 +12,6 @@
 
 /* ---- tokens ---- */
 
-bool ps_accept_kw(Parser *p, Keyword k) {
-    if (is_kw(p, k)) {
-        advance(p);
-        return true;
-    }
-    return false;
-}
-
-bool ps_accept_op(Parser *p, OpKind o) {
-    if (is_op(p, o)) {
-        advance(p);
-        return true;
-    }
-    return false;
-}
-
 void ps_expect_kw(Parser *p, Keyword k) {
     if (!ps_accept_kw(p, k)) ps_syntax_error(p, "");
 }
@@ -86,9 +70,8 @@ _Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint) {
 
 _Noreturn void ps_syntax_error(Parser *p, const char *hint) { ps_syntax_error_at(p, tk(p), hint); }
 
-void ps_enter(Parser *p) {
-    if (++p->depth > p->opts.max_depth)
-        ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
+_Noreturn void ps_too_complex(Parser *p) {
+    ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
 }
 
 Node *ps_check_height(Parser *p, Node *n) {
@@ -120,12 +103,6 @@ Node *ps_try(Parser *p, PsFn fn, void *ctx) {
 }
 
 /* ---- identifiers ---- */
-
-bool ps_at_identifier(const Parser *p) {
-    const Token *t = tk(p);
-    if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
-    return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
-}
 
 static const char *ident_value(Parser *p, const Token *t) {
     if (t->kind == TK_QIDENT || (t->kind == TK_STRING && t->suffix == '"')) {

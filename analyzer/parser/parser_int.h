@@ -42,8 +42,17 @@ static inline bool at_eof(const Parser *p) { return tk(p)->kind == TK_EOF; }
 static inline void advance(Parser *p) {
     if (p->pos < p->n - 1) p->pos++;
 }
-bool ps_accept_kw(Parser *p, Keyword k);
-bool ps_accept_op(Parser *p, OpKind o);
+/* inline: the parser asks these of nearly every token, most often in vain */
+static inline bool ps_accept_kw(Parser *p, Keyword k) {
+    if (!is_kw(p, k)) return false;
+    advance(p);
+    return true;
+}
+static inline bool ps_accept_op(Parser *p, OpKind o) {
+    if (!is_op(p, o)) return false;
+    advance(p);
+    return true;
+}
 void ps_expect_kw(Parser *p, Keyword k);
 void ps_expect_op(Parser *p, OpKind o);
 /* Start offset of the current token; stop (inclusive) of the previous one. */
@@ -60,7 +69,10 @@ _Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint);
 ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) __attribute__((sentinel));
 /* Records a semantic error to report once the whole statement has parsed. */
 void ps_defer_error(Parser *p, ErrorInfo *e);
-void ps_enter(Parser *p); /* depth check */
+_Noreturn void ps_too_complex(Parser *p); /* FAILED_TO_PARSE_TOO_COMPLEX at the current token */
+static inline void ps_enter(Parser *p) { /* depth check */
+    if (++p->depth > p->opts.max_depth) ps_too_complex(p);
+}
 /* The nesting limit on what loops build (`1 + 1 + ...`, `UNION ALL` chains,
  * joins, pipe operators): they do not recurse, but the tree they make is as
  * deep as it is long, and everything after the parser walks it recursively.
@@ -78,7 +90,11 @@ static inline void leave(Parser *p) { p->depth--; }
 /* ---- identifiers and names ---- */
 /* A word or backquoted identifier (any keyword is allowed: Spark's keywords
  * are non-reserved by default). */
-bool ps_at_identifier(const Parser *p);
+static inline bool ps_at_identifier(const Parser *p) {
+    const Token *t = tk(p);
+    if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
+    return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
+}
 const char *ps_parse_identifier(Parser *p);
 NameParts ps_parse_multipart(Parser *p);
 /* (a, b, c) */
