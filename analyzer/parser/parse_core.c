@@ -20,7 +20,20 @@ void ps_expect_op(Parser *p, OpKind o) {
     if (!ps_accept_op(p, o)) ps_syntax_error(p, "");
 }
 
-const char *ps_tok_text(Parser *p, const Token *t) { return arena_strndup(p->a, p->sql + t->start, (size_t)(t->end - t->start)); }
+/* Most tokens are shorter than 16 bytes: then one 16-byte copy from the
+ * source (when it has 16 bytes left) into the 16 bytes the arena would round
+ * the allocation to anyway, instead of arena_strndup's call of memcpy. */
+const char *ps_tok_text(Parser *p, const Token *t) {
+    size_t n = (size_t)(t->end - t->start);
+    const char *src = p->sql + t->start;
+    if (n < 16 && (size_t)t->start + 16 <= p->len) {
+        char *out = arena_alloc(p->a, 16);
+        __builtin_memcpy(out, src, 16);
+        out[n] = 0;
+        return out;
+    }
+    return arena_strndup(p->a, src, n);
+}
 
 /* ---- errors ---- */
 
@@ -128,14 +141,29 @@ const char *ps_parse_identifier(Parser *p) {
     return s;
 }
 
+void ps_nb_push_slow(Parser *p, NameBuf *b, const char *part) {
+    if (b->n == NAMEBUF_INLINE) /* the parts so far move to the vector */
+        for (uint32_t i = 0; i < b->n; i++) ps_pv_push(p, &b->spill, b->v[i]);
+    ps_pv_push(p, &b->spill, part);
+    b->n++;
+}
+
+NameParts ps_nb_finish(Parser *p, NameBuf *b) {
+    if (b->n > NAMEBUF_INLINE) return (NameParts){b->spill.n, (const char **)b->spill.v};
+    const char **v = arena_alloc(p->a, sizeof(char *) * b->n); /* n >= 1: a name has a part */
+    for (uint32_t i = 0; i < b->n; i++) v[i] = b->v[i];
+    return (NameParts){b->n, v};
+}
+
 NameParts ps_parse_multipart(Parser *p) {
-    PtrVec v = {0};
-    ps_pv_push(p, &v, ps_parse_identifier(p));
+    NameBuf b;
+    b.n = 0;
+    ps_nb_push(p, &b, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
         advance(p);
-        ps_pv_push(p, &v, ps_parse_identifier(p));
+        ps_nb_push(p, &b, ps_parse_identifier(p));
     }
-    return (NameParts){v.n, (const char **)v.v};
+    return ps_nb_finish(p, &b);
 }
 
 uint32_t ps_parse_ident_list(Parser *p, const char ***out) {
@@ -265,7 +293,7 @@ Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return ps_new(p, k, start, p
 
 Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
     Node *f = ps_new(p, NK_UnresolvedFunction, start, stop);
-    f->u.un.name = name_parts1(p->a, name);
+    f->u.un.name = ps_name1(p, name);
     f->u.un.is_operator = is_op;
     f->u.un.nargs = (uint32_t)nargs;
     ps_set_kids(p, f, args, (uint32_t)nargs);

@@ -412,7 +412,7 @@ Node *ps_parse_window_spec(Parser *p) {
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) ps_syntax_error_at(p, tk_at(p, 2), "");
     if (ps_at_identifier(p)) {
         Node *w = ps_new(p, NK_UnresolvedWindowExpression, start, 0);
-        w->u.un.name = name_parts1(p->a, ps_parse_identifier(p));
+        w->u.un.name = ps_name1(p, ps_parse_identifier(p));
         return w; /* caller sets the kid and finishes */
     }
     ps_expect_op(p, OP_LPAREN);
@@ -422,7 +422,7 @@ Node *ps_parse_window_spec(Parser *p) {
         spec->u.wspec.ref_name = ps_parse_identifier(p);
         ps_expect_op(p, OP_RPAREN);
         Node *w = ps_new(p, NK_UnresolvedWindowExpression, start, prev_stop(p));
-        w->u.un.name = name_parts1(p->a, spec->u.wspec.ref_name);
+        w->u.un.name = ps_name1(p, spec->u.wspec.ref_name);
         return w;
     }
     if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
@@ -642,7 +642,7 @@ static Node *parse_lambda(Parser *p, int32_t start) {
         int32_t vs = cur_start(p);
         const char *s = ps_parse_identifier(p);
         Node *v = ps_new(p, NK_UnresolvedNamedLambdaVariable, vs, prev_stop(p));
-        v->u.un.name = name_parts1(p->a, s);
+        v->u.un.name = ps_name1(p, s);
         ps_nv_push(p, &vars, node_finish(v));
     } while (paren && ps_accept_op(p, OP_COMMA));
     if (paren) ps_expect_op(p, OP_RPAREN);
@@ -1139,17 +1139,18 @@ static Node *parse_primary_inner(Parser *p) {
         return ps_mk_fn(p, fname, false, start, prev_stop(p), 3, ul, a1, a2);
     }
     /* name: column reference or function call */
-    PtrVec parts = {0};
+    NameBuf parts;
+    parts.n = 0;
     bool last_quoted = tk(p)->kind == TK_QIDENT;
-    ps_pv_push(p, &parts, ps_parse_identifier(p));
+    ps_nb_push(p, &parts, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
            !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
         /* a.b( ... ) is a qualified function name; a.b is a column path */
         advance(p);
         last_quoted = tk(p)->kind == TK_QIDENT;
-        ps_pv_push(p, &parts, ps_parse_identifier(p));
+        ps_nb_push(p, &parts, ps_parse_identifier(p));
     }
-    NameParts np = {parts.n, (const char **)parts.v};
+    NameParts np = ps_nb_finish(p, &parts);
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         return parse_call(p, np, start);

@@ -145,7 +145,7 @@ static Node *apply_sample(Parser *p, const SampleSpec *s, Node *plan) {
 
 static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t start) {
     Node *n = plan1(p, NK_SubqueryAlias, child, start);
-    n->u.alias.name = name_parts1(p->a, name);
+    n->u.alias.name = ps_name1(p, name);
     return node_finish(n);
 }
 
@@ -511,12 +511,12 @@ static Node *parse_pivot(Parser *p, Node *child) {
     int32_t stop = prev_stop(p);
     Node *col;
     if (cols.n == 1) {
-        col = ps_mk_attr(p, name_parts1(p->a, cols.v[0]), start, stop);
+        col = ps_mk_attr(p, ps_name1(p, cols.v[0]), start, stop);
     } else {
         Node **args = ARENA_ARRAY(p->a, Node *, 2 * cols.n);
         for (uint32_t i = 0; i < cols.n; i++) {
             args[2 * i] = ps_mk_lit_string(p, cols.v[i], start, stop);
-            args[2 * i + 1] = ps_mk_attr(p, name_parts1(p->a, cols.v[i]), start, stop);
+            args[2 * i + 1] = ps_mk_attr(p, ps_name1(p, cols.v[i]), start, stop);
         }
         col = ps_mk_fnv(p, "named_struct", false, start, stop, (int)(2 * cols.n), args);
     }
@@ -610,7 +610,7 @@ static Node *parse_unpivot(Parser *p, Node *child) {
     Node *r = node_finish(u);
     if (!include_nulls) {
         Node **vals = ARENA_ARRAY(p->a, Node *, vcols.n);
-        for (uint32_t i = 0; i < vcols.n; i++) vals[i] = ps_mk_attr(p, name_parts1(p->a, vcols.v[i]), start, prev_stop(p));
+        for (uint32_t i = 0; i < vcols.n; i++) vals[i] = ps_mk_attr(p, ps_name1(p, vcols.v[i]), start, prev_stop(p));
         Node *co = ps_mk_fnv(p, "coalesce", false, start, prev_stop(p), (int)vcols.n, vals);
         Node *nn = ps_mk_fnv(p, "isnotnull", true, start, prev_stop(p), 1, &co);
         Node *f = plan1(p, NK_Filter, r, start);
@@ -681,7 +681,7 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
     Node *g = plan1(p, NK_UnresolvedGenerate, child, start);
     g->start = child->start;
     g->u.generate.outer = outer;
-    g->u.generate.qualifier = name_parts1(p->a, tbl);
+    g->u.generate.qualifier = ps_name1(p, tbl);
     g->u.generate.ncols = cols.n;
     g->u.generate.cols = (const char **)cols.v;
     ps_set_exprs(p, g, &gen, 1);
@@ -1442,7 +1442,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         do {
             /* identifierSeq: one-part names only */
             int32_t es = cur_start(p);
-            NameParts np = name_parts1(p->a, ps_parse_identifier(p));
+            NameParts np = ps_name1(p, ps_parse_identifier(p));
             ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
         } while (ps_accept_op(p, OP_COMMA));
         ps_set_kids(p, s, ex.v, ex.n);

@@ -165,6 +165,32 @@ typedef struct PtrVec {
 } PtrVec;
 void ps_pv_push(Parser *p, PtrVec *pv, const void *x);
 
+/* name_parts1 without its memcpy call */
+static inline NameParts ps_name1(Parser *p, const char *part) {
+    const char **v = arena_alloc(p->a, sizeof(char *));
+    v[0] = part;
+    return (NameParts){1, v};
+}
+
+/* A multi-part name being parsed: parts on the stack, copied to the arena
+ * once at the exact count (names are one to three parts; a vector of eight
+ * per name cost a call per part). Set n = 0 to start. */
+enum { NAMEBUF_INLINE = 8 };
+typedef struct NameBuf {
+    const char *v[NAMEBUF_INLINE];
+    uint32_t n;
+    PtrVec spill; /* all the parts once there are more than NAMEBUF_INLINE */
+} NameBuf;
+void ps_nb_push_slow(Parser *p, NameBuf *b, const char *part);
+static inline void ps_nb_push(Parser *p, NameBuf *b, const char *part) {
+    if (b->n < NAMEBUF_INLINE) b->v[b->n++] = part;
+    else {
+        if (b->n == NAMEBUF_INLINE) b->spill = (PtrVec){0};
+        ps_nb_push_slow(p, b, part);
+    }
+}
+NameParts ps_nb_finish(Parser *p, NameBuf *b);
+
 /* ---- literals (parse_literal.c) ---- */
 bool ps_at_string(const Parser *p);
 /* One or more adjacent string literals, unescaped and concatenated. */

@@ -1061,3 +1061,25 @@ Test(parser_unit, keyword_lookup_finds_every_keyword) {
     cr_expect_eq(lr.toks[5].kind, TK_EOF);
     arena_free(a);
 }
+
+/* Names are gathered on the stack up to eight parts and spill to a vector
+ * past that; identifiers shorter than 16 bytes are copied 16 bytes at a time
+ * (also at the very end of the text, where fewer than 16 bytes remain). */
+Test(parser_unit, long_names_and_short_identifiers) {
+    is_attr(X("a.b.c.d.e.f.g.h"), "a.b.c.d.e.f.g.h");
+    is_attr(X("a.b.c.d.e.f.g.h.i.j.`k k`"), "a.b.c.d.e.f.g.h.i.j.k k");
+    Node *f = X("db.s1.s2.s3.s4.s5.s6.s7.s8.fn(x)");
+    is_fn(f, "fn", false, 1);
+    cr_expect_eq(f->u.un.name.n, 10);
+    cr_expect_str_eq(f->u.un.name.v[0], "db");
+    is_attr(X("x"), "x");
+    is_attr(X("abcdefghijklmno"), "abcdefghijklmno");   /* 15 bytes, at the end */
+    is_attr(X("abcdefghijklmnop"), "abcdefghijklmnop"); /* 16 */
+    Node *s = P("SELECT t.abc FROM db.sch.tbl t");
+    cr_assert_eq(s->kind, NK_Project);
+    is_attr(s->exprs[0], "t.abc");
+    Node *r = s->kids[0]->kids[0];
+    cr_assert_eq(r->kind, NK_UnresolvedRelation);
+    cr_expect_eq(r->u.un.name.n, 3);
+    cr_expect_str_eq(r->u.un.name.v[2], "tbl");
+}
