@@ -48,7 +48,9 @@ static Node *balanced(Parser *p, const char *name, Node *const *v, uint32_t low,
     return ps_mk_fn(p, name, true, start, stop, 2, l, r);
 }
 
-static Node *parse_chain(Parser *p, Keyword kw, const char *name, Node *(*operand)(Parser *)) {
+/* inline: operand is then a direct call */
+static inline __attribute__((always_inline)) Node *parse_chain(Parser *p, Keyword kw, const char *name,
+                                                               Node *(*operand)(Parser *)) {
     Node *first = operand(p);
     if (!is_kw(p, kw)) return first;
     NodeVec v = {0};
@@ -131,6 +133,7 @@ static Node *finish_in_subquery(Parser *p, Node *value, Node *q, int32_t start) 
 static Node *parse_predicate(Parser *p) {
     Node *e = ps_parse_value_expr(p);
     for (;;) {
+        if (tk(p)->kind != TK_WORD) break; /* every predicate below starts with a keyword */
         int32_t start = e->start;
         int save = p->pos;
         bool neg = false;
@@ -309,7 +312,7 @@ static bool at_number(const Parser *p, int off) {
     return k == TK_INT || k == TK_DECIMAL || k == TK_EXP || k == TK_TYPEDNUM;
 }
 
-static Node *parse_postfix(Parser *p, Node *e);
+static inline Node *parse_postfix(Parser *p, Node *e);
 
 static Node *parse_unary(Parser *p) {
     int32_t start = cur_start(p);
@@ -756,7 +759,18 @@ Node *ps_parse_primary(Parser *p) {
     return e;
 }
 
-static Node *parse_postfix(Parser *p, Node *e) {
+static Node *parse_postfix_ops(Parser *p, Node *e);
+
+/* Most primaries have no postfix operator: tell so without a call. */
+static inline Node *parse_postfix(Parser *p, Node *e) {
+    const Token *t = tk(p);
+    if (t->kind == TK_OP ? (t->op == OP_LBRACKET || t->op == OP_DOT || t->op == OP_DCOLON)
+                         : (t->kind == TK_WORD && t->kw == KW_COLLATE))
+        return parse_postfix_ops(p, e);
+    return e;
+}
+
+static Node *parse_postfix_ops(Parser *p, Node *e) {
     for (;;) {
         int32_t start = e->start;
         if (is_op(p, OP_LBRACKET)) {
