@@ -16,13 +16,15 @@ SLOTS = 1 << SLOTS_LOG2  # power of two, > 8x the keywords: probes are short
 
 
 def kw_hash(word):
-    """As kw_hash in analyzer/parser/lexer.c (| 0x20 folds the case of letters)."""
+    """As kw_hash in analyzer/parser/lexer.c: the first and the last two bytes
+    as little-endian 16-bit loads, case-folded by | 0x20, one multiply."""
     b = word.encode()
     n = len(b)
-    first = (b[0] | 0x20) | ((b[1 if n > 1 else 0] | 0x20) << 8)
-    last = (b[n - 1] | 0x20) | ((b[n - 2 if n > 1 else 0] | 0x20) << 8)
-    x = ((first | (last << 16)) * 0x9E3779B1 + n * 0x85EBCA77) & 0xFFFFFFFF
-    x = ((x ^ (x >> 15)) * 0x2C1B3C6D) & 0xFFFFFFFF
+    if n >= 2:
+        first, last = b[0] | b[1] << 8, b[n - 2] | b[n - 1] << 8
+    else:
+        first = last = b[0] | b[0] << 8
+    x = (((first | last << 16) | 0x20202020) * 0x9E3779B1 + n * 0x85EBCA77) & 0xFFFFFFFF
     return x >> (32 - SLOTS_LOG2)
 
 

@@ -33,12 +33,14 @@ static inline char upper_ascii(char c) { return (c >= 'a' && c <= 'z') ? (char)(
  * instructions per word whatever its length, where a hash of every byte cost
  * ~5 per byte; the probe's compare settles the rest. n >= 1. */
 static inline uint32_t kw_hash(const char *s, size_t n) {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t second = n > 1 ? 1 : 0;
-    uint32_t first = (uint32_t)(u[0] | 0x20) | (uint32_t)(u[second] | 0x20) << 8;
-    uint32_t last = (uint32_t)(u[n - 1] | 0x20) | (uint32_t)(u[n - 1 - second] | 0x20) << 8;
-    uint32_t x = (first | last << 16) * 0x9E3779B1u + (uint32_t)n * 0x85EBCA77u;
-    x = (x ^ (x >> 15)) * 0x2C1B3C6Du;
+    uint16_t first, last;
+    if (n >= 2) { /* little-endian 16-bit loads, as the script reads them */
+        first = (uint16_t)((unsigned char)s[0] | (unsigned char)s[1] << 8);
+        last = (uint16_t)((unsigned char)s[n - 2] | (unsigned char)s[n - 1] << 8);
+    } else {
+        first = last = (uint16_t)((unsigned char)s[0] * 0x101u);
+    }
+    uint32_t x = ((uint32_t)first | (uint32_t)last << 16 | 0x20202020u) * 0x9E3779B1u + (uint32_t)n * 0x85EBCA77u;
     return x >> (32 - KW_HASH_SLOTS_LOG2);
 }
 
