@@ -75,44 +75,57 @@ bool node_kind_is_subquery(NodeKind k) {
            k == NK_LateralSubquery;
 }
 
+/* node_kind_is_subquery as a table: node_finish asks it of every node */
+static const unsigned char KIND_IS_SUBQUERY[NK_COUNT_] = {
+    [NK_ScalarSubquery] = 1, [NK_Exists] = 1, [NK_ListQuery] = 1, [NK_InSubquery] = 1, [NK_LateralSubquery] = 1,
+};
+
 Node *node_finish(Node *n) {
-    KindMask m = kind_mask_of(n->kind);
-    bool is_plan = KIND_CAT[n->kind] == CAT_PLAN;
+    NodeKind kind = n->kind;
+    /* kind_mask_of in two registers (its array form goes through memory) */
+    unsigned bit = kind_mask_bit(kind);
+    uint64_t one = (uint64_t)1 << (bit & 63);
+    uint64_t m0 = bit < 64 ? one : 0, m1 = bit < 64 ? 0 : one;
+    bool is_plan = KIND_CAT[kind] == CAT_PLAN;
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
     uint32_t all = NF_RESOLVED, any = 0, h = 0;
-    for (uint32_t i = 0; i < n->nkids; i++) {
-        const Node *k = n->kids[i];
+    Node *const *kids = n->kids;
+    for (uint32_t i = 0, nk = n->nkids; i < nk; i++) {
+        const Node *k = kids[i];
         if (k->height > h) h = k->height;
-        m.w[0] |= k->mask.w[0];
-        m.w[1] |= k->mask.w[1];
+        m0 |= k->mask.w[0];
+        m1 |= k->mask.w[1];
         all &= k->flags;
         any |= k->flags;
     }
-    for (uint32_t i = 0; i < n->nexprs; i++) {
-        const Node *e = n->exprs[i];
+    Node *const *exprs = n->exprs;
+    for (uint32_t i = 0, ne = n->nexprs; i < ne; i++) {
+        const Node *e = exprs[i];
         if (e->height > h) h = e->height;
-        m.w[0] |= e->mask.w[0];
-        m.w[1] |= e->mask.w[1];
+        m0 |= e->mask.w[0];
+        m1 |= e->mask.w[1];
         all &= e->flags;
     }
-    bool resolved = !(KIND_FLAGS[n->kind] & UNRESOLVED) && (all & NF_RESOLVED);
-    bool nondet = ((n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call) ||
-                  (!is_plan && (any & NF_NONDETERMINISTIC));
-    if (node_kind_is_subquery(n->kind) && n->u.subq.plan) {
-        m = kind_mask_or(m, n->u.subq.plan->mask);
-        if (n->u.subq.plan->height > h) h = n->u.subq.plan->height;
-        resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
+    uint32_t flags = n->flags;
+    bool resolved = !(KIND_FLAGS[kind] & UNRESOLVED) && (all & NF_RESOLVED) && !(flags & NF_PENDING) &&
+                    (is_plan || n->type);
+    bool nondet = ((flags & NF_NONDETERMINISTIC) && kind == NK_Call) || (!is_plan && (any & NF_NONDETERMINISTIC));
+    if (KIND_IS_SUBQUERY[kind] && n->u.subq.plan) {
+        const Node *plan = n->u.subq.plan;
+        m0 |= plan->mask.w[0];
+        m1 |= plan->mask.w[1];
+        if (plan->height > h) h = plan->height;
+        resolved = resolved && (plan->flags & NF_RESOLVED);
     }
-    if (!is_plan && !n->type) resolved = false;
-    if (n->flags & NF_PENDING) resolved = false;
     /* Spark's Join.resolved: a NATURAL or USING join is never resolved
        (ResolveNaturalAndUsingJoin must rewrite it first), so nothing above
        it expands a star over its unfinished output */
-    if (n->kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
-    n->mask = m;
+    if (kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
+    n->mask.w[0] = m0;
+    n->mask.w[1] = m1;
     n->height = h < UINT32_MAX ? h + 1 : h;
-    n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
+    n->flags = (flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
                (nondet ? NF_NONDETERMINISTIC : 0);
     return n;
 }

@@ -226,7 +226,7 @@ static Node *explain(Parser *p, Node *s) {
         advance(p);
     }
     Node *inner = ps_parse_statement_body(p);
-    node_set_kids(p->a, s, &inner, 1);
+    ps_set_kids(p, s, &inner, 1);
     s->stop = prev_stop(p);
     return node_finish(s);
 }
@@ -240,7 +240,7 @@ static Node *describe(Parser *p, Node *s, const char *words) {
         /* DESCRIBE [QUERY] query */
         s->kind = NK_DescribeQuery;
         Node *q = ps_parse_query(p);
-        node_set_kids(p->a, s, &q, 1);
+        ps_set_kids(p, s, &q, 1);
         s->stop = prev_stop(p);
         expect_end(p);
         return node_finish(s);
@@ -299,7 +299,7 @@ static Node *cache_table(Parser *p, Node *s, const char *words) {
         Node *q = ps_parse_query(p);
         s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
         s->u.ddl.extended = true; /* CACHE TABLE t AS query: text is the query's */
-        node_set_kids(p->a, s, &q, 1);
+        ps_set_kids(p, s, &q, 1);
     }
     expect_end(p);
     s->stop = prev_stop(p);
@@ -534,7 +534,7 @@ Node *ps_parse_command(Parser *p, int32_t start) {
     const Head *h = head_of(sb.data);
     if (!h) ps_syntax_error(p, "");
     for (char *c = raw.data; *c; c++) *c = (char)toupper((unsigned char)*c);
-    Node *s = node_new(p->a, h->kind, start, 0);
+    Node *s = ps_new(p, h->kind, start, 0);
     s->u.ddl.text = raw.data; /* the statement's keywords, as written */
     switch (h->tail) {
     case T_EXPLAIN: return explain(p, s);
@@ -712,7 +712,7 @@ static Node *alter_namespace(Parser *p, Node *s) {
 /* ALTER TABLE|VIEW t ... (the current token is TABLE or VIEW). */
 static Node *alter_relation(Parser *p, int32_t start, bool view) {
     advance(p);
-    Node *s = node_new(p->a, view ? NK_AlterView : NK_AlterTable, start, 0);
+    Node *s = ps_new(p, view ? NK_AlterView : NK_AlterTable, start, 0);
     s->u.ddl.is_view = view;
     s->u.ddl.text = view ? "ALTER VIEW" : "ALTER TABLE";
     Target t = ps_parse_target(p);
@@ -726,7 +726,7 @@ static Node *alter_relation(Parser *p, int32_t start, bool view) {
         int32_t qs = cur_start(p);
         Node *q = ps_parse_query(p);
         s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
-        node_set_kids(p->a, s, &q, 1);
+        ps_set_kids(p, s, &q, 1);
     } else if (view && is_kw(p, KW_WITH) && ps_word_is(p, 1, "SCHEMA")) {
         advance(p), advance(p);
         s->u.ddl.action = SA_SCHEMA_BINDING;
@@ -853,7 +853,7 @@ Node *ps_parse_alter(Parser *p, int32_t start) {
     if (is_kw(p, KW_VIEW)) return alter_relation(p, start, true);
     if (is_kw(p, KW_DATABASE) || is_kw(p, KW_SCHEMA) || is_kw(p, KW_NAMESPACE)) {
         advance(p);
-        Node *s = node_new(p->a, NK_AlterNamespace, start, 0);
+        Node *s = ps_new(p, NK_AlterNamespace, start, 0);
         s->u.ddl.text = "ALTER NAMESPACE";
         return alter_namespace(p, s);
     }

@@ -12,22 +12,6 @@
 
 /* ---- tokens ---- */
 
-bool ps_accept_kw(Parser *p, Keyword k) {
-    if (is_kw(p, k)) {
-        advance(p);
-        return true;
-    }
-    return false;
-}
-
-bool ps_accept_op(Parser *p, OpKind o) {
-    if (is_op(p, o)) {
-        advance(p);
-        return true;
-    }
-    return false;
-}
-
 void ps_expect_kw(Parser *p, Keyword k) {
     if (!ps_accept_kw(p, k)) ps_syntax_error(p, "");
 }
@@ -36,7 +20,20 @@ void ps_expect_op(Parser *p, OpKind o) {
     if (!ps_accept_op(p, o)) ps_syntax_error(p, "");
 }
 
-const char *ps_tok_text(Parser *p, const Token *t) { return arena_strndup(p->a, p->sql + t->start, (size_t)(t->end - t->start)); }
+/* Most tokens are shorter than 16 bytes: then one 16-byte copy from the
+ * source (when it has 16 bytes left) into the 16 bytes the arena would round
+ * the allocation to anyway, instead of arena_strndup's call of memcpy. */
+const char *ps_tok_text(Parser *p, const Token *t) {
+    size_t n = (size_t)(t->end - t->start);
+    const char *src = p->sql + t->start;
+    if (n < 16 && (size_t)t->start + 16 <= p->len) {
+        char *out = arena_alloc(p->a, 16);
+        __builtin_memcpy(out, src, 16);
+        out[n] = 0;
+        return out;
+    }
+    return arena_strndup(p->a, src, n);
+}
 
 /* ---- errors ---- */
 
@@ -86,9 +83,8 @@ _Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint) {
 
 _Noreturn void ps_syntax_error(Parser *p, const char *hint) { ps_syntax_error_at(p, tk(p), hint); }
 
-void ps_enter(Parser *p) {
-    if (++p->depth > p->opts.max_depth)
-        ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
+_Noreturn void ps_too_complex(Parser *p) {
+    ps_fail(p, ps_perr(p, "FAILED_TO_PARSE_TOO_COMPLEX", cur_start(p), cur_start(p), NULL));
 }
 
 Node *ps_check_height(Parser *p, Node *n) {
@@ -121,12 +117,6 @@ Node *ps_try(Parser *p, PsFn fn, void *ctx) {
 
 /* ---- identifiers ---- */
 
-bool ps_at_identifier(const Parser *p) {
-    const Token *t = tk(p);
-    if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
-    return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
-}
-
 static const char *ident_value(Parser *p, const Token *t) {
     if (t->kind == TK_QIDENT || (t->kind == TK_STRING && t->suffix == '"')) {
         char q = p->sql[t->start];
@@ -151,14 +141,29 @@ const char *ps_parse_identifier(Parser *p) {
     return s;
 }
 
+void ps_nb_push_slow(Parser *p, NameBuf *b, const char *part) {
+    if (b->n == NAMEBUF_INLINE) /* the parts so far move to the vector */
+        for (uint32_t i = 0; i < b->n; i++) ps_pv_push(p, &b->spill, b->v[i]);
+    ps_pv_push(p, &b->spill, part);
+    b->n++;
+}
+
+NameParts ps_nb_finish(Parser *p, NameBuf *b) {
+    if (b->n > NAMEBUF_INLINE) return (NameParts){b->spill.n, (const char **)b->spill.v};
+    const char **v = arena_alloc(p->a, sizeof(char *) * b->n); /* n >= 1: a name has a part */
+    for (uint32_t i = 0; i < b->n; i++) v[i] = b->v[i];
+    return (NameParts){b->n, v};
+}
+
 NameParts ps_parse_multipart(Parser *p) {
-    PtrVec v = {0};
-    ps_pv_push(p, &v, ps_parse_identifier(p));
+    NameBuf b;
+    b.n = 0;
+    ps_nb_push(p, &b, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT)) {
         advance(p);
-        ps_pv_push(p, &v, ps_parse_identifier(p));
+        ps_nb_push(p, &b, ps_parse_identifier(p));
     }
-    return (NameParts){v.n, (const char **)v.v};
+    return ps_nb_finish(p, &b);
 }
 
 uint32_t ps_parse_ident_list(Parser *p, const char ***out) {
@@ -284,14 +289,14 @@ const DataType *ps_parse_type(Parser *p) {
 
 /* ---- nodes ---- */
 
-Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return node_new(p->a, k, start, prev_stop(p)); }
+Node *ps_mk(Parser *p, NodeKind k, int32_t start) { return ps_new(p, k, start, prev_stop(p)); }
 
 Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args) {
-    Node *f = node_new(p->a, NK_UnresolvedFunction, start, stop);
-    f->u.un.name = name_parts1(p->a, name);
+    Node *f = ps_new(p, NK_UnresolvedFunction, start, stop);
+    f->u.un.name = ps_name1(p, name);
     f->u.un.is_operator = is_op;
     f->u.un.nargs = (uint32_t)nargs;
-    node_set_kids(p->a, f, args, (uint32_t)nargs);
+    ps_set_kids(p, f, args, (uint32_t)nargs);
     return node_finish(f);
 }
 
@@ -305,13 +310,13 @@ Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t s
 }
 
 Node *ps_mk_attr(Parser *p, NameParts name, int32_t start, int32_t stop) {
-    Node *n = node_new(p->a, NK_UnresolvedAttribute, start, stop);
+    Node *n = ps_new(p, NK_UnresolvedAttribute, start, stop);
     n->u.un.name = name;
     return node_finish(n);
 }
 
 static Node *mk_lit(Parser *p, const DataType *t, int32_t start, int32_t stop) {
-    Node *n = node_new(p->a, NK_Literal, start, stop);
+    Node *n = ps_new(p, NK_Literal, start, stop);
     n->type = t;
     n->u.lit.v.type = t;
     return n;
@@ -344,12 +349,12 @@ Node *ps_mk_lit_bool(Parser *p, bool v, int32_t start, int32_t stop) {
 }
 
 Node *ps_mk_cast(Parser *p, Node *e, const DataType *t, bool try_, int32_t start, int32_t stop) {
-    Node *c = node_new(p->a, NK_Cast, start, stop);
+    Node *c = ps_new(p, NK_Cast, start, stop);
     c->type = t;
     c->u.cast.try_ = try_;
     c->u.cast.ansi = true;
     c->flags |= NF_PENDING; /* the analyzer checks the cast once its child is typed */
-    node_set_kids(p->a, c, &e, 1);
+    ps_set_kids(p, c, &e, 1);
     return node_finish(c);
 }
 

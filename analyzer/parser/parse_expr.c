@@ -28,7 +28,7 @@ static Node *binop(Parser *p, const char *name, Node *l, Node *r) {
 }
 
 static Node *subquery_expr(Parser *p, NodeKind k, Node *plan, int32_t start) {
-    Node *n = node_new(p->a, k, start, prev_stop(p));
+    Node *n = ps_new(p, k, start, prev_stop(p));
     n->u.subq.plan = plan;
     return node_finish(n);
 }
@@ -48,7 +48,9 @@ static Node *balanced(Parser *p, const char *name, Node *const *v, uint32_t low,
     return ps_mk_fn(p, name, true, start, stop, 2, l, r);
 }
 
-static Node *parse_chain(Parser *p, Keyword kw, const char *name, Node *(*operand)(Parser *)) {
+/* inline: operand is then a direct call */
+static inline __attribute__((always_inline)) Node *parse_chain(Parser *p, Keyword kw, const char *name,
+                                                               Node *(*operand)(Parser *)) {
     Node *first = operand(p);
     if (!is_kw(p, kw)) return first;
     NodeVec v = {0};
@@ -116,13 +118,13 @@ static bool is_row_constructor(Parser *p, const Node *e) {
 }
 
 static Node *finish_in_subquery(Parser *p, Node *value, Node *q, int32_t start) {
-    Node *n = node_new(p->a, NK_InSubquery, start, prev_stop(p));
+    Node *n = ps_new(p, NK_InSubquery, start, prev_stop(p));
     n->u.subq.plan = q;
     if (is_row_constructor(p, value)) {
-        node_set_kids(p->a, n, value->kids, value->u.un.nargs);
+        ps_set_kids(p, n, value->kids, value->u.un.nargs);
         n->u.subq.nvalues = value->u.un.nargs;
     } else {
-        node_set_kids(p->a, n, &value, 1);
+        ps_set_kids(p, n, &value, 1);
         n->u.subq.nvalues = 1;
     }
     return node_finish(n);
@@ -131,6 +133,7 @@ static Node *finish_in_subquery(Parser *p, Node *value, Node *q, int32_t start) 
 static Node *parse_predicate(Parser *p) {
     Node *e = ps_parse_value_expr(p);
     for (;;) {
+        if (tk(p)->kind != TK_WORD) break; /* every predicate below starts with a keyword */
         int32_t start = e->start;
         int save = p->pos;
         bool neg = false;
@@ -160,8 +163,8 @@ static Node *parse_predicate(Parser *p) {
                 ps_nv_push(p, &v, e);
                 ps_parse_expr_list(p, &v);
                 ps_expect_op(p, OP_RPAREN);
-                r = node_new(p->a, NK_In, start, prev_stop(p));
-                node_set_kids(p->a, r, v.v, v.n);
+                r = ps_new(p, NK_In, start, prev_stop(p));
+                ps_set_kids(p, r, v.v, v.n);
                 r = node_finish(r);
             }
             e = neg ? unop(p, "not", r, start) : r;
@@ -309,7 +312,7 @@ static bool at_number(const Parser *p, int off) {
     return k == TK_INT || k == TK_DECIMAL || k == TK_EXP || k == TK_TYPEDNUM;
 }
 
-static Node *parse_postfix(Parser *p, Node *e);
+static inline Node *parse_postfix(Parser *p, Node *e);
 
 static Node *parse_unary(Parser *p) {
     int32_t start = cur_start(p);
@@ -353,10 +356,10 @@ Node *ps_parse_sort_item(Parser *p) {
         else if (ps_accept_kw(p, KW_LAST)) nulls_first = false;
         else ps_syntax_error(p, "");
     }
-    Node *s = node_new(p->a, NK_SortOrder, start, prev_stop(p));
+    Node *s = ps_new(p, NK_SortOrder, start, prev_stop(p));
     s->u.sort_order.descending = desc;
     s->u.sort_order.nulls_first = nulls_first;
-    node_set_kids(p->a, s, &e, 1);
+    ps_set_kids(p, s, &e, 1);
     return node_finish(s);
 }
 
@@ -382,7 +385,7 @@ static Node *parse_frame_bound(Parser *p) {
     int32_t start = cur_start(p);
     if (is_kw(p, KW_UNBOUNDED)) {
         advance(p);
-        Node *b = node_new(p->a, NK_FrameBoundary, start, 0);
+        Node *b = ps_new(p, NK_FrameBoundary, start, 0);
         if (ps_accept_kw(p, KW_PRECEDING)) b->u.bound.type = BOUND_UNBOUNDED_PRECEDING;
         else if (ps_accept_kw(p, KW_FOLLOWING)) b->u.bound.type = BOUND_UNBOUNDED_FOLLOWING;
         else ps_syntax_error(p, "");
@@ -392,7 +395,7 @@ static Node *parse_frame_bound(Parser *p) {
     if (is_kw(p, KW_CURRENT) && is_kw_at(p, 1, KW_ROW)) {
         advance(p);
         advance(p);
-        Node *b = node_new(p->a, NK_FrameBoundary, start, prev_stop(p));
+        Node *b = ps_new(p, NK_FrameBoundary, start, prev_stop(p));
         b->u.bound.type = BOUND_CURRENT_ROW;
         return node_finish(b);
     }
@@ -411,18 +414,18 @@ Node *ps_parse_window_spec(Parser *p) {
     int32_t start = cur_start(p);
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) ps_syntax_error_at(p, tk_at(p, 2), "");
     if (ps_at_identifier(p)) {
-        Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, 0);
-        w->u.un.name = name_parts1(p->a, ps_parse_identifier(p));
+        Node *w = ps_new(p, NK_UnresolvedWindowExpression, start, 0);
+        w->u.un.name = ps_name1(p, ps_parse_identifier(p));
         return w; /* caller sets the kid and finishes */
     }
     ps_expect_op(p, OP_LPAREN);
-    Node *spec = node_new(p->a, NK_WindowSpecDefinition, start, 0);
+    Node *spec = ps_new(p, NK_WindowSpecDefinition, start, 0);
     NodeVec kids = {0};
     if (ps_at_identifier(p) && is_op_at(p, 1, OP_RPAREN) && !is_kw(p, KW_PARTITION) && !is_kw(p, KW_ORDER)) {
         spec->u.wspec.ref_name = ps_parse_identifier(p);
         ps_expect_op(p, OP_RPAREN);
-        Node *w = node_new(p->a, NK_UnresolvedWindowExpression, start, prev_stop(p));
-        w->u.un.name = name_parts1(p->a, spec->u.wspec.ref_name);
+        Node *w = ps_new(p, NK_UnresolvedWindowExpression, start, prev_stop(p));
+        w->u.un.name = ps_name1(p, spec->u.wspec.ref_name);
         return w;
     }
     if (is_kw(p, KW_CLUSTER) && is_kw_at(p, 1, KW_BY)) {
@@ -445,7 +448,7 @@ Node *ps_parse_window_spec(Parser *p) {
     }
     if (is_kw(p, KW_ROWS) || is_kw(p, KW_RANGE)) {
         int32_t fs = cur_start(p);
-        Node *f = node_new(p->a, NK_SpecifiedWindowFrame, fs, 0);
+        Node *f = ps_new(p, NK_SpecifiedWindowFrame, fs, 0);
         f->u.frame.type = is_kw(p, KW_ROWS) ? FRAME_ROWS : FRAME_RANGE;
         advance(p);
         Node *lo, *hi;
@@ -455,19 +458,19 @@ Node *ps_parse_window_spec(Parser *p) {
             hi = parse_frame_bound(p);
         } else {
             lo = parse_frame_bound(p);
-            hi = node_new(p->a, NK_FrameBoundary, -1, -1);
+            hi = ps_new(p, NK_FrameBoundary, -1, -1);
             hi->u.bound.type = BOUND_CURRENT_ROW;
             hi = node_finish(hi);
         }
         Node *fk[2] = {lo, hi};
-        node_set_kids(p->a, f, fk, 2);
+        ps_set_kids(p, f, fk, 2);
         f->stop = prev_stop(p);
         ps_nv_push(p, &kids, node_finish(f));
         spec->u.wspec.has_frame = true;
     }
     ps_expect_op(p, OP_RPAREN);
     spec->stop = prev_stop(p);
-    node_set_kids(p->a, spec, kids.v, kids.n);
+    ps_set_kids(p, spec, kids.v, kids.n);
     return node_finish(spec);
 }
 
@@ -479,14 +482,14 @@ static Node *with_over(Parser *p, Node *f) {
     f->stop = prev_stop(p); /* the call's origin covers its OVER clause, as in Spark */
     if (w->kind == NK_UnresolvedWindowExpression) {
         Node *c = node_copy(p->a, w);
-        node_set_kids(p->a, c, &f, 1);
+        ps_set_kids(p, c, &f, 1);
         c->start = f->start;
         c->stop = prev_stop(p);
         return node_finish(c);
     }
-    Node *we = node_new(p->a, NK_WindowExpression, f->start, prev_stop(p));
+    Node *we = ps_new(p, NK_WindowExpression, f->start, prev_stop(p));
     Node *k[2] = {f, w};
-    node_set_kids(p->a, we, k, 2);
+    ps_set_kids(p, we, k, 2);
     return node_finish(we);
 }
 
@@ -506,9 +509,9 @@ static Node *parse_named_item(Parser *p) {
         alias = ps_parse_identifier(p);
     }
     if (!alias) return e;
-    Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+    Node *a = ps_new(p, NK_Alias, start, prev_stop(p));
     a->u.attr.name = alias;
-    node_set_kids(p->a, a, &e, 1);
+    ps_set_kids(p, a, &e, 1);
     return node_finish(a);
 }
 
@@ -530,15 +533,15 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
             int32_t as = cur_start(p);
             if (is_op(p, OP_STAR) && (is_op_at(p, 1, OP_RPAREN) || is_op_at(p, 1, OP_COMMA))) {
                 advance(p);
-                Node *s = node_new(p->a, NK_UnresolvedStar, as, prev_stop(p));
+                Node *s = ps_new(p, NK_UnresolvedStar, as, prev_stop(p));
                 ps_nv_push(p, &args, node_finish(s));
             } else if (is_func_arg_start_named(p)) {
                 const char *an = ps_parse_identifier(p);
                 advance(p); /* => */
                 Node *v = ps_parse_expr(p);
-                Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
+                Node *na = ps_new(p, NK_NamedArgument, as, prev_stop(p));
                 na->u.named.name = an;
-                node_set_kids(p->a, na, &v, 1);
+                ps_set_kids(p, na, &v, 1);
                 ps_nv_push(p, &args, node_finish(na));
             } else if (named_items) {
                 ps_nv_push(p, &args, parse_named_item(p));
@@ -583,7 +586,7 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
     }
     if (filter) ps_nv_push(p, &args, filter);
     for (uint32_t i = 0; i < order.n; i++) ps_nv_push(p, &args, order.v[i]);
-    Node *f = node_new(p->a, NK_UnresolvedFunction, start, prev_stop(p));
+    Node *f = ps_new(p, NK_UnresolvedFunction, start, prev_stop(p));
     f->u.un.name = name;
     f->u.un.nargs = nargs;
     f->u.un.norder = order.n;
@@ -591,7 +594,7 @@ static Node *parse_call(Parser *p, NameParts name, int32_t start) {
     f->u.un.respect_nulls = respect;
     if (distinct) f->flags |= NF_DISTINCT;
     if (filter) f->flags |= NF_HAS_FILTER;
-    node_set_kids(p->a, f, args.v, args.n);
+    ps_set_kids(p, f, args.v, args.n);
     return with_over(p, node_finish(f));
 }
 
@@ -641,8 +644,8 @@ static Node *parse_lambda(Parser *p, int32_t start) {
     do {
         int32_t vs = cur_start(p);
         const char *s = ps_parse_identifier(p);
-        Node *v = node_new(p->a, NK_UnresolvedNamedLambdaVariable, vs, prev_stop(p));
-        v->u.un.name = name_parts1(p->a, s);
+        Node *v = ps_new(p, NK_UnresolvedNamedLambdaVariable, vs, prev_stop(p));
+        v->u.un.name = ps_name1(p, s);
         ps_nv_push(p, &vars, node_finish(v));
     } while (paren && ps_accept_op(p, OP_COMMA));
     if (paren) ps_expect_op(p, OP_RPAREN);
@@ -650,8 +653,8 @@ static Node *parse_lambda(Parser *p, int32_t start) {
     NodeVec kids = {0};
     ps_nv_push(p, &kids, ps_parse_expr(p));
     for (uint32_t i = 0; i < vars.n; i++) ps_nv_push(p, &kids, vars.v[i]);
-    Node *l = node_new(p->a, NK_LambdaFunction, start, prev_stop(p));
-    node_set_kids(p->a, l, kids.v, kids.n);
+    Node *l = ps_new(p, NK_LambdaFunction, start, prev_stop(p));
+    ps_set_kids(p, l, kids.v, kids.n);
     return node_finish(l);
 }
 
@@ -690,14 +693,14 @@ static Node *parse_case(Parser *p, int32_t start) {
         has_else = true;
     }
     ps_expect_kw(p, KW_END);
-    Node *cw = node_new(p->a, NK_CaseWhen, start, prev_stop(p));
+    Node *cw = ps_new(p, NK_CaseWhen, start, prev_stop(p));
     cw->u.casew.has_else = has_else;
-    node_set_kids(p->a, cw, kids.v, kids.n);
+    ps_set_kids(p, cw, kids.v, kids.n);
     return node_finish(cw);
 }
 
 static Node *star(Parser *p, NameParts target, int32_t start) {
-    Node *s = node_new(p->a, NK_UnresolvedStar, start, prev_stop(p));
+    Node *s = ps_new(p, NK_UnresolvedStar, start, prev_stop(p));
     s->u.un.name = target;
     if (is_kw(p, KW_EXCEPT) && is_op_at(p, 1, OP_LPAREN) && !ps_at_query_start_at(p, 1)) {
         advance(p);
@@ -709,7 +712,7 @@ static Node *star(Parser *p, NameParts target, int32_t start) {
             ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
         } while (ps_accept_op(p, OP_COMMA));
         ps_expect_op(p, OP_RPAREN);
-        node_set_kids(p->a, s, ex.v, ex.n);
+        ps_set_kids(p, s, ex.v, ex.n);
         s->stop = prev_stop(p);
     }
     return node_finish(s);
@@ -732,7 +735,7 @@ static bool quoted_regex(const Parser *p, const char *name) {
 
 /* UnresolvedRegex(pattern, table): a star that keeps the pattern */
 static Node *regex_star(Parser *p, NameParts table, const char *pattern, int32_t start) {
-    Node *s = node_new(p->a, NK_UnresolvedStar, start, prev_stop(p));
+    Node *s = ps_new(p, NK_UnresolvedStar, start, prev_stop(p));
     s->u.un.name = table;
     s->u.un.regex = pattern;
     s->u.un.regex_case_sensitive = p->opts.case_sensitive;
@@ -756,16 +759,27 @@ Node *ps_parse_primary(Parser *p) {
     return e;
 }
 
-static Node *parse_postfix(Parser *p, Node *e) {
+static Node *parse_postfix_ops(Parser *p, Node *e);
+
+/* Most primaries have no postfix operator: tell so without a call. */
+static inline Node *parse_postfix(Parser *p, Node *e) {
+    const Token *t = tk(p);
+    if (t->kind == TK_OP ? (t->op == OP_LBRACKET || t->op == OP_DOT || t->op == OP_DCOLON)
+                         : (t->kind == TK_WORD && t->kw == KW_COLLATE))
+        return parse_postfix_ops(p, e);
+    return e;
+}
+
+static Node *parse_postfix_ops(Parser *p, Node *e) {
     for (;;) {
         int32_t start = e->start;
         if (is_op(p, OP_LBRACKET)) {
             advance(p);
             Node *i = ps_parse_expr(p);
             ps_expect_op(p, OP_RBRACKET);
-            Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
+            Node *x = ps_new(p, NK_UnresolvedExtractValue, start, prev_stop(p));
             Node *k[2] = {e, i};
-            node_set_kids(p->a, x, k, 2);
+            ps_set_kids(p, x, k, 2);
             e = node_finish(x);
             continue;
         }
@@ -781,10 +795,10 @@ static Node *parse_postfix(Parser *p, Node *e) {
                 e = ps_mk_attr(p, name_parts(p->a, e->u.un.name.n + 1, v), start, prev_stop(p));
                 continue;
             }
-            Node *x = node_new(p->a, NK_UnresolvedExtractValue, start, prev_stop(p));
+            Node *x = ps_new(p, NK_UnresolvedExtractValue, start, prev_stop(p));
             x->u.extract.is_field = true;
             Node *k[2] = {e, ps_mk_lit_string(p, f, fs, prev_stop(p))};
-            node_set_kids(p->a, x, k, 2);
+            ps_set_kids(p, x, k, 2);
             e = node_finish(x);
             continue;
         }
@@ -870,13 +884,13 @@ static Node *parse_primary_inner(Parser *p) {
         break; /* double-quoted identifier */
     case TK_QPARAM: {
         advance(p);
-        Node *n = node_new(p->a, NK_PosParameter, start, prev_stop(p));
+        Node *n = ps_new(p, NK_PosParameter, start, prev_stop(p));
         n->u.pos.index = p->npos_params++;
         return node_finish(n);
     }
     case TK_NPARAM: {
         advance(p);
-        Node *n = node_new(p->a, NK_NamedParameter, start, prev_stop(p));
+        Node *n = ps_new(p, NK_NamedParameter, start, prev_stop(p));
         n->u.named.name = arena_strndup(p->a, p->sql + t->start + 1, (size_t)(t->end - t->start - 1));
         return node_finish(n);
     }
@@ -1058,22 +1072,22 @@ static Node *parse_primary_inner(Parser *p) {
                     advance(p);
                     Node *call = parse_call(p, (NameParts){0, NULL}, start);
                     Node *f = call->kind == NK_UnresolvedFunction ? call : call->kids[0];
-                    Node *ie = node_new(p->a, NK_UnresolvedIdentifierExpr, start, f->stop);
+                    Node *ie = ps_new(p, NK_UnresolvedIdentifierExpr, start, f->stop);
                     ie->u.idexpr.is_function = true;
                     ie->u.idexpr.distinct = (f->flags & NF_DISTINCT) != 0;
                     Node **k = ARENA_ARRAY(p->a, Node *, f->nkids + 1);
                     k[0] = idx;
                     for (uint32_t i = 0; i < f->nkids; i++) k[i + 1] = f->kids[i];
-                    node_set_kids(p->a, ie, k, f->nkids + 1);
+                    ps_set_kids(p, ie, k, f->nkids + 1);
                     ie = node_finish(ie);
                     if (call == f) return ie;
                     Node *c = node_copy(p->a, call);
                     Node *ck[2] = {ie, call->nkids > 1 ? call->kids[1] : NULL};
-                    node_set_kids(p->a, c, ck, call->nkids);
+                    ps_set_kids(p, c, ck, call->nkids);
                     return node_finish(c);
                 }
-                Node *ie = node_new(p->a, NK_UnresolvedIdentifierExpr, start, prev_stop(p));
-                node_set_kids(p->a, ie, &idx, 1);
+                Node *ie = ps_new(p, NK_UnresolvedIdentifierExpr, start, prev_stop(p));
+                ps_set_kids(p, ie, &idx, 1);
                 return node_finish(ie);
             }
             break;
@@ -1139,17 +1153,18 @@ static Node *parse_primary_inner(Parser *p) {
         return ps_mk_fn(p, fname, false, start, prev_stop(p), 3, ul, a1, a2);
     }
     /* name: column reference or function call */
-    PtrVec parts = {0};
+    NameBuf parts;
+    parts.n = 0;
     bool last_quoted = tk(p)->kind == TK_QIDENT;
-    ps_pv_push(p, &parts, ps_parse_identifier(p));
+    ps_nb_push(p, &parts, ps_parse_identifier(p));
     while (is_op(p, OP_DOT) && (tk_at(p, 1)->kind == TK_WORD || tk_at(p, 1)->kind == TK_QIDENT) &&
            !(is_kw_at(p, 1, KW_IDENTIFIER) && is_op_at(p, 2, OP_LPAREN))) {
         /* a.b( ... ) is a qualified function name; a.b is a column path */
         advance(p);
         last_quoted = tk(p)->kind == TK_QIDENT;
-        ps_pv_push(p, &parts, ps_parse_identifier(p));
+        ps_nb_push(p, &parts, ps_parse_identifier(p));
     }
-    NameParts np = {parts.n, (const char **)parts.v};
+    NameParts np = ps_nb_finish(p, &parts);
     if (is_op(p, OP_LPAREN)) {
         advance(p);
         return parse_call(p, np, start);

@@ -147,7 +147,7 @@ static Node *lit(Parser *p, const DataType *t, int32_t start);
 Node *ps_literal_node(Parser *p, const DataType *t, int32_t start) { return lit(p, t, start); }
 
 static Node *lit(Parser *p, const DataType *t, int32_t start) {
-    Node *n = node_new(p->a, NK_Literal, start, prev_stop(p));
+    Node *n = ps_new(p, NK_Literal, start, prev_stop(p));
     n->type = t;
     n->u.lit.v.type = t;
     return n;

@@ -20,8 +20,8 @@ static bool word_eq_tok(const Parser *p, const Token *t, const char *w) {
 }
 
 static Node *plan1(Parser *p, NodeKind k, Node *child, int32_t start) {
-    Node *n = node_new(p->a, k, start, prev_stop(p));
-    if (child) node_set_kids(p->a, n, &child, 1);
+    Node *n = ps_new(p, k, start, prev_stop(p));
+    if (child) ps_set_kids(p, n, &child, 1);
     return n;
 }
 
@@ -126,26 +126,26 @@ static SampleSpec parse_sample(Parser *p) {
 static Node *apply_sample(Parser *p, const SampleSpec *s, Node *plan) {
     if (!s->present) return plan;
     if (s->rows) {
-        Node *ll = node_new(p->a, NK_LocalLimit, s->start, s->stop);
-        node_set_kids(p->a, ll, &plan, 1);
-        node_set_exprs(p->a, ll, (Node *const *)&s->rows, 1);
+        Node *ll = ps_new(p, NK_LocalLimit, s->start, s->stop);
+        ps_set_kids(p, ll, &plan, 1);
+        ps_set_exprs(p, ll, (Node *const *)&s->rows, 1);
         ll = node_finish(ll);
-        Node *gl = node_new(p->a, NK_GlobalLimit, s->start, s->stop);
-        node_set_kids(p->a, gl, &ll, 1);
-        node_set_exprs(p->a, gl, (Node *const *)&s->rows, 1);
+        Node *gl = ps_new(p, NK_GlobalLimit, s->start, s->stop);
+        ps_set_kids(p, gl, &ll, 1);
+        ps_set_exprs(p, gl, (Node *const *)&s->rows, 1);
         return node_finish(gl);
     }
-    Node *n = node_new(p->a, NK_Sample, s->start, s->stop);
+    Node *n = ps_new(p, NK_Sample, s->start, s->stop);
     n->u.sample.lower = 0.0;
     n->u.sample.upper = s->fraction;
     n->u.sample.seed = s->seed;
-    node_set_kids(p->a, n, &plan, 1);
+    ps_set_kids(p, n, &plan, 1);
     return node_finish(n);
 }
 
 static Node *subquery_alias(Parser *p, const char *name, Node *child, int32_t start) {
     Node *n = plan1(p, NK_SubqueryAlias, child, start);
-    n->u.alias.name = name_parts1(p->a, name);
+    n->u.alias.name = ps_name1(p, name);
     return node_finish(n);
 }
 
@@ -230,15 +230,15 @@ static Node *parse_inline_table(Parser *p, int32_t start) {
     do {
         int32_t rs = cur_start(p);
         Node *e = ps_parse_expr(p);
-        Node *row = node_new(p->a, NK_ExprList, rs, prev_stop(p));
-        if (is_row_ctor(p, e)) node_set_kids(p->a, row, e->kids, e->u.un.nargs);
-        else node_set_kids(p->a, row, &e, 1);
+        Node *row = ps_new(p, NK_ExprList, rs, prev_stop(p));
+        if (is_row_ctor(p, e)) ps_set_kids(p, row, e->kids, e->u.un.nargs);
+        else ps_set_kids(p, row, &e, 1);
         if (!rows.n) first = row->nkids;
         ps_nv_push(p, &rows, node_finish(row));
     } while (ps_accept_op(p, OP_COMMA));
     TableAlias ta = parse_table_alias(p);
-    Node *t = node_new(p->a, NK_UnresolvedInlineTable, start, prev_stop(p));
-    node_set_exprs(p->a, t, rows.v, rows.n);
+    Node *t = ps_new(p, NK_UnresolvedInlineTable, start, prev_stop(p));
+    ps_set_exprs(p, t, rows.v, rows.n);
     if (ta.ncols) {
         t->u.cols.ncols = ta.ncols;
         t->u.cols.cols = ta.cols;
@@ -292,34 +292,34 @@ static Node *parse_tvf(Parser *p, NameParts name, int32_t start, Node *ident_exp
                 } else {
                     int32_t rs = cur_start(p);
                     NameParts np = ps_parse_multipart(p);
-                    rel = node_new(p->a, NK_UnresolvedRelation, rs, prev_stop(p));
+                    rel = ps_new(p, NK_UnresolvedRelation, rs, prev_stop(p));
                     rel->u.un.name = np;
                     rel = node_finish(rel);
                 }
-                Node *s = node_new(p->a, NK_ScalarSubquery, as, prev_stop(p));
+                Node *s = ps_new(p, NK_ScalarSubquery, as, prev_stop(p));
                 s->u.subq.plan = rel;
                 ps_nv_push(p, &args, node_finish(s));
             } else if (ps_at_identifier(p) && is_op_at(p, 1, OP_FATARROW)) {
                 const char *an = ps_parse_identifier(p);
                 advance(p);
                 Node *v = ps_parse_expr(p);
-                Node *na = node_new(p->a, NK_NamedArgument, as, prev_stop(p));
+                Node *na = ps_new(p, NK_NamedArgument, as, prev_stop(p));
                 na->u.named.name = an;
-                node_set_kids(p->a, na, &v, 1);
+                ps_set_kids(p, na, &v, 1);
                 ps_nv_push(p, &args, node_finish(na));
             } else ps_nv_push(p, &args, ps_parse_expr(p));
         } while (ps_accept_op(p, OP_COMMA));
     }
     ps_expect_op(p, OP_RPAREN);
-    Node *f = node_new(p->a, NK_UnresolvedTableValuedFunction, start, prev_stop(p));
+    Node *f = ps_new(p, NK_UnresolvedTableValuedFunction, start, prev_stop(p));
     f->u.un.name = name;
-    node_set_exprs(p->a, f, args.v, args.n);
+    ps_set_exprs(p, f, args.v, args.n);
     f = node_finish(f);
     if (ident_expr) {
-        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
+        Node *w = ps_new(p, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
         w->u.idplan.builds = NK_UnresolvedTableValuedFunction;
-        node_set_exprs(p->a, w, &ident_expr, 1);
-        node_set_kids(p->a, w, &f, 1);
+        ps_set_exprs(p, w, &ident_expr, 1);
+        ps_set_kids(p, w, &f, 1);
         f = node_finish(w);
     }
     if (name.n > 1)
@@ -364,16 +364,16 @@ Node *ps_parse_relation_primary(Parser *p) {
     if (is_kw(p, KW_IDENTIFIER) && is_op_at(p, 1, OP_LPAREN)) {
         Node *e = ps_parse_identifier_clause(p);
         if (is_op(p, OP_LPAREN)) return parse_tvf(p, (NameParts){0, NULL}, start, e);
-        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
+        Node *w = ps_new(p, NK_UnresolvedIdentifierPlan, start, prev_stop(p));
         w->u.idplan.builds = NK_UnresolvedRelation;
-        node_set_exprs(p->a, w, &e, 1);
+        ps_set_exprs(p, w, &e, 1);
         w = node_finish(w);
         TableAlias ta = parse_table_alias(p);
         return apply_alias(p, &ta, w, start);
     }
     NameParts np = ps_parse_multipart(p);
     if (is_op(p, OP_LPAREN)) return parse_tvf(p, np, start, NULL);
-    Node *r = node_new(p->a, NK_UnresolvedRelation, start, prev_stop(p));
+    Node *r = ps_new(p, NK_UnresolvedRelation, start, prev_stop(p));
     r->u.un.name = np;
     r = node_finish(r);
     SampleSpec sample = parse_sample(p);
@@ -387,12 +387,12 @@ static void lateral_relation_error(Parser *p, const Node *r) {
 }
 
 static Node *lateral_join(Parser *p, Node *left, Node *right, JoinType jt, Node *cond, int32_t start) {
-    Node *ls = node_new(p->a, NK_LateralSubquery, right->start, right->stop);
+    Node *ls = ps_new(p, NK_LateralSubquery, right->start, right->stop);
     ls->u.subq.plan = right;
     ls = node_finish(ls);
     Node *j = plan1(p, NK_LateralJoin, left, start);
     Node *ex[2] = {ls, cond};
-    node_set_exprs(p->a, j, ex, cond ? 2 : 1);
+    ps_set_exprs(p, j, ex, cond ? 2 : 1);
     j->u.join.type = jt;
     return node_finish(j);
 }
@@ -458,10 +458,10 @@ static Node *parse_join(Parser *p, Node *left) {
     if (natural && jt == JOIN_CROSS)
         ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN", start, prev_stop(p), NULL));
     if (lateral) return lateral_join(p, left, right, jt, cond, start);
-    Node *j = node_new(p->a, NK_Join, start, prev_stop(p));
+    Node *j = ps_new(p, NK_Join, start, prev_stop(p));
     Node *k[2] = {left, right};
-    node_set_kids(p->a, j, k, 2);
-    if (cond) node_set_exprs(p->a, j, &cond, 1);
+    ps_set_kids(p, j, k, 2);
+    if (cond) ps_set_exprs(p, j, &cond, 1);
     j->u.join.type = jt;
     j->u.join.natural = natural;
     j->u.join.nusing = nusing;
@@ -477,9 +477,9 @@ static Node *pivot_named_expr(Parser *p) {
     if (ps_accept_kw(p, KW_AS)) alias = ps_parse_identifier(p);
     else if (ps_at_identifier(p) && !ps_is_clause_keyword(tk(p)) && !is_kw(p, KW_FOR)) alias = ps_parse_identifier(p);
     if (!alias) return e;
-    Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+    Node *a = ps_new(p, NK_Alias, start, prev_stop(p));
     a->u.attr.name = alias;
-    node_set_kids(p->a, a, &e, 1);
+    ps_set_kids(p, a, &e, 1);
     return node_finish(a);
 }
 
@@ -511,24 +511,24 @@ static Node *parse_pivot(Parser *p, Node *child) {
     int32_t stop = prev_stop(p);
     Node *col;
     if (cols.n == 1) {
-        col = ps_mk_attr(p, name_parts1(p->a, cols.v[0]), start, stop);
+        col = ps_mk_attr(p, ps_name1(p, cols.v[0]), start, stop);
     } else {
         Node **args = ARENA_ARRAY(p->a, Node *, 2 * cols.n);
         for (uint32_t i = 0; i < cols.n; i++) {
             args[2 * i] = ps_mk_lit_string(p, cols.v[i], start, stop);
-            args[2 * i + 1] = ps_mk_attr(p, name_parts1(p->a, cols.v[i]), start, stop);
+            args[2 * i + 1] = ps_mk_attr(p, ps_name1(p, cols.v[i]), start, stop);
         }
         col = ps_mk_fnv(p, "named_struct", false, start, stop, (int)(2 * cols.n), args);
     }
-    Node *pv = node_new(p->a, NK_Pivot, start, stop);
+    Node *pv = ps_new(p, NK_Pivot, start, stop);
     Node **ex = ARENA_ARRAY(p->a, Node *, 1 + aggs.n + vals.n);
     ex[0] = col;
     mem_copy(ex + 1, aggs.v, sizeof(Node *) * aggs.n);
     mem_copy(ex + 1 + aggs.n, vals.v, sizeof(Node *) * vals.n);
-    node_set_exprs(p->a, pv, ex, 1 + aggs.n + vals.n);
+    ps_set_exprs(p, pv, ex, 1 + aggs.n + vals.n);
     pv->u.pivot.nagg = aggs.n;
     pv->u.pivot.nvalues = vals.n;
-    node_set_kids(p->a, pv, &child, 1);
+    ps_set_kids(p, pv, &child, 1);
     return node_finish(pv);
 }
 
@@ -593,28 +593,28 @@ static Node *parse_unpivot(Parser *p, Node *child) {
         } else {
             ps_nv_push(p, &cols, unpivot_col(p));
         }
-        Node *l = node_new(p->a, NK_ExprList, ss, prev_stop(p));
-        node_set_kids(p->a, l, cols.v, cols.n);
+        Node *l = ps_new(p, NK_ExprList, ss, prev_stop(p));
+        ps_set_kids(p, l, cols.v, cols.n);
         ps_nv_push(p, &sets, node_finish(l));
         ps_pv_push(p, &aliases, unpivot_alias(p));
     } while (ps_accept_op(p, OP_COMMA));
     ps_expect_op(p, OP_RPAREN);
     ps_expect_op(p, OP_RPAREN);
-    Node *u = node_new(p->a, NK_Unpivot, start, prev_stop(p));
+    Node *u = ps_new(p, NK_Unpivot, start, prev_stop(p));
     u->u.unpivot.var_name = var;
     u->u.unpivot.nvalue_cols = vcols.n;
     u->u.unpivot.value_cols = (const char **)vcols.v;
     u->u.unpivot.aliases = (const char **)aliases.v;
-    node_set_exprs(p->a, u, sets.v, sets.n);
-    node_set_kids(p->a, u, &child, 1);
+    ps_set_exprs(p, u, sets.v, sets.n);
+    ps_set_kids(p, u, &child, 1);
     Node *r = node_finish(u);
     if (!include_nulls) {
         Node **vals = ARENA_ARRAY(p->a, Node *, vcols.n);
-        for (uint32_t i = 0; i < vcols.n; i++) vals[i] = ps_mk_attr(p, name_parts1(p->a, vcols.v[i]), start, prev_stop(p));
+        for (uint32_t i = 0; i < vcols.n; i++) vals[i] = ps_mk_attr(p, ps_name1(p, vcols.v[i]), start, prev_stop(p));
         Node *co = ps_mk_fnv(p, "coalesce", false, start, prev_stop(p), (int)vcols.n, vals);
         Node *nn = ps_mk_fnv(p, "isnotnull", true, start, prev_stop(p), 1, &co);
         Node *f = plan1(p, NK_Filter, r, start);
-        node_set_exprs(p->a, f, &nn, 1);
+        ps_set_exprs(p, f, &nn, 1);
         r = node_finish(f);
     }
     const char *alias = NULL;
@@ -637,9 +637,9 @@ static Node *parse_relation(Parser *p, Node *left, NodeVec *commas) {
     if (left) {
         if (lateral) r = lateral_join(p, left, r, JOIN_INNER, NULL, left->start);
         else {
-            Node *j = node_new(p->a, NK_Join, left->start, prev_stop(p));
+            Node *j = ps_new(p, NK_Join, left->start, prev_stop(p));
             Node *k[2] = {left, r};
-            node_set_kids(p->a, j, k, 2);
+            ps_set_kids(p, j, k, 2);
             j->u.join.type = JOIN_INNER;
             r = node_finish(j);
         }
@@ -681,10 +681,10 @@ static Node *parse_lateral_view(Parser *p, Node *child) {
     Node *g = plan1(p, NK_UnresolvedGenerate, child, start);
     g->start = child->start;
     g->u.generate.outer = outer;
-    g->u.generate.qualifier = name_parts1(p->a, tbl);
+    g->u.generate.qualifier = ps_name1(p, tbl);
     g->u.generate.ncols = cols.n;
     g->u.generate.cols = (const char **)cols.v;
-    node_set_exprs(p->a, g, &gen, 1);
+    ps_set_exprs(p, g, &gen, 1);
     return node_finish(g);
 }
 
@@ -711,10 +711,10 @@ static Node *parse_from_clause(Parser *p) {
 static Node *multi_alias(Parser *p, Node *e, int32_t start) {
     const char **cols;
     uint32_t n = ps_parse_ident_list(p, &cols);
-    Node *m = node_new(p->a, NK_MultiAlias, start, prev_stop(p));
+    Node *m = ps_new(p, NK_MultiAlias, start, prev_stop(p));
     m->u.cols.ncols = n;
     m->u.cols.cols = cols;
-    node_set_kids(p->a, m, &e, 1);
+    ps_set_kids(p, m, &e, 1);
     return node_finish(m);
 }
 
@@ -734,14 +734,14 @@ static Node *parse_select_item(Parser *p) {
         alias = ps_parse_identifier(p);
     }
     if (alias) {
-        Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+        Node *a = ps_new(p, NK_Alias, start, prev_stop(p));
         a->u.attr.name = alias;
-        node_set_kids(p->a, a, &e, 1);
+        ps_set_kids(p, a, &e, 1);
         return node_finish(a);
     }
     if (e->kind == NK_UnresolvedAttribute || e->kind == NK_UnresolvedStar) return e;
-    Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
-    node_set_kids(p->a, u, &e, 1);
+    Node *u = ps_new(p, NK_UnresolvedAlias, e->start, e->stop);
+    ps_set_kids(p, u, &e, 1);
     return node_finish(u);
 }
 
@@ -761,8 +761,8 @@ static Node *parse_grouping_set(Parser *p) {
             else ps_nv_push(p, &v, e);
         }
     } else ps_nv_push(p, &v, ps_parse_expr(p));
-    Node *l = node_new(p->a, NK_ExprList, start, prev_stop(p));
-    node_set_kids(p->a, l, v.v, v.n);
+    Node *l = ps_new(p, NK_ExprList, start, prev_stop(p));
+    ps_set_kids(p, l, v.v, v.n);
     return node_finish(l);
 }
 
@@ -780,8 +780,8 @@ static Node *grouping_node(Parser *p, NodeKind k, int32_t start) {
         ps_nv_push(p, &sets, parse_grouping_set(p));
     } while (ps_accept_op(p, OP_COMMA));
     ps_expect_op(p, OP_RPAREN);
-    Node *g = node_new(p->a, k, start, prev_stop(p));
-    node_set_kids(p->a, g, sets.v, sets.n);
+    Node *g = ps_new(p, k, start, prev_stop(p));
+    ps_set_kids(p, g, sets.v, sets.n);
     g->u.un.nargs = sets.n;
     return node_finish(g);
 }
@@ -810,14 +810,14 @@ static uint32_t parse_group_by(Parser *p, NodeVec *out) {
             advance(p);
             NodeKind k = is_kw(p, KW_ROLLUP) ? NK_Rollup : NK_Cube;
             advance(p);
-            g = node_new(p->a, k, s, prev_stop(p));
+            g = ps_new(p, k, s, prev_stop(p));
             Node **sets = ARENA_ARRAY(p->a, Node *, n);
             for (uint32_t i = 0; i < n; i++) {
-                Node *l = node_new(p->a, NK_ExprList, out->v[before + i]->start, out->v[before + i]->stop);
-                node_set_kids(p->a, l, &out->v[before + i], 1);
+                Node *l = ps_new(p, NK_ExprList, out->v[before + i]->start, out->v[before + i]->stop);
+                ps_set_kids(p, l, &out->v[before + i], 1);
                 sets[i] = node_finish(l);
             }
-            node_set_kids(p->a, g, sets, n);
+            ps_set_kids(p, g, sets, n);
             g->u.un.nargs = n;
         } else {
             advance(p);
@@ -828,7 +828,7 @@ static uint32_t parse_group_by(Parser *p, NodeVec *out) {
             Node **k = ARENA_ARRAY(p->a, Node *, gs->nkids + n);
             memcpy(k, gs->kids, sizeof(Node *) * gs->nkids);
             memcpy(k + gs->nkids, out->v + before, sizeof(Node *) * n);
-            node_set_kids(p->a, g, k, gs->nkids + n);
+            ps_set_kids(p, g, k, gs->nkids + n);
         }
         out->n = before;
         ps_nv_push(p, out, node_finish(g));
@@ -855,7 +855,7 @@ static Node *parse_window_clause(Parser *p, Node *child) {
         const char *ref = NULL;
         if (spec->kind == NK_UnresolvedWindowExpression) {
             ref = spec->u.un.name.v[0];
-            s = node_new(p->a, NK_WindowSpecDefinition, spec->start, spec->stop);
+            s = ps_new(p, NK_WindowSpecDefinition, spec->start, spec->stop);
         } else s = node_copy(p->a, spec);
         s->u.wspec.ref_name = name;
         ps_pv_push(p, &refs, ref);
@@ -880,7 +880,7 @@ static Node *parse_window_clause(Parser *p, Node *child) {
         defs.v[i] = node_finish(c);
     }
     Node *w = plan1(p, NK_WithWindowDefinition, child, child->start);
-    node_set_exprs(p->a, w, defs.v, defs.n);
+    ps_set_exprs(p, w, defs.v, defs.n);
     return node_finish(w);
 }
 
@@ -1028,14 +1028,14 @@ static void parse_transform_head(Parser *p, TransformSpec *ts, NodeVec *items) {
     do {
         Node *e = ps_parse_expr(p);
         if (e->kind != NK_UnresolvedAttribute && e->kind != NK_UnresolvedStar) {
-            Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
-            node_set_kids(p->a, u, &e, 1);
+            Node *u = ps_new(p, NK_UnresolvedAlias, e->start, e->stop);
+            ps_set_kids(p, u, &e, 1);
             e = node_finish(u);
         }
         ps_nv_push(p, items, e);
     } while (ps_accept_op(p, OP_COMMA));
     if (paren) ps_expect_op(p, OP_RPAREN);
-    Node *st = node_new(p->a, NK_ScriptTransformation, start, -1);
+    Node *st = ps_new(p, NK_ScriptTransformation, start, -1);
     st->flags |= NF_PENDING;
     st->u.script.nin = parse_row_format(p, &st->u.script.in_fmt);
     if (accept_word(p, "RECORDWRITER")) st->u.script.writer = string_lit(p);
@@ -1080,7 +1080,7 @@ static void parse_transform_head(Parser *p, TransformSpec *ts, NodeVec *items) {
 static Node *finish_transform(Parser *p, TransformSpec *ts, Node *input) {
     Node *st = ts->node;
     st->stop = prev_stop(p);
-    node_set_kids(p->a, st, &input, 1);
+    ps_set_kids(p, st, &input, 1);
     return node_finish(st);
 }
 
@@ -1103,12 +1103,12 @@ static Node *parse_query_spec(Parser *p, Node *from, int32_t start) {
     Node *rel = from;
     if (!rel && is_kw(p, KW_FROM)) rel = parse_from_clause(p);
     while (rel && is_kw(p, KW_LATERAL) && is_kw_at(p, 1, KW_VIEW)) rel = parse_lateral_view(p, rel);
-    if (!rel) rel = node_finish(node_new(p->a, NK_OneRowRelation, -1, -1));
+    if (!rel) rel = node_finish(ps_new(p, NK_OneRowRelation, -1, -1));
     Node *cur = rel;
     if (ps_accept_kw(p, KW_WHERE)) {
         Node *c = ps_parse_expr(p);
         Node *f = plan1(p, NK_Filter, cur, start);
-        node_set_exprs(p->a, f, &c, 1);
+        ps_set_exprs(p, f, &c, 1);
         cur = node_finish(f);
         ps_nv_push(p, &spec_nodes, cur);
     }
@@ -1128,31 +1128,31 @@ static Node *parse_query_spec(Parser *p, Node *from, int32_t start) {
     Node *out;
     if (has_group || (having && !p->opts.having_without_group_by_as_where)) {
         /* with GROUP BY the Aggregate's origin is the GROUP BY clause */
-        Node *agg = node_new(p->a, NK_Aggregate, has_group ? group_start : start, has_group ? group_stop : prev_stop(p));
+        Node *agg = ps_new(p, NK_Aggregate, has_group ? group_start : start, has_group ? group_stop : prev_stop(p));
         NodeVec all = {0};
         for (uint32_t i = 0; i < groups.n; i++) ps_nv_push(p, &all, groups.v[i]);
         for (uint32_t i = 0; i < items.n; i++) ps_nv_push(p, &all, items.v[i]);
-        node_set_exprs(p->a, agg, all.v, all.n);
-        node_set_kids(p->a, agg, &cur, 1);
+        ps_set_exprs(p, agg, all.v, all.n);
+        ps_set_kids(p, agg, &cur, 1);
         agg->u.aggregate.ngroup = groups.n;
         out = node_finish(agg);
         if (!has_group) ps_nv_push(p, &spec_nodes, out);
         if (having) {
             Node *h = plan1(p, NK_UnresolvedHaving, out, start);
             Node *c = ps_as_predicate(p, having);
-            node_set_exprs(p->a, h, &c, 1);
+            ps_set_exprs(p, h, &c, 1);
             out = node_finish(h);
             ps_nv_push(p, &spec_nodes, out);
         }
     } else {
         Node *proj = plan1(p, NK_Project, cur, start);
-        node_set_exprs(p->a, proj, items.v, items.n);
+        ps_set_exprs(p, proj, items.v, items.n);
         out = node_finish(proj);
         ps_nv_push(p, &spec_nodes, out);
         if (having) {
             Node *f = plan1(p, NK_Filter, out, start);
             Node *c = ps_as_predicate(p, having);
-            node_set_exprs(p->a, f, &c, 1);
+            ps_set_exprs(p, f, &c, 1);
             out = node_finish(f);
             ps_nv_push(p, &spec_nodes, out);
         }
@@ -1183,7 +1183,7 @@ static Node *parse_query_primary(Parser *p) {
         advance(p);
         int32_t s = cur_start(p);
         NameParts np = ps_parse_multipart(p);
-        r = node_new(p->a, NK_UnresolvedRelation, s, prev_stop(p));
+        r = ps_new(p, NK_UnresolvedRelation, s, prev_stop(p));
         r->u.un.name = np;
         r = node_finish(r);
     } else if (is_kw(p, KW_FROM)) {
@@ -1201,9 +1201,9 @@ static Node *parse_query_primary(Parser *p) {
 }
 
 static Node *setop(Parser *p, NodeKind k, Node *l, Node *r, bool all) {
-    Node *n = node_new(p->a, k, l->start, prev_stop(p));
+    Node *n = ps_new(p, k, l->start, prev_stop(p));
     Node *kids[2] = {l, r};
-    node_set_kids(p->a, n, kids, 2);
+    ps_set_kids(p, n, kids, 2);
     n->u.setop.is_all = all;
     return ps_check_height(p, node_finish(n));
 }
@@ -1269,32 +1269,32 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
         ps_defer_error(p, ps_perr(p, "UNSUPPORTED_FEATURE.COMBINATION_QUERY_RESULT_CLAUSES", start, prev_stop(p), NULL));
     } else if (order.n) {
         Node *s = plan1(p, NK_Sort, r, start);
-        node_set_exprs(p->a, s, order.v, order.n);
+        ps_set_exprs(p, s, order.v, order.n);
         s->u.sort.global = true;
         r = node_finish(s);
     } else if (cluster.n) {
         Node *rp = plan1(p, NK_RepartitionByExpression, r, start);
-        node_set_exprs(p->a, rp, cluster.v, cluster.n);
+        ps_set_exprs(p, rp, cluster.v, cluster.n);
         r = node_finish(rp);
         Node **so = ARENA_ARRAY(p->a, Node *, cluster.n);
         for (uint32_t i = 0; i < cluster.n; i++) {
-            Node *o = node_new(p->a, NK_SortOrder, cluster.v[i]->start, cluster.v[i]->stop);
+            Node *o = ps_new(p, NK_SortOrder, cluster.v[i]->start, cluster.v[i]->stop);
             o->u.sort_order.nulls_first = true;
-            node_set_kids(p->a, o, &cluster.v[i], 1);
+            ps_set_kids(p, o, &cluster.v[i], 1);
             so[i] = node_finish(o);
         }
         Node *s = plan1(p, NK_Sort, r, start);
-        node_set_exprs(p->a, s, so, cluster.n);
+        ps_set_exprs(p, s, so, cluster.n);
         r = node_finish(s);
     } else {
         if (distribute.n) {
             Node *rp = plan1(p, NK_RepartitionByExpression, r, start);
-            node_set_exprs(p->a, rp, distribute.v, distribute.n);
+            ps_set_exprs(p, rp, distribute.v, distribute.n);
             r = node_finish(rp);
         }
         if (sort.n) {
             Node *s = plan1(p, NK_Sort, r, start);
-            node_set_exprs(p->a, s, sort.v, sort.n);
+            ps_set_exprs(p, s, sort.v, sort.n);
             r = node_finish(s);
         }
     }
@@ -1306,15 +1306,15 @@ static Node *parse_organization(Parser *p, Node *q, int32_t start) {
     if (ps_accept_kw(p, KW_OFFSET)) {
         Node *n = ps_parse_expr(p);
         Node *o = plan1(p, NK_Offset, r, start);
-        node_set_exprs(p->a, o, &n, 1);
+        ps_set_exprs(p, o, &n, 1);
         r = node_finish(o);
     }
     if (limit) {
         Node *ll = plan1(p, NK_LocalLimit, r, start);
-        node_set_exprs(p->a, ll, &limit, 1);
+        ps_set_exprs(p, ll, &limit, 1);
         ll = node_finish(ll);
         Node *gl = plan1(p, NK_GlobalLimit, ll, start);
-        node_set_exprs(p->a, gl, &limit, 1);
+        ps_set_exprs(p, gl, &limit, 1);
         r = node_finish(gl);
     }
     return r;
@@ -1333,14 +1333,14 @@ static Node *named_item(Parser *p) {
              !(ps_word_is(p, 0, "GROUPING") && ps_word_is(p, 1, "SETS")))
         alias = ps_parse_identifier(p);
     if (alias) {
-        Node *a = node_new(p->a, NK_Alias, start, prev_stop(p));
+        Node *a = ps_new(p, NK_Alias, start, prev_stop(p));
         a->u.attr.name = alias;
-        node_set_kids(p->a, a, &e, 1);
+        ps_set_kids(p, a, &e, 1);
         return node_finish(a);
     }
     if (e->kind == NK_UnresolvedAttribute || e->kind == NK_UnresolvedStar) return e;
-    Node *u = node_new(p->a, NK_UnresolvedAlias, e->start, e->stop);
-    node_set_kids(p->a, u, &e, 1);
+    Node *u = ps_new(p, NK_UnresolvedAlias, e->start, e->stop);
+    ps_set_kids(p, u, &e, 1);
     return node_finish(u);
 }
 
@@ -1352,20 +1352,20 @@ static bool at_organization(const Parser *p) {
 
 /* Spark's PipeOperator: the input of a pipe WHERE or result clause */
 static Node *pipe_boundary(Parser *p, Node *left) {
-    Node *b = node_new(p->a, NK_PipeOperator, left->start, left->stop);
-    node_set_kids(p->a, b, &left, 1);
+    Node *b = ps_new(p, NK_PipeOperator, left->start, left->stop);
+    ps_set_kids(p, b, &left, 1);
     return node_finish(b);
 }
 
 static Node *project(Parser *p, Node *child, NodeVec *items, int32_t start) {
     Node *n = plan1(p, NK_Project, child, start);
-    node_set_exprs(p->a, n, items->v, items->n);
+    ps_set_exprs(p, n, items->v, items->n);
     return node_finish(n);
 }
 
 static Node *pipe_project(Parser *p, Node *child, NodeVec *items, int32_t start, const char *clause) {
     Node *n = plan1(p, NK_Project, child, start);
-    node_set_exprs(p->a, n, items->v, items->n);
+    ps_set_exprs(p, n, items->v, items->n);
     n->u.project.pipe_clause = clause;
     return node_finish(n);
 }
@@ -1423,7 +1423,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
     }
     if (word_eq_tok(p, tk(p), "EXTEND")) {
         advance(p);
-        Node *star = node_finish(node_new(p->a, NK_UnresolvedStar, -1, -1));
+        Node *star = node_finish(ps_new(p, NK_UnresolvedStar, -1, -1));
         ps_nv_push(p, &items, star);
         do {
             Node *it = named_item(p);
@@ -1437,15 +1437,15 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
     }
     if (is_kw(p, KW_DROP)) {
         advance(p);
-        Node *s = node_new(p->a, NK_UnresolvedStar, start, 0);
+        Node *s = ps_new(p, NK_UnresolvedStar, start, 0);
         NodeVec ex = {0};
         do {
             /* identifierSeq: one-part names only */
             int32_t es = cur_start(p);
-            NameParts np = name_parts1(p->a, ps_parse_identifier(p));
+            NameParts np = ps_name1(p, ps_parse_identifier(p));
             ps_nv_push(p, &ex, ps_mk_attr(p, np, es, prev_stop(p)));
         } while (ps_accept_op(p, OP_COMMA));
-        node_set_kids(p->a, s, ex.v, ex.n);
+        ps_set_kids(p, s, ex.v, ex.n);
         s->stop = prev_stop(p);
         ps_nv_push(p, &items, node_finish(s));
         return project(p, left, &items, start);
@@ -1475,13 +1475,13 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
                                           NULL));
             ps_expect_op(p, OP_EQ);
             Node *e = ps_parse_expr(p);
-            Node *al = node_new(p->a, NK_Alias, ks, prev_stop(p));
+            Node *al = ps_new(p, NK_Alias, ks, prev_stop(p));
             al->u.attr.name = key.v[key.n - 1];
-            node_set_kids(p->a, al, &e, 1);
+            ps_set_kids(p, al, &e, 1);
             Node *kids[2] = {ps_mk_attr(p, key, ks, ke), node_finish(al)};
-            Node *s = node_new(p->a, NK_UnresolvedStar, ks, prev_stop(p));
+            Node *s = ps_new(p, NK_UnresolvedStar, ks, prev_stop(p));
             s->flags |= NF_IMPLICIT; /* replace, not except (scope.c) */
-            node_set_kids(p->a, s, kids, 2);
+            ps_set_kids(p, s, kids, 2);
             NodeVec one = {0};
             ps_nv_push(p, &one, node_finish(s));
             cur = project(p, cur, &one, start);
@@ -1493,7 +1493,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         /* a WHERE after an aggregation filters its output, not a HAVING: the
            PipeOperator boundary keeps the rules from looking below it */
         Node *f = plan1(p, NK_Filter, pipe_boundary(p, left), start);
-        node_set_exprs(p->a, f, &c, 1);
+        ps_set_exprs(p, f, &c, 1);
         if (is_kw(p, KW_WINDOW)) {
             int32_t ws = cur_start(p);
             parse_window_clause(p, f);
@@ -1551,7 +1551,7 @@ static Node *parse_pipe_op(Parser *p, Node *left, int32_t start) {
         for (uint32_t i = 0; i < groups.n; i++) ps_nv_push(p, &all, groups.v[i]);
         for (uint32_t i = 0; i < aggs.n; i++) ps_nv_push(p, &all, aggs.v[i]);
         Node *agg = plan1(p, NK_Aggregate, left, start);
-        node_set_exprs(p->a, agg, all.v, all.n);
+        ps_set_exprs(p, agg, all.v, all.n);
         agg->u.aggregate.ngroup = groups.n;
         agg->u.aggregate.pipe = true;
         return node_finish(agg);
@@ -1692,11 +1692,11 @@ Node *ps_parse_query(Parser *p) {
     }
     if (dups.len)
         ps_defer_error(p, ps_perr(p, "DUPLICATED_CTE_NAMES", start, prev_stop(p), "duplicateNames", dups.data, NULL));
-    Node *w = node_new(p->a, NK_UnresolvedWith, start, prev_stop(p));
+    Node *w = ps_new(p, NK_UnresolvedWith, start, prev_stop(p));
     NodeVec kids = {0};
     ps_nv_push(p, &kids, body);
     for (uint32_t i = 0; i < ctes.n; i++) ps_nv_push(p, &kids, ctes.v[i]);
-    node_set_kids(p->a, w, kids.v, kids.n);
+    ps_set_kids(p, w, kids.v, kids.n);
     leave(p);
     if (insert) return insert_with_query(p, insert, node_finish(w));
     return node_finish(w);

@@ -50,11 +50,11 @@ Node *ps_stmt_finish(Parser *p, Node *s, const Target *t) {
     if (t && t->ident) {
         s->u.ddl.name = (NameParts){0, NULL};
         s = node_finish(s);
-        Node *w = node_new(p->a, NK_UnresolvedIdentifierPlan, s->start, s->stop);
+        Node *w = ps_new(p, NK_UnresolvedIdentifierPlan, s->start, s->stop);
         w->u.idplan.builds = s->kind;
         Node *e = t->ident;
-        node_set_exprs(p->a, w, &e, 1);
-        node_set_kids(p->a, w, &s, 1);
+        ps_set_exprs(p, w, &e, 1);
+        ps_set_kids(p, w, &s, 1);
         return node_finish(w);
     }
     if (t) s->u.ddl.name = t->name;
@@ -106,7 +106,7 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     ps_expect_kw(p, KW_VIEW);
     bool ine = ps_parse_if_not_exists(p);
     Target t = ps_parse_target(p);
-    Node *s = node_new(p->a, NK_CreateView, start, 0);
+    Node *s = ps_new(p, NK_CreateView, start, 0);
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.global = global;
     s->u.ddl.temporary = temp;
@@ -119,7 +119,7 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
         bool using = is_kw(p, KW_USING);
         p->pos = save;
         if (using) {
-            Node *c = node_new(p->a, NK_CreateTempViewUsing, start, 0);
+            Node *c = ps_new(p, NK_CreateTempViewUsing, start, 0);
             c->u.ddl.text = "CREATE TEMPORARY VIEW USING";
             c->u.ddl.temporary = temp;
             c->u.ddl.global = global;
@@ -216,7 +216,7 @@ static Node *create_view(Parser *p, int32_t start, bool or_replace, bool global,
     int32_t qs = cur_start(p);
     Node *q = ps_parse_query(p);
     s->u.ddl.text = ps_text_between(p, qs, prev_stop(p));
-    node_set_kids(p->a, s, &q, 1);
+    ps_set_kids(p, s, &q, 1);
     s->stop = prev_stop(p);
     if (temp && !global && (t.ident ? t.folded : true) && t.name.n > 1)
         ps_defer_error(p, ps_perr(p, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", start, prev_stop(p), "actualName",
@@ -230,7 +230,7 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
     ps_expect_kw(p, KW_TABLE);
     bool ine = ps_parse_if_not_exists(p);
     Target t = ps_parse_target(p);
-    Node *s = node_new(p->a, NK_CreateTable, start, 0);
+    Node *s = ps_new(p, NK_CreateTable, start, 0);
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.temporary = temp;
     s->u.ddl.if_not_exists = ine;
@@ -329,7 +329,7 @@ static Node *create_table(Parser *p, int32_t start, bool or_replace, bool temp) 
         else if (is_op(p, OP_LPAREN)) ps_skip_balanced(p);
         else advance(p);
     }
-    if (q) node_set_kids(p->a, s, &q, 1);
+    if (q) ps_set_kids(p, s, &q, 1);
     s->stop = prev_stop(p);
     return ps_stmt_finish(p, s, &t);
 }
@@ -345,7 +345,7 @@ static Node *create_namespace(Parser *p, int32_t start) {
     bool ine = ps_parse_if_not_exists(p);
     Target t = ps_parse_target(p);
     ps_skip_rest(p);
-    Node *s = node_new(p->a, NK_CreateNamespace, start, prev_stop(p));
+    Node *s = ps_new(p, NK_CreateNamespace, start, prev_stop(p));
     s->u.ddl.if_not_exists = ine;
     return ps_stmt_finish(p, s, &t);
 }
@@ -359,7 +359,7 @@ static Node *drop_namespace(Parser *p, int32_t start) {
         advance(p);
         cascade = true;
     } else ps_accept_word(p, "RESTRICT");
-    Node *s = node_new(p->a, NK_DropNamespace, start, prev_stop(p));
+    Node *s = ps_new(p, NK_DropNamespace, start, prev_stop(p));
     s->u.ddl.if_exists = ie;
     s->u.ddl.cascade = cascade;
     return ps_stmt_finish(p, s, &t);
@@ -383,15 +383,15 @@ static Node *declare_variable(Parser *p, int32_t start) {
     if (ps_accept_kw(p, KW_DEFAULT) || ps_accept_op(p, OP_EQ)) def = ps_parse_expr(p);
     if (!ty && !def)
         ps_defer_error(p, ps_perr(p, "INVALID_SQL_SYNTAX.VARIABLE_TYPE_OR_DEFAULT_REQUIRED", start, prev_stop(p), NULL));
-    Node *s = node_new(p->a, NK_DeclareVariable, start, prev_stop(p));
+    Node *s = ps_new(p, NK_DeclareVariable, start, prev_stop(p));
     s->u.ddl.or_replace = or_replace;
     s->u.ddl.col_types = ARENA_ARRAY(p->a, const DataType *, 1);
     s->u.ddl.col_types[0] = ty;
-    if (def) node_set_exprs(p->a, s, &def, 1);
+    if (def) ps_set_exprs(p, s, &def, 1);
     return ps_stmt_finish(p, s, &t);
 }
 
-static Node *one_row(Parser *p) { return node_finish(node_new(p->a, NK_OneRowRelation, -1, -1)); }
+static Node *one_row(Parser *p) { return node_finish(ps_new(p, NK_OneRowRelation, -1, -1)); }
 
 /* SET VAR a = e [, b = e] | SET VAR (a, b) = (query); syntax errors longjmp. */
 static Node *set_variable(Parser *p, int32_t start) {
@@ -419,22 +419,22 @@ static Node *set_variable(Parser *p, int32_t start) {
             Node *v = ps_parse_expr(p);
             if (v->kind != NK_UnresolvedAttribute && v->kind != NK_Alias) {
                 /* Spark names a value after its variable */
-                Node *a = node_new(p->a, NK_Alias, v->start, v->stop);
+                Node *a = ps_new(p, NK_Alias, v->start, v->stop);
                 a->u.attr.name = np.v[np.n - 1];
-                node_set_kids(p->a, a, &v, 1);
+                ps_set_kids(p, a, &v, 1);
                 v = node_finish(a);
             }
             ps_nv_push(p, &vals, v);
         } while (ps_accept_op(p, OP_COMMA));
-        Node *proj = node_new(p->a, NK_Project, start, prev_stop(p));
-        node_set_exprs(p->a, proj, vals.v, vals.n);
+        Node *proj = ps_new(p, NK_Project, start, prev_stop(p));
+        ps_set_exprs(p, proj, vals.v, vals.n);
         Node *orr = one_row(p);
-        node_set_kids(p->a, proj, &orr, 1);
+        ps_set_kids(p, proj, &orr, 1);
         src = node_finish(proj);
     }
-    Node *s = node_new(p->a, NK_SetVariable, start, prev_stop(p));
-    node_set_exprs(p->a, s, targets.v, targets.n);
-    node_set_kids(p->a, s, &src, 1);
+    Node *s = ps_new(p, NK_SetVariable, start, prev_stop(p));
+    ps_set_exprs(p, s, targets.v, targets.n);
+    ps_set_kids(p, s, &src, 1);
     return node_finish(s);
 }
 
@@ -467,7 +467,7 @@ static Node *set_config(Parser *p, int32_t start, int32_t rest) {
     const char *s = p->sql + rest, *e = p->sql + end;
     while (s < e && isspace((unsigned char)*s)) s++;
     while (e > s && (isspace((unsigned char)e[-1]) || e[-1] == ';')) e--;
-    Node *n = node_new(p->a, NK_SetConfig, start, end > start ? end - 1 : start);
+    Node *n = ps_new(p, NK_SetConfig, start, end > start ? end - 1 : start);
     if (s == e) return node_finish(n);
     if (e - s == 2 && s[0] == '-' && s[1] == 'v') {
         n->u.ddl.text = "-v";
@@ -550,7 +550,7 @@ static Node *parse_set(Parser *p, int32_t start) {
     if (ps_word_is(p, 0, "TIME") && ps_word_is(p, 1, "ZONE")) {
         /* SET TIME ZONE 'zone' | LOCAL | INTERVAL ...: spark.sql.session.timeZone */
         advance(p), advance(p);
-        Node *n = node_new(p->a, NK_SetConfig, start, 0);
+        Node *n = ps_new(p, NK_SetConfig, start, 0);
         n->u.ddl.text = "spark.sql.session.timeZone";
         if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
         else if (ps_accept_word(p, "LOCAL")) {
@@ -576,7 +576,7 @@ static Node *parse_set(Parser *p, int32_t start) {
         (tk_at(p, 2)->kind == TK_EOF || is_op_at(p, 2, OP_SEMI))) {
         /* SET COLLATION name: spark.sql.session.collation.default (visitSetCollation) */
         advance(p);
-        Node *n = node_new(p->a, NK_SetConfig, start, 0);
+        Node *n = ps_new(p, NK_SetConfig, start, 0);
         n->u.ddl.text = "spark.sql.session.collation.default";
         n->u.ddl.value = ps_parse_identifier(p);
         n->stop = prev_stop(p);
@@ -585,7 +585,7 @@ static Node *parse_set(Parser *p, int32_t start) {
     if (ps_word_is(p, 0, "CATALOG") && !is_op_at(p, 1, OP_EQ) && !is_op_at(p, 1, OP_DOT) && tk_at(p, 1)->kind != TK_EOF) {
         /* SET CATALOG name | 'name' | IDENTIFIER(...) */
         advance(p);
-        Node *n = node_new(p->a, NK_SetCatalog, start, 0);
+        Node *n = ps_new(p, NK_SetCatalog, start, 0);
         if (ps_at_string(p)) n->u.ddl.value = ps_parse_string_lit(p, NULL);
         else {
             Target t = ps_parse_target(p);
@@ -622,9 +622,9 @@ static Node *execute_immediate(Parser *p, int32_t start) {
             Node *e = ps_parse_expr(p);
             if (ps_accept_kw(p, KW_AS) || (ps_at_identifier(p) && !is_op(p, OP_COMMA) && !is_kw(p, KW_INTO))) {
                 const char *an = ps_parse_identifier(p);
-                Node *a = node_new(p->a, NK_Alias, us, prev_stop(p));
+                Node *a = ps_new(p, NK_Alias, us, prev_stop(p));
                 a->u.attr.name = an;
-                node_set_kids(p->a, a, &e, 1);
+                ps_set_kids(p, a, &e, 1);
                 e = node_finish(a);
             }
             ps_nv_push(p, &using, e);
@@ -637,10 +637,10 @@ static Node *execute_immediate(Parser *p, int32_t start) {
             ps_nv_push(p, &into, ps_mk_attr(p, np, ts, prev_stop(p)));
         } while (ps_accept_op(p, OP_COMMA));
     }
-    Node *s = node_new(p->a, NK_ExecuteImmediate, start, prev_stop(p));
+    Node *s = ps_new(p, NK_ExecuteImmediate, start, prev_stop(p));
     for (uint32_t i = 0; i < using.n; i++) ps_nv_push(p, &ex, using.v[i]);
     for (uint32_t i = 0; i < into.n; i++) ps_nv_push(p, &ex, into.v[i]);
-    node_set_exprs(p->a, s, ex.v, ex.n);
+    ps_set_exprs(p, s, ex.v, ex.n);
     s->u.ddl.nusing = using.n;
     return node_finish(s);
 }
@@ -658,7 +658,7 @@ static Node *insert_into(Parser *p, int32_t start) {
         advance(p);
         ps_skip_balanced(p);
     }
-    Node *s = node_new(p->a, NK_InsertInto, start, 0);
+    Node *s = ps_new(p, NK_InsertInto, start, 0);
     s->u.ddl.or_replace = overwrite;
     if (is_op(p, OP_LPAREN) && !ps_at_query_start(p)) {
         advance(p);
@@ -673,7 +673,7 @@ static Node *insert_into(Parser *p, int32_t start) {
     }
     if (is_kw(p, KW_BY) && is_kw_at(p, 1, KW_NAME)) advance(p), advance(p);
     Node *q = ps_parse_query(p);
-    node_set_kids(p->a, s, &q, 1);
+    ps_set_kids(p, s, &q, 1);
     s->stop = prev_stop(p);
     return ps_stmt_finish(p, s, &t);
 }
@@ -690,7 +690,7 @@ static Node *parse_drop(Parser *p, int32_t start) {
         bool ie = ps_parse_if_exists(p);
         Target t = ps_parse_target(p);
         ps_accept_word(p, "PURGE");
-        Node *s = node_new(p->a, NK_DropTable, start, prev_stop(p));
+        Node *s = ps_new(p, NK_DropTable, start, prev_stop(p));
         s->u.ddl.is_view = view;
         s->u.ddl.if_exists = ie;
         return ps_stmt_finish(p, s, &t);
@@ -703,7 +703,7 @@ static Node *parse_drop(Parser *p, int32_t start) {
         advance(p), advance(p), advance(p);
         bool ie = ps_parse_if_exists(p);
         Target t = ps_parse_target(p);
-        Node *s = node_new(p->a, NK_DropVariable, start, prev_stop(p));
+        Node *s = ps_new(p, NK_DropVariable, start, prev_stop(p));
         s->u.ddl.if_exists = ie;
         return ps_stmt_finish(p, s, &t);
     }
@@ -755,7 +755,7 @@ Node *ps_parse_statement_body(Parser *p) {
             namespace_only = true;
         }
         Target tg = ps_parse_target(p);
-        Node *s = node_new(p->a, NK_UseNamespace, start, prev_stop(p));
+        Node *s = ps_new(p, NK_UseNamespace, start, prev_stop(p));
         s->u.ddl.namespace_only = namespace_only;
         return ps_stmt_finish(p, s, &tg);
     }
@@ -765,7 +765,7 @@ Node *ps_parse_statement_body(Parser *p) {
         advance(p);
         int32_t ks = cur_start(p);
         ps_skip_rest(p);
-        Node *s = node_new(p->a, NK_ResetConfig, start, prev_stop(p));
+        Node *s = ps_new(p, NK_ResetConfig, start, prev_stop(p));
         if (prev_stop(p) >= ks) s->u.ddl.text = ps_text_between(p, ks, prev_stop(p));
         return node_finish(s);
     }

@@ -4,6 +4,7 @@
 #define CZ_PARSER_INT_H
 
 #include <setjmp.h>
+#include <string.h>
 
 #include "lexer.h"
 #include "parser.h"
@@ -41,8 +42,17 @@ static inline bool at_eof(const Parser *p) { return tk(p)->kind == TK_EOF; }
 static inline void advance(Parser *p) {
     if (p->pos < p->n - 1) p->pos++;
 }
-bool ps_accept_kw(Parser *p, Keyword k);
-bool ps_accept_op(Parser *p, OpKind o);
+/* inline: the parser asks these of nearly every token, most often in vain */
+static inline bool ps_accept_kw(Parser *p, Keyword k) {
+    if (!is_kw(p, k)) return false;
+    advance(p);
+    return true;
+}
+static inline bool ps_accept_op(Parser *p, OpKind o) {
+    if (!is_op(p, o)) return false;
+    advance(p);
+    return true;
+}
 void ps_expect_kw(Parser *p, Keyword k);
 void ps_expect_op(Parser *p, OpKind o);
 /* Start offset of the current token; stop (inclusive) of the previous one. */
@@ -59,7 +69,10 @@ _Noreturn void ps_syntax_error_at(Parser *p, const Token *t, const char *hint);
 ErrorInfo *ps_perr(Parser *p, const char *cls, int32_t start, int32_t stop, ...) __attribute__((sentinel));
 /* Records a semantic error to report once the whole statement has parsed. */
 void ps_defer_error(Parser *p, ErrorInfo *e);
-void ps_enter(Parser *p); /* depth check */
+_Noreturn void ps_too_complex(Parser *p); /* FAILED_TO_PARSE_TOO_COMPLEX at the current token */
+static inline void ps_enter(Parser *p) { /* depth check */
+    if (++p->depth > p->opts.max_depth) ps_too_complex(p);
+}
 /* The nesting limit on what loops build (`1 + 1 + ...`, `UNION ALL` chains,
  * joins, pipe operators): they do not recurse, but the tree they make is as
  * deep as it is long, and everything after the parser walks it recursively.
@@ -77,7 +90,11 @@ static inline void leave(Parser *p) { p->depth--; }
 /* ---- identifiers and names ---- */
 /* A word or backquoted identifier (any keyword is allowed: Spark's keywords
  * are non-reserved by default). */
-bool ps_at_identifier(const Parser *p);
+static inline bool ps_at_identifier(const Parser *p) {
+    const Token *t = tk(p);
+    if (t->kind == TK_WORD || t->kind == TK_QIDENT) return true;
+    return p->opts.double_quoted_identifiers && t->kind == TK_STRING && t->suffix == '"';
+}
 const char *ps_parse_identifier(Parser *p);
 NameParts ps_parse_multipart(Parser *p);
 /* (a, b, c) */
@@ -91,6 +108,40 @@ bool ps_is_strict_nonreserved(const Token *t);
 const DataType *ps_parse_type(Parser *p);
 
 /* ---- nodes ---- */
+/* node_new / node_set_kids inlined: a bump allocation and a clear of known
+ * size, where the calls cost two calls and a libc memset per node (the
+ * parser builds a node per few bytes of SQL). Same fields as node_new. */
+typedef long long PsZero16 __attribute__((vector_size(16), may_alias));
+_Static_assert(sizeof(Node) % 16 == 0, "ps_new clears a Node 16 bytes at a time");
+static inline Node *ps_new(Parser *p, NodeKind k, int32_t start, int32_t stop) {
+    Node *n = arena_alloc(p->a, sizeof(Node)); /* 16-byte aligned */
+    /* sixteen-byte stores: a memset of this size becomes `rep stos`, one
+     * instruction per 8 bytes and a slow start; the empty asm keeps the
+     * compiler from turning the (fully unrolled) loop back into one */
+    for (size_t i = 0; i < sizeof(Node) / 16; i++) {
+        ((PsZero16 *)n)[i] = (PsZero16){0, 0};
+        __asm__("" : : "r"(n));
+    }
+    n->kind = k;
+    n->start = start;
+    n->stop = stop;
+    n->plan_id = -1;
+    return n;
+}
+static inline void ps_set_kids(Parser *p, Node *n, Node *const *kids, uint32_t nkids) {
+    n->nkids = nkids;
+    n->kids = NULL;
+    if (!nkids) return;
+    n->kids = arena_alloc(p->a, sizeof(Node *) * nkids);
+    for (uint32_t i = 0; i < nkids; i++) n->kids[i] = kids[i];
+}
+static inline void ps_set_exprs(Parser *p, Node *n, Node *const *exprs, uint32_t nexprs) {
+    n->nexprs = nexprs;
+    n->exprs = NULL;
+    if (!nexprs) return;
+    n->exprs = arena_alloc(p->a, sizeof(Node *) * nexprs);
+    for (uint32_t i = 0; i < nexprs; i++) n->exprs[i] = exprs[i];
+}
 Node *ps_mk(Parser *p, NodeKind k, int32_t start);  /* stop = previous token */
 Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...);
 Node *ps_mk_fnv(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, Node **args);
@@ -113,6 +164,32 @@ typedef struct PtrVec {
     uint32_t n, cap;
 } PtrVec;
 void ps_pv_push(Parser *p, PtrVec *pv, const void *x);
+
+/* name_parts1 without its memcpy call */
+static inline NameParts ps_name1(Parser *p, const char *part) {
+    const char **v = arena_alloc(p->a, sizeof(char *));
+    v[0] = part;
+    return (NameParts){1, v};
+}
+
+/* A multi-part name being parsed: parts on the stack, copied to the arena
+ * once at the exact count (names are one to three parts; a vector of eight
+ * per name cost a call per part). Set n = 0 to start. */
+enum { NAMEBUF_INLINE = 8 };
+typedef struct NameBuf {
+    const char *v[NAMEBUF_INLINE];
+    uint32_t n;
+    PtrVec spill; /* all the parts once there are more than NAMEBUF_INLINE */
+} NameBuf;
+void ps_nb_push_slow(Parser *p, NameBuf *b, const char *part);
+static inline void ps_nb_push(Parser *p, NameBuf *b, const char *part) {
+    if (b->n < NAMEBUF_INLINE) b->v[b->n++] = part;
+    else {
+        if (b->n == NAMEBUF_INLINE) b->spill = (PtrVec){0};
+        ps_nb_push_slow(p, b, part);
+    }
+}
+NameParts ps_nb_finish(Parser *p, NameBuf *b);
 
 /* ---- literals (parse_literal.c) ---- */
 bool ps_at_string(const Parser *p);

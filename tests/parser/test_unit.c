@@ -1042,4 +1042,44 @@ Test(parser_unit, keyword_lookup_finds_every_keyword) {
     cr_expect_eq(ps_keyword_lookup("ss_item_sk", 10), KW_NONE);
     cr_expect_eq(ps_keyword_lookup("", 0), KW_NONE);
     cr_expect_eq(ps_keyword_lookup("sElEcT", 6), KW_SELECT);
+    /* the probe folds case with | 0x20: only a letter's two cases may agree */
+    cr_expect_eq(ps_keyword_lookup("Timestamp_Ntz", 13), KW_TIMESTAMP_NTZ);
+    cr_expect_eq(ps_keyword_lookup("TIMESTAMP\x7fNTZ", 13), KW_NONE);
+    cr_expect_eq(ps_keyword_lookup("SELEC\xc4", 6), KW_NONE);
+    /* long identifiers and keywords inside a statement */
+    LexResult lr;
+    Arena *a = arena_new(0);
+    const char *sql = "select ss_sold_date_sk_and_a_very_long_name FrOm\tt\n where";
+    ps_lex_sql(a, sql, strlen(sql), &lr);
+    cr_assert_eq(lr.ntoks, 6);
+    cr_expect_eq(lr.toks[0].kw, KW_SELECT);
+    cr_expect_eq(lr.toks[1].kw, KW_NONE);
+    cr_expect_eq(lr.toks[1].end - lr.toks[1].start, 36);
+    cr_expect_eq(lr.toks[2].kw, KW_FROM);
+    cr_expect_eq(lr.toks[3].kw, KW_NONE);
+    cr_expect_eq(lr.toks[4].kw, KW_WHERE);
+    cr_expect_eq(lr.toks[5].kind, TK_EOF);
+    arena_free(a);
+}
+
+/* Names are gathered on the stack up to eight parts and spill to a vector
+ * past that; identifiers shorter than 16 bytes are copied 16 bytes at a time
+ * (also at the very end of the text, where fewer than 16 bytes remain). */
+Test(parser_unit, long_names_and_short_identifiers) {
+    is_attr(X("a.b.c.d.e.f.g.h"), "a.b.c.d.e.f.g.h");
+    is_attr(X("a.b.c.d.e.f.g.h.i.j.`k k`"), "a.b.c.d.e.f.g.h.i.j.k k");
+    Node *f = X("db.s1.s2.s3.s4.s5.s6.s7.s8.fn(x)");
+    is_fn(f, "fn", false, 1);
+    cr_expect_eq(f->u.un.name.n, 10);
+    cr_expect_str_eq(f->u.un.name.v[0], "db");
+    is_attr(X("x"), "x");
+    is_attr(X("abcdefghijklmno"), "abcdefghijklmno");   /* 15 bytes, at the end */
+    is_attr(X("abcdefghijklmnop"), "abcdefghijklmnop"); /* 16 */
+    Node *s = P("SELECT t.abc FROM db.sch.tbl t");
+    cr_assert_eq(s->kind, NK_Project);
+    is_attr(s->exprs[0], "t.abc");
+    Node *r = s->kids[0]->kids[0];
+    cr_assert_eq(r->kind, NK_UnresolvedRelation);
+    cr_expect_eq(r->u.un.name.n, 3);
+    cr_expect_str_eq(r->u.un.name.v[2], "tbl");
 }
