@@ -75,9 +75,25 @@ bool node_kind_is_subquery(NodeKind k) {
            k == NK_LateralSubquery;
 }
 
+/* What node_finish asks of a kind, in one byte: one load instead of a
+ * call and a chain of comparisons per node (it runs for every node built). */
+enum { TR_PLAN = 1, TR_UNRESOLVED = 2, TR_SUBQUERY = 4, TR_JOIN = 8, TR_CALL = 16 };
+static const unsigned char KIND_TRAITS[NK_COUNT_] = {
+#define X(name, cat, flags)                                                                                   \
+    [NK_##name] = (unsigned char)(((cat) == CAT_PLAN ? TR_PLAN : 0) | (((flags) & UNRESOLVED) ? TR_UNRESOLVED : 0) | \
+                                  (NK_##name == NK_ScalarSubquery || NK_##name == NK_Exists ||                \
+                                           NK_##name == NK_ListQuery || NK_##name == NK_InSubquery ||         \
+                                           NK_##name == NK_LateralSubquery                                    \
+                                       ? TR_SUBQUERY                                                          \
+                                       : 0) |                                                                 \
+                                  (NK_##name == NK_Join ? TR_JOIN : 0) | (NK_##name == NK_Call ? TR_CALL : 0)),
+#include "node_kinds.def"
+#undef X
+};
+
 Node *node_finish(Node *n) {
+    unsigned tr = KIND_TRAITS[n->kind];
     KindMask m = kind_mask_of(n->kind);
-    bool is_plan = KIND_CAT[n->kind] == CAT_PLAN;
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
     uint32_t all = NF_RESOLVED, any = 0, h = 0;
@@ -96,20 +112,20 @@ Node *node_finish(Node *n) {
         m.w[1] |= e->mask.w[1];
         all &= e->flags;
     }
-    bool resolved = !(KIND_FLAGS[n->kind] & UNRESOLVED) && (all & NF_RESOLVED);
-    bool nondet = ((n->flags & NF_NONDETERMINISTIC) && n->kind == NK_Call) ||
-                  (!is_plan && (any & NF_NONDETERMINISTIC));
-    if (node_kind_is_subquery(n->kind) && n->u.subq.plan) {
-        m = kind_mask_or(m, n->u.subq.plan->mask);
-        if (n->u.subq.plan->height > h) h = n->u.subq.plan->height;
-        resolved = resolved && (n->u.subq.plan->flags & NF_RESOLVED);
+    if ((tr & TR_SUBQUERY) && n->u.subq.plan) {
+        const Node *p = n->u.subq.plan;
+        m = kind_mask_or(m, p->mask);
+        if (p->height > h) h = p->height;
+        all &= p->flags;
     }
-    if (!is_plan && !n->type) resolved = false;
-    if (n->flags & NF_PENDING) resolved = false;
+    bool resolved = !(tr & TR_UNRESOLVED) && (all & NF_RESOLVED) && ((tr & TR_PLAN) || n->type) &&
+                    !(n->flags & NF_PENDING);
     /* Spark's Join.resolved: a NATURAL or USING join is never resolved
        (ResolveNaturalAndUsingJoin must rewrite it first), so nothing above
        it expands a star over its unfinished output */
-    if (n->kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
+    if ((tr & TR_JOIN) && (n->u.join.natural || n->u.join.nusing)) resolved = false;
+    bool nondet = ((tr & TR_CALL) && (n->flags & NF_NONDETERMINISTIC)) ||
+                  (!(tr & TR_PLAN) && (any & NF_NONDETERMINISTIC));
     n->mask = m;
     n->height = h < UINT32_MAX ? h + 1 : h;
     n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
