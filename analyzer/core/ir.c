@@ -2,6 +2,8 @@
  * transform are in walk.c). */
 #include "ir.h"
 
+#include "func_sig.h"
+
 #include <string.h>
 
 enum { CAT_EXPR, CAT_PLAN };
@@ -96,7 +98,7 @@ Node *node_finish(Node *n) {
     KindMask m = kind_mask_of(n->kind);
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
-    uint32_t all = NF_RESOLVED, any = 0, h = 0;
+    uint32_t all = NF_RESOLVED, any = 0, h = 0, below = 0; /* below: OR of every input's flags */
     for (uint32_t i = 0; i < n->nkids; i++) {
         const Node *k = n->kids[i];
         if (k->height > h) h = k->height;
@@ -105,18 +107,27 @@ Node *node_finish(Node *n) {
         all &= k->flags;
         any |= k->flags;
     }
+    below = any;
     for (uint32_t i = 0; i < n->nexprs; i++) {
         const Node *e = n->exprs[i];
         if (e->height > h) h = e->height;
         m.w[0] |= e->mask.w[0];
         m.w[1] |= e->mask.w[1];
         all &= e->flags;
+        below |= e->flags;
     }
     if ((tr & TR_SUBQUERY) && n->u.subq.plan) {
         const Node *p = n->u.subq.plan;
         m = kind_mask_or(m, p->mask);
         if (p->height > h) h = p->height;
         all &= p->flags;
+        below |= p->flags;
+    }
+    uint32_t patterns = below & NF_PATTERNS;
+    if ((tr & TR_CALL) && n->u.call.def) {
+        const FuncSig *sig = call_sig(n);
+        if (sig->flags & FD_TIME_WINDOW) patterns |= NF_TIME_WINDOW_CALL;
+        if (sig->kind == FK_GENERATOR) patterns |= NF_GENERATOR_CALL;
     }
     bool resolved = !(tr & TR_UNRESOLVED) && (all & NF_RESOLVED) && ((tr & TR_PLAN) || n->type) &&
                     !(n->flags & NF_PENDING);
@@ -128,8 +139,8 @@ Node *node_finish(Node *n) {
                   (!(tr & TR_PLAN) && (any & NF_NONDETERMINISTIC));
     n->mask = m;
     n->height = h < UINT32_MAX ? h + 1 : h;
-    n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
-               (nondet ? NF_NONDETERMINISTIC : 0);
+    n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC | NF_PATTERNS)) | (resolved ? NF_RESOLVED : 0) |
+               (nondet ? NF_NONDETERMINISTIC : 0) | patterns;
     return n;
 }
 
