@@ -70,6 +70,8 @@ Test(ir, tree_patterns) {
     Node *w = call_of(&WINDOW, attr("t", 1));
     cr_expect(w->flags & NF_TIME_WINDOW_CALL);
     cr_expect(!(w->flags & NF_GENERATOR_CALL));
+    static const FuncSig GROUPING = {.name = "grouping", .kind = FK_SCALAR, .flags = FD_GROUPING};
+    cr_expect(call_of(&GROUPING, attr("g", 4))->flags & NF_GROUPING_CALL);
     Node *outer = call_of(&ABS, w);
     Node *p = project(one, 1, &outer);
     cr_expect(p->flags & NF_TIME_WINDOW_CALL);
