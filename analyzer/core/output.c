@@ -32,9 +32,9 @@ uint32_t attr_name_hash(const char *name) {
 }
 
 const AttrIndex *attr_index(Analysis *an, AttrList l) {
-    if (!l.index || l.n < 32) return NULL;
+    if (!l.index || l.n < 16) return NULL;
     if (l.index->ix) return l.index->ix;
-    if (++l.index->lookups < 8) return NULL;
+    if (++l.index->lookups < 2) return NULL;
     uint32_t buckets = 16;
     while (buckets < l.n * 2) buckets *= 2;
     AttrIndex *ix = ARENA_NEW(an->arena, AttrIndex);
