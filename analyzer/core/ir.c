@@ -96,6 +96,16 @@ static const unsigned char KIND_TRAITS[NK_COUNT_] = {
 Node *node_finish(Node *n) {
     unsigned tr = KIND_TRAITS[n->kind];
     KindMask m = kind_mask_of(n->kind);
+    if (!(n->nkids | n->nexprs) && !(tr & (TR_SUBQUERY | TR_JOIN | TR_CALL))) {
+        /* a leaf (attributes, literals: most nodes built): what the loops below
+           would find for no inputs */
+        bool leaf_resolved = !(tr & TR_UNRESOLVED) && ((tr & TR_PLAN) || n->type) && !(n->flags & NF_PENDING);
+        n->mask = m;
+        n->height = 1;
+        n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC | NF_PATTERNS)) |
+                   (leaf_resolved ? NF_RESOLVED : 0);
+        return n;
+    }
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
     uint32_t all = NF_RESOLVED, any = 0, h = 0, below = 0; /* below: OR of every input's flags */
