@@ -138,6 +138,7 @@ Node *node_finish(Node *n) {
         const FuncSig *sig = call_sig(n);
         if (sig->flags & FD_TIME_WINDOW) patterns |= NF_TIME_WINDOW_CALL;
         if (sig->kind == FK_GENERATOR) patterns |= NF_GENERATOR_CALL;
+        if (sig->kind == FK_WINDOW) patterns |= NF_WINDOW_FN_CALL;
         if (sig->flags & FD_GROUPING) patterns |= NF_GROUPING_CALL;
     }
     bool resolved = !(tr & TR_UNRESOLVED) && (all & NF_RESOLVED) && ((tr & TR_PLAN) || n->type) &&

@@ -72,6 +72,8 @@ Test(ir, tree_patterns) {
     cr_expect(!(w->flags & NF_GENERATOR_CALL));
     static const FuncSig GROUPING = {.name = "grouping", .kind = FK_SCALAR, .flags = FD_GROUPING};
     cr_expect(call_of(&GROUPING, attr("g", 4))->flags & NF_GROUPING_CALL);
+    static const FuncSig LAG = {.name = "lag", .kind = FK_WINDOW};
+    cr_expect(call_of(&LAG, attr("l", 5))->flags & NF_WINDOW_FN_CALL);
     Node *outer = call_of(&ABS, w);
     Node *p = project(one, 1, &outer);
     cr_expect(p->flags & NF_TIME_WINDOW_CALL);
