@@ -43,6 +43,11 @@ static bool unresolved_attribute(Check *c, const Node *e) {
 
 static bool check_expr(Check *c, const Node *e) {
     Analysis *an = c->an;
+    /* a resolved subtree (no unresolved kind in it) without a generator or a
+       subquery plan raises none of the errors below */
+    if (node_resolved(e) && !(e->flags & NF_GENERATOR_CALL) &&
+        !kind_mask_any(e->mask, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery)))
+        return true;
     for (uint32_t i = 0; i < e->nkids; i++)
         if (!check_expr(c, e->kids[i])) return false;
     switch (e->kind) {

@@ -54,6 +54,8 @@ enum {
     FD_EXPECTS_INPUT = 1u << 14, /* ExpectsInputTypes: no implicit casts; a NULL becomes a typed null literal
                                     (TypeCoercion's ImplicitTypeCasts for ExpectsInputTypes) */
     FD_SQL_TAIL = 1u << 16,    /* sql prints the tostring_tail too (Collate's collation name) */
+    FD_TIME_WINDOW = 1u << 17, /* window / session_window: sets NF_TIME_WINDOW_CALL (TimeWindowing acts on it) */
+    FD_GROUPING = 1u << 18,    /* grouping / grouping_id: sets NF_GROUPING_CALL (ResolveGroupingAnalytics) */
     FD_INHERIT_ANALYSIS = 1u << 15, /* RuntimeReplaceable with InheritAnalysisRules: the call keeps its
                                        parameters as written (the coercion is its replacement's) */
 };

@@ -2,6 +2,8 @@
  * transform are in walk.c). */
 #include "ir.h"
 
+#include "func_sig.h"
+
 #include <string.h>
 
 enum { CAT_EXPR, CAT_PLAN };
@@ -75,58 +77,82 @@ bool node_kind_is_subquery(NodeKind k) {
            k == NK_LateralSubquery;
 }
 
-/* node_kind_is_subquery as a table: node_finish asks it of every node */
-static const unsigned char KIND_IS_SUBQUERY[NK_COUNT_] = {
-    [NK_ScalarSubquery] = 1, [NK_Exists] = 1, [NK_ListQuery] = 1, [NK_InSubquery] = 1, [NK_LateralSubquery] = 1,
+/* What node_finish asks of a kind, in one byte: one load instead of a
+ * call and a chain of comparisons per node (it runs for every node built). */
+enum { TR_PLAN = 1, TR_UNRESOLVED = 2, TR_SUBQUERY = 4, TR_JOIN = 8, TR_CALL = 16 };
+static const unsigned char KIND_TRAITS[NK_COUNT_] = {
+#define X(name, cat, flags)                                                                                   \
+    [NK_##name] = (unsigned char)(((cat) == CAT_PLAN ? TR_PLAN : 0) | (((flags) & UNRESOLVED) ? TR_UNRESOLVED : 0) | \
+                                  (NK_##name == NK_ScalarSubquery || NK_##name == NK_Exists ||                \
+                                           NK_##name == NK_ListQuery || NK_##name == NK_InSubquery ||         \
+                                           NK_##name == NK_LateralSubquery                                    \
+                                       ? TR_SUBQUERY                                                          \
+                                       : 0) |                                                                 \
+                                  (NK_##name == NK_Join ? TR_JOIN : 0) | (NK_##name == NK_Call ? TR_CALL : 0)),
+#include "node_kinds.def"
+#undef X
 };
 
 Node *node_finish(Node *n) {
-    NodeKind kind = n->kind;
-    /* kind_mask_of in two registers (its array form goes through memory) */
-    unsigned bit = kind_mask_bit(kind);
-    uint64_t one = (uint64_t)1 << (bit & 63);
-    uint64_t m0 = bit < 64 ? one : 0, m1 = bit < 64 ? 0 : one;
-    bool is_plan = KIND_CAT[kind] == CAT_PLAN;
+    unsigned tr = KIND_TRAITS[n->kind];
+    KindMask m = kind_mask_of(n->kind);
+    if (!(n->nkids | n->nexprs) && !(tr & (TR_SUBQUERY | TR_JOIN | TR_CALL))) {
+        /* a leaf (attributes, literals: most nodes built): what the loops below
+           would find for no inputs */
+        bool leaf_resolved = !(tr & TR_UNRESOLVED) && ((tr & TR_PLAN) || n->type) && !(n->flags & NF_PENDING);
+        n->mask = m;
+        n->height = 1;
+        n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC | NF_PATTERNS)) |
+                   (leaf_resolved ? NF_RESOLVED : 0);
+        return n;
+    }
     /* AND of the children's flags: resolved only if every child is; OR of
        their masks */
-    uint32_t all = NF_RESOLVED, any = 0, h = 0;
-    Node *const *kids = n->kids;
-    for (uint32_t i = 0, nk = n->nkids; i < nk; i++) {
-        const Node *k = kids[i];
+    uint32_t all = NF_RESOLVED, any = 0, h = 0, below = 0; /* below: OR of every input's flags */
+    for (uint32_t i = 0; i < n->nkids; i++) {
+        const Node *k = n->kids[i];
         if (k->height > h) h = k->height;
-        m0 |= k->mask.w[0];
-        m1 |= k->mask.w[1];
+        m.w[0] |= k->mask.w[0];
+        m.w[1] |= k->mask.w[1];
         all &= k->flags;
         any |= k->flags;
     }
-    Node *const *exprs = n->exprs;
-    for (uint32_t i = 0, ne = n->nexprs; i < ne; i++) {
-        const Node *e = exprs[i];
+    below = any;
+    for (uint32_t i = 0; i < n->nexprs; i++) {
+        const Node *e = n->exprs[i];
         if (e->height > h) h = e->height;
-        m0 |= e->mask.w[0];
-        m1 |= e->mask.w[1];
+        m.w[0] |= e->mask.w[0];
+        m.w[1] |= e->mask.w[1];
         all &= e->flags;
+        below |= e->flags;
     }
-    uint32_t flags = n->flags;
-    bool resolved = !(KIND_FLAGS[kind] & UNRESOLVED) && (all & NF_RESOLVED) && !(flags & NF_PENDING) &&
-                    (is_plan || n->type);
-    bool nondet = ((flags & NF_NONDETERMINISTIC) && kind == NK_Call) || (!is_plan && (any & NF_NONDETERMINISTIC));
-    if (KIND_IS_SUBQUERY[kind] && n->u.subq.plan) {
-        const Node *plan = n->u.subq.plan;
-        m0 |= plan->mask.w[0];
-        m1 |= plan->mask.w[1];
-        if (plan->height > h) h = plan->height;
-        resolved = resolved && (plan->flags & NF_RESOLVED);
+    if ((tr & TR_SUBQUERY) && n->u.subq.plan) {
+        const Node *p = n->u.subq.plan;
+        m = kind_mask_or(m, p->mask);
+        if (p->height > h) h = p->height;
+        all &= p->flags;
+        below |= p->flags;
     }
+    uint32_t patterns = below & NF_PATTERNS;
+    if ((tr & TR_CALL) && n->u.call.def) {
+        const FuncSig *sig = call_sig(n);
+        if (sig->flags & FD_TIME_WINDOW) patterns |= NF_TIME_WINDOW_CALL;
+        if (sig->kind == FK_GENERATOR) patterns |= NF_GENERATOR_CALL;
+        if (sig->kind == FK_WINDOW) patterns |= NF_WINDOW_FN_CALL;
+        if (sig->flags & FD_GROUPING) patterns |= NF_GROUPING_CALL;
+    }
+    bool resolved = !(tr & TR_UNRESOLVED) && (all & NF_RESOLVED) && ((tr & TR_PLAN) || n->type) &&
+                    !(n->flags & NF_PENDING);
     /* Spark's Join.resolved: a NATURAL or USING join is never resolved
        (ResolveNaturalAndUsingJoin must rewrite it first), so nothing above
        it expands a star over its unfinished output */
-    if (kind == NK_Join && (n->u.join.natural || n->u.join.nusing)) resolved = false;
-    n->mask.w[0] = m0;
-    n->mask.w[1] = m1;
+    if ((tr & TR_JOIN) && (n->u.join.natural || n->u.join.nusing)) resolved = false;
+    bool nondet = ((tr & TR_CALL) && (n->flags & NF_NONDETERMINISTIC)) ||
+                  (!(tr & TR_PLAN) && (any & NF_NONDETERMINISTIC));
+    n->mask = m;
     n->height = h < UINT32_MAX ? h + 1 : h;
-    n->flags = (flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC)) | (resolved ? NF_RESOLVED : 0) |
-               (nondet ? NF_NONDETERMINISTIC : 0);
+    n->flags = (n->flags & ~(uint32_t)(NF_RESOLVED | NF_NONDETERMINISTIC | NF_PATTERNS)) | (resolved ? NF_RESOLVED : 0) |
+               (nondet ? NF_NONDETERMINISTIC : 0) | patterns;
     return n;
 }
 

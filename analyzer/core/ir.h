@@ -186,7 +186,15 @@ enum {
                                    `analyzed`): the plan transforms skip it; node_copy clears it */
     NF_SP_SEALED = 1u << 9,     /* plans: NF_ANALYZED set by the single-pass resolver on a finished child
                                    while its parent resolves (resolver/resolver.c clears both at the end) */
+    /* Tree patterns (Spark's TreePattern bits, containsPattern): node_finish
+       ORs them up from kids, expressions and subquery plans, so a rule that
+       only acts on such calls skips a plan without them, unwalked */
+    NF_TIME_WINDOW_CALL = 1u << 10, /* a window() / session_window() Call (FD_TIME_WINDOW) */
+    NF_GENERATOR_CALL = 1u << 11,   /* a resolved generator Call (FK_GENERATOR) */
+    NF_GROUPING_CALL = 1u << 12,    /* a grouping() / grouping_id() Call (FD_GROUPING) */
+    NF_WINDOW_FN_CALL = 1u << 13,   /* a window function Call (FK_WINDOW: row_number, rank, lag, ...) */
 };
+#define NF_PATTERNS ((uint32_t)(NF_TIME_WINDOW_CALL | NF_GENERATOR_CALL | NF_GROUPING_CALL | NF_WINDOW_FN_CALL))
 
 /* What a DataFrameOp does (u.dfop.op): the Spark Connect relations whose
  * plan its planner builds with Dataset calls against the input's schema

@@ -32,9 +32,9 @@ uint32_t attr_name_hash(const char *name) {
 }
 
 const AttrIndex *attr_index(Analysis *an, AttrList l) {
-    if (!l.index || l.n < 32) return NULL;
+    if (!l.index || l.n < 16) return NULL;
     if (l.index->ix) return l.index->ix;
-    if (++l.index->lookups < 8) return NULL;
+    if (++l.index->lookups < 2) return NULL;
     uint32_t buckets = 16;
     while (buckets < l.n * 2) buckets *= 2;
     AttrIndex *ix = ARENA_NEW(an->arena, AttrIndex);
@@ -49,7 +49,9 @@ const AttrIndex *attr_index(Analysis *an, AttrList l) {
             ix->next[i] = -1;
             continue;
         }
-        uint32_t b = attr_name_hash(nm) & ix->mask;
+        /* the hash the attribute carries (computed when it was made) */
+        uint32_t h = l.v[i]->u.attr.name_hash ? l.v[i]->u.attr.name_hash : attr_name_hash(nm);
+        uint32_t b = h & ix->mask;
         ix->next[i] = ix->head[b];
         ix->head[b] = (int32_t)i;
     }
@@ -70,9 +72,11 @@ Node *attr_new(Analysis *an, const char *name, const DataType *type, bool nullab
 }
 
 Node *attr_with_qualifier(Analysis *an, Node *attr, NameParts qualifier) {
+    /* the qualifier is no input of node_finish: the copy's derived fields
+       (mask, height, flags) are the finished original's */
     Node *c = node_copy(an->arena, attr);
     c->u.attr.qualifier = qualifier;
-    return node_finish(c);
+    return c;
 }
 
 Node *attr_with_nullable(Analysis *an, Node *attr, bool nullable) {

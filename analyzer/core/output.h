@@ -24,8 +24,9 @@ typedef struct AttrIndex {
     int32_t *next;    /* per position: next position in the chain */
 } AttrIndex;
 
-/* Built only once a list has been searched a few times: plan outputs are
- * many and most are searched rarely. */
+/* Built on a list's second search (of 16 or more attributes): plan outputs
+ * are many and most are searched once, but a scan of a long list costs about
+ * what building its index does (the names' hashes are cached on them). */
 typedef struct AttrIndexSlot {
     AttrIndex *ix;
     uint32_t lookups;

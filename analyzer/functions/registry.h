@@ -17,6 +17,14 @@
 #include "functions.h"
 #include "core/func_sig.h"
 
+#include <strings.h>
+
+/* A function's name is `lit` (lower case, starting with a letter), ignoring
+ * case: the first letter rules out nearly every name before the compare. */
+static inline bool fn_name_is(const char *name, const char *lit) {
+    return (name[0] | 32) == lit[0] && !strcasecmp(name, lit);
+}
+
 
 
 typedef struct TypeCtx {

@@ -615,7 +615,7 @@ static Node *hidden_lambda(Analysis *an, const FuncDef *def, Node **args, int n,
     int nt = func_lambda_arg_types(an, def, args, n, i, types, 8);
     if (nt < 1) return args[i];
     if (nt > 8) nt = 8;
-    if (!strcasecmp(def->name, "transform") || !strcasecmp(def->name, "filter")) nt = 1;
+    if (fn_name_is(def->name, "transform") || fn_name_is(def->name, "filter")) nt = 1;
     Node **kids = ARENA_ARRAY(a, Node *, (size_t)nt + 1);
     kids[0] = args[i];
     for (int k = 0; k < nt; k++) {
@@ -637,7 +637,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     int nargs = (int)u->u.un.nargs;
     const char *called = u->u.un.name.n ? u->u.un.name.v[u->u.un.name.n - 1] : def->name;
     /* SUBSTR(s FROM p [FOR l]) is built as `substring` (AstBuilder.visitSubstring) */
-    if (!strcasecmp(def->name, "substr") && has_from_clause(an, u)) {
+    if (fn_name_is(def->name, "substr") && has_from_clause(an, u)) {
         called = "substring";
         def = func_lookup_builtin("substring");
     }
@@ -652,9 +652,9 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         if (nargs < 0) return NULL;
     }
     /* TRIM(BOTH t FROM s) is StringTrim even if it reaches us named btrim */
-    if (!strcasecmp(def->name, "btrim") && nargs >= 1 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
+    if (fn_name_is(def->name, "btrim") && nargs >= 1 && (u->flags & NF_IMPLICIT)) def = func_lookup_builtin("trim");
     /* lag/lead(input, offset, default, ignoreNulls): the flag is IGNORE NULLS, not an argument */
-    if (nargs == 4 && (!strcasecmp(def->name, "lag") || !strcasecmp(def->name, "lead"))) {
+    if (nargs == 4 && (fn_name_is(def->name, "lag") || fn_name_is(def->name, "lead"))) {
         const Node *flag = named_args ? named_args[3] : u->kids[3];
         if (flag->kind == NK_Literal && flag->type && flag->type->id == T_BOOLEAN && !flag->u.lit.v.is_null) {
             Node *c = node_copy(a, u);
@@ -677,8 +677,8 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     const char *bad = NULL;
     if ((u->flags & NF_DISTINCT) && def->kind != FK_AGGREGATE) bad = "DISTINCT";
     else if ((u->flags & NF_HAS_FILTER) && def->kind != FK_AGGREGATE) bad = "FILTER CLAUSE";
-    else if (u->u.un.ignore_nulls && def->print != CS_IGNORE_NULLS && strcasecmp(def->name, "lag") != 0 &&
-             strcasecmp(def->name, "lead") != 0)
+    else if (u->u.un.ignore_nulls && def->print != CS_IGNORE_NULLS && !fn_name_is(def->name, "lag") &&
+             !fn_name_is(def->name, "lead"))
         bad = "IGNORE NULLS";
     else if (u->u.un.norder && def->print != CS_WITHIN_GROUP)
         bad = "WITHIN GROUP (ORDER BY ...)";
@@ -700,13 +700,13 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
     /* the functions trim/ltrim/rtrim(trimStr, str) take the trim string first
        (StringTrim's two-argument constructor); the syntax form comes as (str, trimStr) */
     if (nargs == 2 && !(u->flags & NF_IMPLICIT) &&
-        (!strcasecmp(def->name, "trim") || !strcasecmp(def->name, "ltrim") || !strcasecmp(def->name, "rtrim"))) {
+        (fn_name_is(def->name, "trim") || fn_name_is(def->name, "ltrim") || fn_name_is(def->name, "rtrim"))) {
         Node *t = args[0];
         args[0] = args[1];
         args[1] = t;
     }
     /* log(x) is Logarithm(EulerNumber(), x): LOG(E(), x) */
-    if (nargs == 1 && !strcasecmp(def->name, "log") && args[0]->type) {
+    if (nargs == 1 && fn_name_is(def->name, "log") && args[0]->type) {
         Node *e = fn_call_builtin(an, "e", NULL, 0, u);
         if (!e) return NULL;
         args[1] = args[0];
@@ -714,7 +714,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         nargs = 2;
     }
     /* convert_timezone(target, ts) is ConvertTimezone(CurrentTimeZone(), target, ts) */
-    if (nargs == 2 && !strcasecmp(def->name, "convert_timezone") && args[0]->type && args[1]->type) {
+    if (nargs == 2 && fn_name_is(def->name, "convert_timezone") && args[0]->type && args[1]->type) {
         Node *tz = fn_call_builtin(an, "current_timezone", NULL, 0, u);
         if (!tz) return NULL;
         args[2] = args[1];
@@ -723,7 +723,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         nargs = 3;
     }
     /* count(*) is count(1) */
-    if (nargs == 1 && is_star(args[0]) && strcasecmp(def->name, "count") == 0)
+    if (nargs == 1 && is_star(args[0]) && fn_name_is(def->name, "count"))
         args[0] = fn_mk_int_lit(a, 1, &TYPE_INT);
     for (int i = 0; i < nargs; i++) {
         if (is_star(args[i]))
@@ -740,8 +740,8 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
         args[n - 1] = node_finish(t);
         /* Spark copies the function for IGNORE NULLS, dropping the name it
            was called by: first_value / last_value print as first / last */
-        const FuncDef *copy = !strcasecmp(def->name, "first_value") ? func_lookup_builtin("first")
-                              : !strcasecmp(def->name, "last_value") ? func_lookup_builtin("last")
+        const FuncDef *copy = fn_name_is(def->name, "first_value") ? func_lookup_builtin("first")
+                              : fn_name_is(def->name, "last_value") ? func_lookup_builtin("last")
                                                                       : NULL;
         if (copy) def = copy;
     }
@@ -786,7 +786,7 @@ static Node *resolve_call_impl(Analysis *an, Node *u, const FuncDef *def) {
             def = like;
         }
     }
-    if (!strcasecmp(def->name, "array_sort") && n == 1 && args[0]->type && args[0]->type->id == T_ARRAY &&
+    if (fn_name_is(def->name, "array_sort") && n == 1 && args[0]->type && args[0]->type->id == T_ARRAY &&
         fn_type_orderable(args[0]->type->elem)) {
         ErrorInfo *before = an->error;
         Node *cmp = default_comparator(an, args[0]->type->elem, u);

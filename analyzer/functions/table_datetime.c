@@ -92,8 +92,8 @@ const FuncDef FUNCS_DATETIME[] = {
     {SCALAR("trunc", 2, 2, "Ds", fixed, "date"), .flags = FD_NULLABLE},
     {SCALAR("date_trunc", 2, 2, "sT", fixed, "timestamp"), .flags = FD_NULLABLE, .tostring_tail = ", $Z"},
     {SCALAR("convert_timezone", 2, 3, "???", convert_timezone, NULL)},
-    {SCALAR("window", 2, 4, "?sss", fixed, "struct<start:timestamp,end:timestamp>")},
-    {SCALAR("session_window", 2, 2, "??", fixed, "struct<start:timestamp,end:timestamp>")},
+    {SCALAR("window", 2, 4, "?sss", fixed, "struct<start:timestamp,end:timestamp>"), .flags = FD_TIME_WINDOW},
+    {SCALAR("session_window", 2, 2, "??", fixed, "struct<start:timestamp,end:timestamp>"), .flags = FD_TIME_WINDOW},
     {SCALAR("window_time", 1, 1, "?", fixed, "timestamp")},
     /* partition transforms (Spark Connect's internal functions years/months/days/hours/bucket) */
     {SCALAR("@years", 1, 1, "?", fixed, "int"), .pname = "years"},

@@ -32,8 +32,8 @@ const FuncDef FUNCS_MISC[] = {
     {SCALAR("java_method", 2, -1, "ss?", fixed, "string"), .flags = FD_NONDET | FD_NULLABLE, .tostring_tail = ", true"},
     {SCALAR("reflect", 2, -1, "ss?", fixed, "string"), .flags = FD_NONDET | FD_NULLABLE, .tostring_tail = ", true"},
     {SCALAR("try_reflect", 2, -1, "ss?", fixed, "string"), .flags = FD_NONDET | FD_NULLABLE},
-    {SCALAR("grouping", 1, 1, "?", fixed, "tinyint"), .flags = FD_NOT_NULL},
-    {SCALAR("grouping_id", 0, -1, "?", fixed, "bigint"), .flags = FD_NOT_NULL},
+    {SCALAR("grouping", 1, 1, "?", fixed, "tinyint"), .flags = FD_NOT_NULL | FD_GROUPING},
+    {SCALAR("grouping_id", 0, -1, "?", fixed, "bigint"), .flags = FD_NOT_NULL | FD_GROUPING},
     /* hashing and bitmaps */
     /* AtLeastNNonNulls(n, children): DataFrame.na.drop only (not callable by name) */
     {SCALAR("@atleastnnonnulls", 1, -1, "i?", fixed, "boolean"), .pname = "atleastnnonnulls", .flags = FD_NOT_NULL},

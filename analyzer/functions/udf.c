@@ -1,6 +1,7 @@
 /* Session-registered user-defined function signatures: a FuncDef in the
  * caller's arena, typed by ty_udf (arguments cast to the declared types). */
 #include <string.h>
+#include <strings.h>
 
 #include "functions.h"
 #include "registry.h"
@@ -16,6 +17,9 @@ const FuncDef *func_make_udf(Arena *a, const char *name, int nargs, const DataTy
     d->in = "?";
     d->typer = ty_udf;
     d->flags = FD_NULLABLE | (deterministic ? 0 : FD_NONDET);
+    /* TimeWindowing and ResolveGroupingAnalytics match their calls by name: one by a UDF of that name too */
+    if (!strcasecmp(name, "window") || !strcasecmp(name, "session_window")) d->flags |= FD_TIME_WINDOW;
+    if (!strcasecmp(name, "grouping") || !strcasecmp(name, "grouping_id")) d->flags |= FD_GROUPING; /* likewise */
     if (arg_types && nargs > 0) {
         const DataType **v = ARENA_ARRAY(a, const DataType *, nargs);
         for (int i = 0; i < nargs; i++) v[i] = arg_types[i];

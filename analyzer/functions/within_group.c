@@ -28,9 +28,9 @@
 typedef enum WgKind { WG_NONE, WG_MODE, WG_PERCENTILE, WG_LISTAGG } WgKind;
 
 static WgKind wg_kind(const FuncDef *def) {
-    if (!strcasecmp(def->name, "mode")) return WG_MODE;
-    if (!strcasecmp(def->name, "percentile_cont") || !strcasecmp(def->name, "percentile_disc")) return WG_PERCENTILE;
-    if (!strcasecmp(def->name, "listagg") || !strcasecmp(def->name, "string_agg")) return WG_LISTAGG;
+    if (fn_name_is(def->name, "mode")) return WG_MODE;
+    if (fn_name_is(def->name, "percentile_cont") || fn_name_is(def->name, "percentile_disc")) return WG_PERCENTILE;
+    if (fn_name_is(def->name, "listagg") || fn_name_is(def->name, "string_agg")) return WG_LISTAGG;
     return WG_NONE;
 }
 
@@ -103,7 +103,7 @@ int fn_within_group_prepare(Analysis *an, const Node *u, const FuncDef **defp, N
     }
     /* the copy withOrderingWithinGroup makes drops the FUNC_ALIAS tag:
        string_agg(...) WITHIN GROUP prints as listagg */
-    if (k == WG_LISTAGG && strcasecmp(def->name, "listagg") != 0) *defp = func_lookup_builtin("listagg");
+    if (k == WG_LISTAGG && !fn_name_is(def->name, "listagg")) *defp = func_lookup_builtin("listagg");
     uint32_t first = u->u.un.nargs + ((u->flags & NF_HAS_FILTER) ? 1 : 0);
     for (int i = 0; i < norder && first + (uint32_t)i < u->nkids; i++) {
         Node *so = u->kids[first + (uint32_t)i];

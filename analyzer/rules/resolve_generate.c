@@ -51,8 +51,9 @@ static bool is_generator_like(const Node *e) {
     return def && func_kind(def) == FK_GENERATOR;
 }
 
+/* a generator call, or an unresolved function that may turn out to be one */
 static bool may_hold_call(const Node *e) {
-    return kind_mask_any(e->mask, kind_mask_or(kind_mask_of(NK_Call), kind_mask_of(NK_UnresolvedFunction)));
+    return (e->flags & NF_GENERATOR_CALL) || kind_mask_has(e->mask, NK_UnresolvedFunction);
 }
 
 static bool has_generator(const Node *e) {
@@ -364,6 +365,10 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask kinds = KIND_MASK(NK_Call, NK_UnresolvedFunction, NK_UnresolvedGenerate, NK_MultiAlias);
+    /* every rewrite needs a generator (or a function that may be one) or a MultiAlias */
+    if (!(plan->flags & NF_GENERATOR_CALL) &&
+        !kind_mask_any(plan->mask, KIND_MASK(NK_UnresolvedFunction, NK_UnresolvedGenerate, NK_MultiAlias)))
+        return plan;
     return transform(an->arena, plan, 0, kinds, rewrite, an);
 }
 

@@ -542,7 +542,7 @@ static Node *resolve_having(Analysis *an, Node *h, Node *agg, const Analytics *g
 }
 
 static bool has_grouping_call(const Node *e) {
-    if (!kind_mask_has(e->mask, NK_Call)) return false;
+    if (!(e->flags & NF_GROUPING_CALL)) return false; /* the subtree holds none (tree pattern) */
     if (is_grouping_call(e, "grouping") || is_grouping_call(e, "grouping_id")) return true;
     if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery)
         return false;

@@ -63,8 +63,16 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
     rel->u.relation.name = full;
     rel->u.relation.table = t;
     Node **attrs = ARENA_ARRAY(an->arena, Node *, t->ncols + 1);
+    /* one finished column attribute as the template of all: they differ only
+       in fields node_finish does not read (name, id, a non-NULL type,
+       nullability), so each is a copy with those set, not a node built and
+       finished again (a table reference makes one per column) */
+    Node *proto = node_new(an->arena, NK_AttributeReference, -1, -1);
+    proto->type = &TYPE_STRING;
+    node_finish(proto);
     for (int i = 0; i < t->ncols; i++) {
-        Node *a = node_new(an->arena, NK_AttributeReference, -1, -1);
+        Node *a = arena_alloc(an->arena, sizeof(Node));
+        *a = *proto;
         a->u.attr.name = t->cols[i].name;
         a->u.attr.id = an_new_id(an);
         a->u.attr.name_hash = t->cols[i].name_hash;
@@ -73,7 +81,7 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
         if (a->type->id == T_CHAR) a->u.attr.char_len = a->type->length;
         if (a->type->id == T_CHAR || a->type->id == T_VARCHAR) a->type = &TYPE_STRING;
         if (t->cols[i].nullable) a->flags |= NF_NULLABLE;
-        attrs[i] = node_finish(a);
+        attrs[i] = a;
     }
     node_set_exprs(an->arena, rel, attrs, (uint32_t)t->ncols);
     Node *plan = node_finish(rel);

@@ -53,7 +53,7 @@ static bool is_window_fn(const Node *e) {
 /* CheckAnalysis: a window function used as the argument of anything but a
  * window expression (`SELECT row_number() FROM t`). */
 static bool check_over(Analysis *an, const Node *e) {
-    if (!kind_mask_has(e->mask, NK_Call)) return true;
+    if (!(e->flags & NF_WINDOW_FN_CALL)) return true; /* no window function below (tree pattern) */
     if (e->kind == NK_ScalarSubquery || e->kind == NK_Exists || e->kind == NK_InSubquery || e->kind == NK_ListQuery ||
         e->kind == NK_LateralSubquery)
         return true;
@@ -79,6 +79,8 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
+    /* both checks need a window function or a window expression somewhere */
+    if (!(plan->flags & NF_WINDOW_FN_CALL) && !kind_mask_has(plan->mask, NK_WindowExpression)) return plan;
     return transform(an->arena, plan, 0, KIND_MASK(NK_WindowExpression, NK_Call), rewrite, an);
 }
 

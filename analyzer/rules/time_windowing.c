@@ -40,7 +40,7 @@ typedef struct Find {
 
 static WalkResult find_window(const Node *n, void *ctx) {
     Find *f = ctx;
-    if (!kind_mask_has(n->mask, NK_Call)) return WALK_PRUNE;
+    if (!(n->flags & NF_TIME_WINDOW_CALL)) return WALK_PRUNE;
     if (!is_time_window(n)) return WALK_CONTINUE;
     if (!f->found) {
         f->found = n;
@@ -92,6 +92,7 @@ static Node *rewrite(Node *p, void *ctx) {
 }
 
 static Node *apply(Analysis *an, Node *plan) {
+    if (!(plan->flags & NF_TIME_WINDOW_CALL)) return plan; /* no window() call anywhere: nothing to do */
     return transform(an->arena, plan, 0, KIND_MASK(NK_Call), rewrite, an);
 }
 

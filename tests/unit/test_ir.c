@@ -1,6 +1,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "core/func_sig.h"
 #include "core/ir.h"
 #include "core/walk.h"
 
@@ -49,6 +50,47 @@ Test(ir, resolved_and_mask) {
     cr_expect(kind_mask_has(q->mask, NK_UnresolvedAttribute));
     cr_expect(kind_mask_has(q->mask, NK_OneRowRelation));
     cr_expect(!kind_mask_has(p->mask, NK_UnresolvedAttribute));
+}
+
+static Node *call_of(const FuncSig *sig, Node *arg) {
+    Node *c = node_new(A, NK_Call, 0, 0);
+    c->u.call.def = (const struct FuncDef *)(const void *)sig;
+    c->type = &TYPE_INT;
+    node_set_kids(A, c, &arg, 1);
+    return node_finish(c);
+}
+
+/* The tree-pattern bits rules test before walking a plan: set by the call
+ * itself, ORed up through expressions, plans and subquery plans. */
+Test(ir, tree_patterns) {
+    static const FuncSig WINDOW = {.name = "window", .kind = FK_SCALAR, .flags = FD_TIME_WINDOW};
+    static const FuncSig EXPLODE = {.name = "explode", .kind = FK_GENERATOR};
+    static const FuncSig ABS = {.name = "abs", .kind = FK_SCALAR};
+    Node *one = node_finish(node_new(A, NK_OneRowRelation, 0, 0));
+    Node *w = call_of(&WINDOW, attr("t", 1));
+    cr_expect(w->flags & NF_TIME_WINDOW_CALL);
+    cr_expect(!(w->flags & NF_GENERATOR_CALL));
+    static const FuncSig GROUPING = {.name = "grouping", .kind = FK_SCALAR, .flags = FD_GROUPING};
+    cr_expect(call_of(&GROUPING, attr("g", 4))->flags & NF_GROUPING_CALL);
+    static const FuncSig LAG = {.name = "lag", .kind = FK_WINDOW};
+    cr_expect(call_of(&LAG, attr("l", 5))->flags & NF_WINDOW_FN_CALL);
+    Node *outer = call_of(&ABS, w);
+    Node *p = project(one, 1, &outer);
+    cr_expect(p->flags & NF_TIME_WINDOW_CALL);
+    Node *plain = call_of(&ABS, attr("a", 2));
+    Node *q = project(one, 1, &plain);
+    cr_expect(!(q->flags & NF_PATTERNS));
+    Node *g = call_of(&EXPLODE, attr("xs", 3));
+    Node *sq = node_new(A, NK_ScalarSubquery, 0, 0);
+    sq->u.subq.plan = project(one, 1, &g);
+    sq->type = &TYPE_INT;
+    sq = node_finish(sq);
+    cr_expect(sq->flags & NF_GENERATOR_CALL);
+    cr_expect(node_resolved(sq));
+    /* a copy that drops the call drops the pattern */
+    Node *c = node_copy(A, p);
+    node_set_exprs(A, c, &plain, 1);
+    cr_expect(!(node_finish(c)->flags & NF_PATTERNS));
 }
 
 static Node *resolve_b(Node *n, void *ctx) {

@@ -89,7 +89,9 @@ static Node *next_named(Analysis *an, AttrList attrs, const char *name, NameMatc
         while (m->pos >= 0) {
             Node *a = attrs.v[m->pos];
             m->pos = m->ix->next[m->pos];
-            if (a->kind == NK_AttributeReference && ident_eq(an, a->u.attr.name, name)) return a;
+            if (a->kind != NK_AttributeReference) continue;
+            if (a->u.attr.name_hash && a->u.attr.name_hash != m->hash) continue;
+            if (ident_eq(an, a->u.attr.name, name)) return a;
         }
         return NULL;
     }
