@@ -158,6 +158,28 @@ Test(redteam, views_nested_past_the_limit) {
     cz_session_free(s);
 }
 
+/* persistent views count the same way, each one's body read in its own
+ * namespace; the view named is the innermost one, past the limit */
+Test(redteam, persistent_views_nested_past_the_limit) {
+    CzSession *s = cz_session_new(false);
+    char sql[128];
+    expect_ok(s, "CREATE VIEW pv0 AS SELECT 1 AS x", NULL);
+    for (int i = 1; i <= 100; i++) {
+        snprintf(sql, sizeof sql, "CREATE VIEW pv%d AS SELECT * FROM pv%d", i, i - 1);
+        expect_ok(s, sql, NULL);
+    }
+    expect_ok(s, "SELECT * FROM pv99", NULL); /* 100 views deep */
+    CzResult *r = run_opts(s, "SELECT * FROM pv100", NULL);
+    cr_assert_eq(cz_result_status(r), CZ_ERROR);
+    cr_expect_str_eq(cz_result_error(r)->error_class, "VIEW_EXCEED_MAX_NESTED_DEPTH");
+    cr_expect_str_eq(cz_result_error(r)->param_values[0], "`spark_catalog`.`default`.`pv0`");
+    cr_expect_str_eq(cz_result_error(r)->param_values[1], "100");
+    cz_result_free(r);
+    /* a view whose own body is one level: the chain, not the body, is what counts */
+    expect_error(s, "CREATE VIEW pv101 AS SELECT * FROM pv100", NULL, "VIEW_EXCEED_MAX_NESTED_DEPTH");
+    cz_session_free(s);
+}
+
 /* ---- LIKE ---- */
 
 Test(redteam, like_without_recursion) {
