@@ -180,6 +180,39 @@ Test(redteam, persistent_views_nested_past_the_limit) {
     cz_session_free(s);
 }
 
+/* Stacks views of n levels each, v1..vmax over v0; views 1..nok must be
+ * created, and one of the rest must be refused as too complex: each body is
+ * under the nesting limit, but their heights add up (without the total, 71
+ * views of 800 levels overflowed the stack). */
+static void stack_views(const CzRunOptions *o, int levels, int nok, int max) {
+    CzSession *s = cz_session_new(false);
+    expect_ok(s, "CREATE TEMPORARY VIEW v0 AS SELECT 1 AS x", o);
+    bool refused = false;
+    for (int i = 1; i <= max; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "CREATE TEMPORARY VIEW v%d AS TABLE v%d ", i, i - 1);
+        char *sql = chain(head, "|> WHERE x > 0", " ", levels, "");
+        CzResult *r = run_opts(s, sql, o);
+        free(sql);
+        if (i <= nok) cr_assert_eq(cz_result_status(r), CZ_OK, "v%d: %s", i, cz_result_error(r) ? cz_result_error(r)->message : "");
+        else if (cz_result_status(r) == CZ_ERROR && !refused) {
+            cr_expect_str_eq(cz_result_error(r)->error_class, "FAILED_TO_PARSE_TOO_COMPLEX", "v%d", i);
+            refused = true;
+        }
+        cz_result_free(r);
+    }
+    cr_expect(refused, "a stack of %d views of %d levels is refused", max, levels);
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT * FROM v%d", nok);
+    expect_ok(s, sql, o);
+    cz_session_free(s);
+}
+
+Test(redteam, stacked_view_bodies_share_the_nesting_limit) {
+    stack_views(NULL, 400, 20, 30);     /* the library's 20,000: 800 levels a view */
+    stack_views(&DAEMON, 100, 3, 10);   /* the daemon's 1,000: 200 levels a view */
+}
+
 /* ---- LIKE ---- */
 
 Test(redteam, like_without_recursion) {
