@@ -55,6 +55,7 @@ static void expect_error(CzSession *s, const char *sql, const CzRunOptions *o, c
 static char *chain(const char *head, const char *item, const char *sep, int n, const char *tail) {
     size_t cap = strlen(head) + (size_t)n * (strlen(item) + strlen(sep)) + strlen(tail) + 1;
     char *s = malloc(cap), *p = s;
+    cr_assert(s, "out of memory");
     p += sprintf(p, "%s", head);
     for (int i = 0; i < n; i++) p += sprintf(p, "%s%s", i ? sep : "", item);
     sprintf(p, "%s", tail);
@@ -209,8 +210,10 @@ static void stack_views(const CzRunOptions *o, int levels, int nok, int max) {
 }
 
 Test(redteam, stacked_view_bodies_share_the_nesting_limit) {
-    stack_views(NULL, 400, 20, 30);     /* the library's 20,000: 800 levels a view */
-    stack_views(&DAEMON, 100, 3, 10);   /* the daemon's 1,000: 200 levels a view */
+    /* a limit of 3,000 (the library's 20,000 levels overflow an ASan build's stack): 200 levels a view */
+    static const CzRunOptions limit3000 = {.max_depth = 3000};
+    stack_views(&limit3000, 100, 10, 20);
+    stack_views(&DAEMON, 100, 3, 10); /* the daemon's 1,000 */
 }
 
 /* ---- LIKE ---- */
