@@ -42,6 +42,9 @@ struct Analysis {
     uint32_t max_depth;
     int depth;                  /* view / subquery nesting while resolving */
     int view_depth;             /* views being expanded inside one another (spark.sql.view.maxNestedViewDepth) */
+    uint32_t nested_height;     /* the statement's height plus the heights of the view bodies being expanded
+                                   inside one another: each is parsed under max_depth on its own, the
+                                   plan they make together must stay under it too */
     struct Tracer *tracer;      /* executor.h; NULL: no tracing, no timing */
     struct OuterScope *outer;   /* the enclosing queries' scopes while resolving a subquery (rules/scope.h) */
     uint64_t deadline_ns;       /* CLOCK_MONOTONIC; 0: none */

@@ -399,6 +399,7 @@ static void run_analysis(CzSession *s, CzResult *r, Node *stmt, const char *sql,
         set_error(r, an.error, sql, len);
         return;
     }
+    an.nested_height = stmt->height;
     PendingChanges pending = {0};
     Node *plan = run_statement(&an, s, stmt, &pending);
     if (!plan) {

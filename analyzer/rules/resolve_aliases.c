@@ -33,6 +33,17 @@ static Node *resolve_alias(Node *e, void *ctx) {
     return e;
 }
 
+/* A user alias (`expr AS name`) is Spark's Alias, resolved the moment its
+ * child is; ResolveReferences calls this so the operator above sees it. */
+static Node *resolve_user_alias(Node *e, void *ctx) {
+    return e->kind == NK_Alias ? resolve_alias(e, ctx) : e;
+}
+
+Node *resolve_user_aliases(Analysis *an, Node *p) {
+    if (an_failed(an)) return p;
+    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, KIND_MASK(NK_Alias), resolve_user_alias, an);
+}
+
 static Node *rewrite(Node *p, void *ctx) {
     Analysis *an = ctx;
     return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedAlias, NK_Alias), resolve_alias, an);

@@ -116,18 +116,20 @@ static Node *resolve_expr(Node *e, void *ctx) {
     }
 }
 
-/* An operator call (a > 0, a + 1) whose arguments are resolved: Spark's
- * operators are expressions of their own, resolved the moment their children
- * are, so the operator that holds them is resolved in the same pass. */
+/* An operator call (a > 0, a + 1), a CAST, CASE or IN whose arguments are
+ * resolved: Spark builds these as expressions of their own, resolved the
+ * moment their children are, so the operator that holds them is resolved in
+ * the same pass. (A function call waits for ResolveFunctions, as in Spark.) */
 static Node *resolve_operator(Node *e, void *ctx) {
-    if (e->kind != NK_UnresolvedFunction || !e->u.un.is_operator) return e;
+    bool direct = e->kind == NK_Cast || e->kind == NK_CaseWhen || e->kind == NK_In;
+    if (!direct && (e->kind != NK_UnresolvedFunction || !e->u.un.is_operator)) return e;
     return resolve_expr(e, ctx);
 }
 
 Node *resolve_operator_calls(Analysis *an, Node *p) {
     if (an_failed(an)) return p;
-    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED, KIND_MASK(NK_UnresolvedFunction),
-                     resolve_operator, an);
+    return transform(an->arena, p, TX_NODE_EXPRS | TX_SKIP_RESOLVED,
+                     KIND_MASK(NK_UnresolvedFunction, NK_Cast, NK_CaseWhen, NK_In), resolve_operator, an);
 }
 
 static Node *resolve_plan_exprs(Node *p, void *ctx) {

@@ -211,14 +211,17 @@ static Node *resolve_node_refs(Node *p, void *ctx) {
     }
 }
 
-/* A Filter whose references were just resolved also gets its operators typed
- * (Spark's a > 0 is resolved as soon as a is), so the operator above sees a
- * resolved child in the same pass: a chain of N pipe WHERE operators would
- * otherwise take N iterations and overrun maxIterations. */
+/* An operator whose references were just resolved also gets its operator
+ * calls and user aliases typed (Spark's a > 0 and a + 0 AS a are resolved as
+ * soon as a is), so the operator above sees a resolved child in the same
+ * bottom-up pass: a chain of N pipe WHERE or SELECT operators would otherwise
+ * take N iterations and overrun maxIterations. */
 static Node *apply_node(Node *p, void *ctx) {
     Node *r = resolve_node_refs(p, ctx);
-    if (!r || r == p || r->kind != NK_Filter) return r; /* NULL: it failed */
-    return resolve_operator_calls(ctx, r);
+    if (!r || r == p) return r; /* NULL: it failed */
+    if (r->kind != NK_Filter && r->kind != NK_Project) return r;
+    r = resolve_operator_calls(ctx, r);
+    return r->kind == NK_Project ? resolve_user_aliases(ctx, r) : r;
 }
 
 static Node *apply(Analysis *an, Node *plan) {

@@ -185,6 +185,12 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     ErrorInfo *err = NULL;
     Node *parsed = parse_statement(an->arena, sql, strlen(sql), &po, &err);
     if (!parsed) return an_fail(an, err);
+    /* every body passed the nesting limit alone; stacked, their heights add
+       up (100 views of 800 levels overflowed the stack): the plan they make
+       is too complex as one statement of that height would be */
+    if (an->nested_height > an->max_depth || parsed->height > an->max_depth - an->nested_height)
+        /* at the reference in this statement; inside a view, at none (its text is not the statement's) */
+        return an_fail(an, error_make(an->arena, "FAILED_TO_PARSE_TOO_COMPLEX", an->sql ? at : NULL, NULL));
     /* the view's own text positions must not leak into this query's errors */
     const char *saved_sql = an->sql;
     size_t saved_len = an->sql_len;
@@ -196,7 +202,9 @@ static Node *expand_view(Analysis *an, const char *sql, int ncols, const char *c
     struct CteRegistry *saved_ctes = an->ctes;
     an->ctes = NULL; /* the query's CTEs are not visible inside a view */
     an->view_depth++;
+    an->nested_height += parsed->height;
     Node *body = an_analyze_nested(an, parsed, NULL, "view", view_name.n ? view_name.v[view_name.n - 1] : NULL);
+    an->nested_height -= parsed->height;
     an->view_depth--;
     an->view_ns = saved_ns;
     if (!an->ctes) an->ctes = saved_ctes;

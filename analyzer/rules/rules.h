@@ -25,6 +25,8 @@ extern const Rule RULE_RESOLVE_FUNCTIONS;
 /* p with the operator calls in its expressions typed once their arguments are (ResolveFunctions' typing) */
 Node *resolve_operator_calls(Analysis *an, Node *p);
 extern const Rule RULE_RESOLVE_ALIASES;
+/* p with its user aliases (expr AS name) typed once their child is (ResolveAliases' typing) */
+Node *resolve_user_aliases(Analysis *an, Node *p);
 extern const Rule RULE_RESOLVE_SUBQUERY;
 extern const Rule RULE_RESOLVE_ORDINALS;
 extern const Rule RULE_RESOLVE_GROUP_BY_ALL;

@@ -55,6 +55,7 @@ static void expect_error(CzSession *s, const char *sql, const CzRunOptions *o, c
 static char *chain(const char *head, const char *item, const char *sep, int n, const char *tail) {
     size_t cap = strlen(head) + (size_t)n * (strlen(item) + strlen(sep)) + strlen(tail) + 1;
     char *s = malloc(cap), *p = s;
+    cr_assert(s, "out of memory");
     p += sprintf(p, "%s", head);
     for (int i = 0; i < n; i++) p += sprintf(p, "%s%s", i ? sep : "", item);
     sprintf(p, "%s", tail);
@@ -156,6 +157,63 @@ Test(redteam, views_nested_past_the_limit) {
     expect_ok(s, "SELECT * FROM v9", NULL);
     expect_error(s, "SELECT * FROM v10", NULL, "VIEW_EXCEED_MAX_NESTED_DEPTH");
     cz_session_free(s);
+}
+
+/* persistent views count the same way, each one's body read in its own
+ * namespace; the view named is the innermost one, past the limit */
+Test(redteam, persistent_views_nested_past_the_limit) {
+    CzSession *s = cz_session_new(false);
+    char sql[128];
+    expect_ok(s, "CREATE VIEW pv0 AS SELECT 1 AS x", NULL);
+    for (int i = 1; i <= 100; i++) {
+        snprintf(sql, sizeof sql, "CREATE VIEW pv%d AS SELECT * FROM pv%d", i, i - 1);
+        expect_ok(s, sql, NULL);
+    }
+    expect_ok(s, "SELECT * FROM pv99", NULL); /* 100 views deep */
+    CzResult *r = run_opts(s, "SELECT * FROM pv100", NULL);
+    cr_assert_eq(cz_result_status(r), CZ_ERROR);
+    cr_expect_str_eq(cz_result_error(r)->error_class, "VIEW_EXCEED_MAX_NESTED_DEPTH");
+    cr_expect_str_eq(cz_result_error(r)->param_values[0], "`spark_catalog`.`default`.`pv0`");
+    cr_expect_str_eq(cz_result_error(r)->param_values[1], "100");
+    cz_result_free(r);
+    /* a view whose own body is one level: the chain, not the body, is what counts */
+    expect_error(s, "CREATE VIEW pv101 AS SELECT * FROM pv100", NULL, "VIEW_EXCEED_MAX_NESTED_DEPTH");
+    cz_session_free(s);
+}
+
+/* Stacks views of n levels each, v1..vmax over v0; views 1..nok must be
+ * created, and one of the rest must be refused as too complex: each body is
+ * under the nesting limit, but their heights add up (without the total, 71
+ * views of 800 levels overflowed the stack). */
+static void stack_views(const CzRunOptions *o, int levels, int nok, int max) {
+    CzSession *s = cz_session_new(false);
+    expect_ok(s, "CREATE TEMPORARY VIEW v0 AS SELECT 1 AS x", o);
+    bool refused = false;
+    for (int i = 1; i <= max; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "CREATE TEMPORARY VIEW v%d AS TABLE v%d ", i, i - 1);
+        char *sql = chain(head, "|> WHERE x > 0", " ", levels, "");
+        CzResult *r = run_opts(s, sql, o);
+        free(sql);
+        if (i <= nok) cr_assert_eq(cz_result_status(r), CZ_OK, "v%d: %s", i, cz_result_error(r) ? cz_result_error(r)->message : "");
+        else if (cz_result_status(r) == CZ_ERROR && !refused) {
+            cr_expect_str_eq(cz_result_error(r)->error_class, "FAILED_TO_PARSE_TOO_COMPLEX", "v%d", i);
+            refused = true;
+        }
+        cz_result_free(r);
+    }
+    cr_expect(refused, "a stack of %d views of %d levels is refused", max, levels);
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT * FROM v%d", nok);
+    expect_ok(s, sql, o);
+    cz_session_free(s);
+}
+
+Test(redteam, stacked_view_bodies_share_the_nesting_limit) {
+    /* a limit of 3,000 (the library's 20,000 levels overflow an ASan build's stack): 200 levels a view */
+    static const CzRunOptions limit3000 = {.max_depth = 3000};
+    stack_views(&limit3000, 100, 10, 20);
+    stack_views(&DAEMON, 100, 3, 10); /* the daemon's 1,000 */
 }
 
 /* ---- LIKE ---- */
