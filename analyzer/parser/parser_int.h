@@ -128,19 +128,20 @@ static inline Node *ps_new(Parser *p, NodeKind k, int32_t start, int32_t stop) {
     n->plan_id = -1;
     return n;
 }
+/* an arena copy of `count` node pointers (NULL for none) */
+static inline Node **ps_node_array(Parser *p, Node *const *nodes, uint32_t count) {
+    if (!count) return NULL;
+    Node **out = arena_alloc(p->a, sizeof(Node *) * count);
+    for (uint32_t i = 0; i < count; i++) out[i] = nodes[i];
+    return out;
+}
 static inline void ps_set_kids(Parser *p, Node *n, Node *const *kids, uint32_t nkids) {
     n->nkids = nkids;
-    n->kids = NULL;
-    if (!nkids) return;
-    n->kids = arena_alloc(p->a, sizeof(Node *) * nkids);
-    for (uint32_t i = 0; i < nkids; i++) n->kids[i] = kids[i];
+    n->kids = ps_node_array(p, kids, nkids);
 }
 static inline void ps_set_exprs(Parser *p, Node *n, Node *const *exprs, uint32_t nexprs) {
     n->nexprs = nexprs;
-    n->exprs = NULL;
-    if (!nexprs) return;
-    n->exprs = arena_alloc(p->a, sizeof(Node *) * nexprs);
-    for (uint32_t i = 0; i < nexprs; i++) n->exprs[i] = exprs[i];
+    n->exprs = ps_node_array(p, exprs, nexprs);
 }
 Node *ps_mk(Parser *p, NodeKind k, int32_t start);  /* stop = previous token */
 Node *ps_mk_fn(Parser *p, const char *name, bool is_op, int32_t start, int32_t stop, int nargs, ...);

@@ -139,14 +139,21 @@ Test(redteam, view_cycle_is_refused) {
     cz_session_free(s);
 }
 
-Test(redteam, views_nested_past_the_limit) {
-    CzSession *s = cz_session_new(false);
-    char sql[128];
-    expect_ok(s, "CREATE TEMPORARY VIEW v0 AS SELECT 1 AS x", NULL);
-    for (int i = 1; i <= 100; i++) {
-        snprintf(sql, sizeof sql, "CREATE TEMPORARY VIEW v%d AS SELECT * FROM v%d", i, i - 1);
+/* NAME0 = SELECT 1 AS x, then NAMEi = SELECT * FROM NAME(i-1) up to NAMEn;
+ * `kind` is "VIEW" or "TEMPORARY VIEW" */
+static void create_view_chain(CzSession *s, const char *kind, const char *name, int n) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "CREATE %s %s0 AS SELECT 1 AS x", kind, name);
+    expect_ok(s, sql, NULL);
+    for (int i = 1; i <= n; i++) {
+        snprintf(sql, sizeof sql, "CREATE %s %s%d AS SELECT * FROM %s%d", kind, name, i, name, i - 1);
         expect_ok(s, sql, NULL);
     }
+}
+
+Test(redteam, views_nested_past_the_limit) {
+    CzSession *s = cz_session_new(false);
+    create_view_chain(s, "TEMPORARY VIEW", "v", 100);
     expect_ok(s, "SELECT * FROM v99", NULL); /* 100 views deep */
     CzResult *r = run_opts(s, "SELECT * FROM v100", NULL);
     cr_assert_eq(cz_result_status(r), CZ_ERROR);
@@ -163,12 +170,7 @@ Test(redteam, views_nested_past_the_limit) {
  * namespace; the view named is the innermost one, past the limit */
 Test(redteam, persistent_views_nested_past_the_limit) {
     CzSession *s = cz_session_new(false);
-    char sql[128];
-    expect_ok(s, "CREATE VIEW pv0 AS SELECT 1 AS x", NULL);
-    for (int i = 1; i <= 100; i++) {
-        snprintf(sql, sizeof sql, "CREATE VIEW pv%d AS SELECT * FROM pv%d", i, i - 1);
-        expect_ok(s, sql, NULL);
-    }
+    create_view_chain(s, "VIEW", "pv", 100);
     expect_ok(s, "SELECT * FROM pv99", NULL); /* 100 views deep */
     CzResult *r = run_opts(s, "SELECT * FROM pv100", NULL);
     cr_assert_eq(cz_result_status(r), CZ_ERROR);
