@@ -76,7 +76,6 @@ static const uint8_t CHAR_CLASS[256] = {
 
 static inline bool is_digit(char c) { return CHAR_CLASS[(unsigned char)c] & CC_DIGIT; }
 static inline bool is_word(char c) { return CHAR_CLASS[(unsigned char)c] & CC_WORD; }
-static inline bool is_blank(char c) { return CHAR_CLASS[(unsigned char)c] & CC_BLANK; }
 static inline char up(char c) { return upper_ascii(c); }
 
 Keyword ps_keyword_lookup(const char *s, size_t n) {
