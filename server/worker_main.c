@@ -47,12 +47,13 @@ typedef struct Frame {
     uint8_t data[];
 } Frame;
 
-enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000, STASH_MAX = 4 };
+/* STASH_MAX: the jobs the loop may have sent behind the running one. */
+enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000, STASH_MAX = WORKER_PIPELINE_DEPTH - 1 };
 
 typedef struct WState {
     int fd;
     Server srv;          /* cfg and per-job metrics, for rpc_run */
-    Frame *stash[4];     /* jobs read while waiting for a replay, in order */
+    Frame *stash[STASH_MAX]; /* jobs read while waiting for a replay, in order */
     int nstash;
     Buf out;             /* frames not yet written */
     uint64_t out_since_ns; /* when out became non-empty */
@@ -234,7 +235,7 @@ static Frame *next_frame(WState *w) {
 
 /* Cancels of jobs not started yet (sent behind the running one). Only the
  * analysis thread takes SIGUSR1, so the handler never races its reads. */
-enum { EARLY_CANCELS = 8 };
+enum { EARLY_CANCELS = 4 * WORKER_PIPELINE_DEPTH };
 static volatile uint32_t early_cancel[EARLY_CANCELS];
 static volatile uint32_t early_next;
 

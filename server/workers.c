@@ -39,17 +39,23 @@ typedef struct WorkerProc {
     int64_t exit_status;
     int term_signal;
     bool paused;        /* not reading: its job's output is over the buffer */
+    /* The running job has new output the transport has not been told of:
+     * told once the frames read so far are handled, so output followed by
+     * the job's DONE in the same read reaches the client in one write. */
+    bool output_unsent;
     const char *kill_reason; /* set when the loop killed it */
     Job *job;
     uint64_t seq;
     Buf in;
     uint64_t started_ns;
-    /* Under load a second job is sent while the first runs, so the worker
-     * goes from one to the next without sleeping in between (a wake-up
-     * saved per call). It has not started while `job` runs: if the worker
-     * dies, it goes back to the front of the queue. */
-    Job *next_job;
-    uint64_t next_seq;
+    /* Under load, jobs sent behind `job` (WORKER_PIPELINE_DEPTH), oldest
+     * first; not started while `job` runs. */
+    Job *behind[WORKER_PIPELINE_DEPTH - 1];
+    uint64_t behind_seq[WORKER_PIPELINE_DEPTH - 1];
+    uint32_t nbehind;
+    /* Frames not yet handed to uv_write: written together before the loop
+     * polls again (Workers.flusher), one syscall for a batch of jobs. */
+    Buf out;
 } WorkerProc;
 
 struct Workers {
@@ -59,6 +65,7 @@ struct Workers {
     Job *head, *tail;
     uint32_t len, running;
     uv_timer_t respawn_timer, watchdog, reaper;
+    uv_prepare_t flusher; /* writes the workers' queued frames before the loop polls */
     char exe[4096];
     char **env;
     bool closing;
@@ -79,23 +86,66 @@ static void write_done(uv_write_t *req, int status) {
     free(req);
 }
 
+/* Hands the worker's queued frames to libuv (which tries the write at once). */
+static void flush_frames(WorkerProc *w) {
+    Buf b = w->out;
+    w->out = (Buf){0};
+    if (!b.len || !w->spawned || w->pipe_closed || uv_is_closing((uv_handle_t *)&w->pipe) || b.failed) {
+        buf_free(&b);
+        return;
+    }
+    /* Written here if the socket takes it all (the usual case): no request,
+     * and none of the completion's work (a POLLOUT watcher stopped, so an
+     * epoll_ctl on the next poll). Queued behind pending writes otherwise. */
+    uv_buf_t ub = uv_buf_init((char *)b.data, (unsigned)b.len);
+    int k = uv_stream_get_write_queue_size((uv_stream_t *)&w->pipe) ? UV_EAGAIN
+                                                                     : uv_try_write((uv_stream_t *)&w->pipe, &ub, 1);
+    if (k == (int)b.len) {
+        buf_free(&b);
+        return;
+    }
+    size_t done = k > 0 ? (size_t)k : 0;
+    if (k < 0 && k != UV_EAGAIN) { /* a dead worker is noticed by its exit */
+        buf_free(&b);
+        return;
+    }
+    uv_write_t *req = malloc(sizeof *req);
+    if (!req) {
+        buf_free(&b);
+        return;
+    }
+    req->data = b.data;
+    ub = uv_buf_init((char *)b.data + done, (unsigned)(b.len - done));
+    if (uv_write(req, (uv_stream_t *)&w->pipe, &ub, 1, write_done) != 0) {
+        free(req);
+        free(b.data);
+    }
+}
+
+static void on_flush(uv_prepare_t *p) {
+    Workers *ws = p->data;
+    uv_prepare_stop(p);
+    for (uint32_t i = 0; i < ws->n; i++) flush_frames(&ws->w[i]);
+}
+
+enum { FRAMES_FLUSH_BYTES = 64 << 10 };
+
+/* Queues a frame for the worker: written before the loop next polls, with
+ * the others queued meanwhile (at once past FRAMES_FLUSH_BYTES). */
 static void send_frame(WorkerProc *w, Buf *b) {
     if (!w->spawned || w->pipe_closed || b->failed) {
         buf_free(b);
         return;
     }
-    uv_write_t *req = malloc(sizeof *req);
-    if (!req) {
+    if (!w->out.len && b->len >= FRAMES_FLUSH_BYTES) { /* big: no copy */
+        w->out = *b;
+        *b = (Buf){0};
+    } else {
+        buf_put(&w->out, b->data, b->len);
         buf_free(b);
-        return;
     }
-    req->data = b->data;
-    uv_buf_t ub = uv_buf_init((char *)b->data, (unsigned)b->len);
-    if (uv_write(req, (uv_stream_t *)&w->pipe, &ub, 1, write_done) != 0) {
-        free(req);
-        free(b->data);
-    }
-    *b = (Buf){0};
+    if (w->out.len >= FRAMES_FLUSH_BYTES) flush_frames(w);
+    else uv_prepare_start(&w->ws->flusher, on_flush);
 }
 
 /* ---------------------------------------------------------------- jobs */
@@ -150,8 +200,8 @@ static void start_job(WorkerProc *w, Job *j) {
         w->seq = seq;
         w->kill_reason = NULL;
     } else {
-        w->next_job = j;
-        w->next_seq = seq;
+        w->behind[w->nbehind] = j;
+        w->behind_seq[w->nbehind++] = seq;
     }
     j->worker = w;
     j->on_cancel = on_job_cancel;
@@ -195,19 +245,31 @@ static Job *pop(Workers *ws) {
     return j;
 }
 
-/* Idle workers first; then, with jobs still waiting, one more job to each
- * busy worker whose job is not stalled (paused output, a kill pending). */
+/* Whether a busy worker may take one more job behind its own: it is not
+ * stalled (paused output, a kill pending, its job cancelled) nor full. */
+static bool takes_more(const WorkerProc *w) {
+    if (!w->ready || !w->job || w->dead || w->pipe_closed || w->paused || w->kill_reason) return false;
+    if (w->nbehind >= WORKER_PIPELINE_DEPTH - 1) return false;
+    return !__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE);
+}
+
+/* Idle workers first; then, with jobs still waiting, one more job at a time
+ * to each busy worker that takes more, round the workers, so the queue is
+ * shared out evenly. */
 static void kick(Workers *ws) {
     for (uint32_t i = 0; i < ws->n && ws->head; i++) {
         WorkerProc *w = &ws->w[i];
         if (!w->ready || w->job || w->dead || w->pipe_closed) continue;
         start_job(w, pop(ws));
     }
-    for (uint32_t i = 0; i < ws->n && ws->head; i++) {
-        WorkerProc *w = &ws->w[i];
-        if (!w->ready || !w->job || w->next_job || w->dead || w->pipe_closed || w->paused || w->kill_reason) continue;
-        if (__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE)) continue;
-        start_job(w, pop(ws));
+    for (bool gave = true; gave && ws->head;) {
+        gave = false;
+        for (uint32_t i = 0; i < ws->n && ws->head; i++) {
+            WorkerProc *w = &ws->w[i];
+            if (!takes_more(w)) continue;
+            start_job(w, pop(ws));
+            gave = true;
+        }
     }
 }
 
@@ -247,6 +309,7 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
     Job *j = w->job;
     Workers *ws = w->ws;
     w->job = NULL;
+    w->output_unsent = false; /* server_job_finished tells the transport */
     ws->running--;
     uv_timer_stop(&w->kill_timer);
     j->worker = NULL;
@@ -256,10 +319,12 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
         w->paused = false;
         resume(w);
     }
-    if (w->next_job) { /* the worker goes on with it */
-        w->job = w->next_job;
-        w->seq = w->next_seq;
-        w->next_job = NULL;
+    if (w->nbehind) { /* the worker goes on with the oldest sent behind */
+        w->job = w->behind[0];
+        w->seq = w->behind_seq[0];
+        w->nbehind--;
+        memmove(w->behind, w->behind + 1, w->nbehind * sizeof *w->behind);
+        memmove(w->behind_seq, w->behind_seq + 1, w->nbehind * sizeof *w->behind_seq);
         arm_deadline(w);
     }
     job_set_done(j, status, msg);
@@ -273,10 +338,11 @@ static void on_job_cancel(Job *j) {
     /* SIGUSR1 carrying the job's sequence number: the worker's analysis
      * thread sees it at once, and a late one cannot stop the next job
      * (one for a job not started yet is remembered for when it starts). */
-    if (w->next_job == j) {
-        if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->next_seq});
-        return;
-    }
+    for (uint32_t i = 0; i < w->nbehind; i++)
+        if (w->behind[i] == j) {
+            if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->behind_seq[i]});
+            return;
+        }
     if (w->job != j) return;
     if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->seq});
     if (w->paused) { /* its output is dropped from now on: let it write */
@@ -344,10 +410,10 @@ static void worker_gone(WorkerProc *w) {
         snprintf(why, sizeof why, "exit status %" PRId64 ", e.g. a sanitizer report", w->exit_status);
     else
         snprintf(why, sizeof why, "%s", reason);
-    /* The job sent behind the one that ran never started: another worker takes it. */
-    Job *pending = w->next_job;
-    w->next_job = NULL;
-    if (pending) requeue_front(ws, pending);
+    /* The jobs sent behind the one that ran never started: other workers
+     * take them, first (the oldest at the front). */
+    while (w->nbehind) requeue_front(ws, w->behind[--w->nbehind]);
+    buf_free(&w->out);
     bool expected = ws->closing;
     if (!expected) {
         metrics_worker_restart(&srv->metrics, reason);
@@ -500,7 +566,7 @@ static void frame_out(WorkerProc *w, Rd *r) {
     if (r->bad || !j || seq != w->seq) return;
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return; /* answered already: dropped */
     job_append(j, r->p, (size_t)(r->end - r->p));
-    if (j->call && j->on_output) j->on_output(j);
+    w->output_unsent = true;
     if (j->fmt != JOB_JSON && j->out_bytes > j->out_cap && !w->dead) {
         w->paused = true; /* the worker blocks writing until the client reads */
         uv_read_stop((uv_stream_t *)&w->pipe);
@@ -668,6 +734,12 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b) {
         memmove(w->in.data, w->in.data + off, w->in.len - off);
         w->in.len -= off;
     }
+    /* Last: the transport may drain the job and so resume (re-enter) this. */
+    if (w->output_unsent) {
+        w->output_unsent = false;
+        Job *j = w->job;
+        if (j && j->call && j->on_output) j->on_output(j);
+    }
 }
 
 static void resume(WorkerProc *w) {
@@ -687,6 +759,7 @@ static void spawn(WorkerProc *w) {
     w->term_signal = 0;
     w->kill_reason = NULL;
     w->in = (Buf){0};
+    w->out = (Buf){0};
     uv_pipe_init(loop, &w->pipe, 0);
     w->pipe.data = w;
     w->proc.data = w;
@@ -816,6 +889,8 @@ Workers *workers_start(Server *srv) {
     ws->respawn_timer.data = ws;
     uv_timer_init(srv->loop, &ws->watchdog);
     ws->watchdog.data = ws;
+    uv_prepare_init(srv->loop, &ws->flusher);
+    ws->flusher.data = ws;
     for (uint32_t i = 0; i < ws->n; i++) {
         ws->w[i].ws = ws;
         uv_timer_init(srv->loop, &ws->w[i].kill_timer);
@@ -849,6 +924,7 @@ void workers_close(Workers *ws) {
     uv_close((uv_handle_t *)&ws->respawn_timer, on_handle_closed);
     uv_close((uv_handle_t *)&ws->watchdog, on_handle_closed);
     uv_close((uv_handle_t *)&ws->reaper, on_handle_closed);
+    uv_close((uv_handle_t *)&ws->flusher, on_handle_closed);
     for (uint32_t i = 0; i < ws->n; i++) {
         WorkerProc *w = &ws->w[i];
         uv_close((uv_handle_t *)&w->kill_timer, on_handle_closed);
@@ -879,7 +955,10 @@ void workers_free(Workers *ws) {
             kill(ws->w[i].pid, SIGKILL);
             waitpid(ws->w[i].pid, NULL, 0);
         }
-    for (uint32_t i = 0; i < ws->n; i++) buf_free(&ws->w[i].in);
+    for (uint32_t i = 0; i < ws->n; i++) {
+        buf_free(&ws->w[i].in);
+        buf_free(&ws->w[i].out);
+    }
     free(ws->w);
     free(ws->env);
     free(ws);

@@ -33,6 +33,13 @@ struct Job;
 struct Session;
 typedef struct Workers Workers;
 
+/* Jobs a worker holds at most under load: the one it runs and the ones sent
+ * behind it, so it goes from one to the next without sleeping in between
+ * and the loop can answer and refill in batches (a wake-up and a context
+ * switch saved per call). Sent-behind jobs have not started: when the worker
+ * dies they go back to the front of the queue, in order. */
+enum { WORKER_PIPELINE_DEPTH = 4 };
+
 /* The environment variables a worker process starts with. */
 #define WORKER_FD_ENV "CATALYZERD_INTERNAL_WORKER_FD"
 #define WORKER_PARENT_ENV "CATALYZERD_INTERNAL_WORKER_PARENT"

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""The worker pipeline (server/workers.h WORKER_PIPELINE_DEPTH): under load a
+busy worker process is sent up to WORKER_PIPELINE_DEPTH - 1 jobs behind the
+one it runs. Those have not started, so when the worker dies they go back to
+the front of the queue, in order, and are each answered correctly by its
+replacement, which replays their sessions' journals first. With one worker:
+
+* a call that hangs past its deadline with three jobs behind it (and one
+  more waiting in the queue): the hang gets DEADLINE_EXCEEDED, the four others
+  their own results;
+* the same with the worker SIGKILLed from outside during a slow call: that
+  call gets INTERNAL, the jobs behind it their own results;
+* a cancel of a job sent behind a running one reaches that job only."""
+import os
+import re
+import signal
+import threading
+import time
+import urllib.request
+
+from daemon import Client, Daemon, Tap, grpc, load_stubs, skip_all
+
+if grpc is None:
+    skip_all("python3-grpcio not importable (use Debian's /usr/bin/python3)")
+
+pb, hpb = load_stubs()
+t = Tap()
+DEPTH = 4  # WORKER_PIPELINE_DEPTH
+
+d = Daemon("--workers", "1", "--enable-fault-injection")
+c = Client(d.grpc_addr, pb, hpb)
+
+
+def metrics():
+    return urllib.request.urlopen("http://127.0.0.1:%d/metrics" % d.http_port, timeout=10).read().decode()
+
+
+def gauge(name):
+    m = re.search(r"^%s (\d+)$" % name, metrics(), re.M)
+    return int(m.group(1)) if m else -1
+
+
+def analyze(session, sql, fault=None, timeout=30, extra=None):
+    """(status code, result or error text)."""
+    req = pb.AnalyzeRequest(session_id=session, sql=pb.SqlQuery(query=sql))
+    if fault:
+        req.conf["catalyzer.debug.fault"] = fault
+    for k, v in (extra or {}).items():
+        req.conf[k] = v
+    try:
+        msgs = list(c.analyze(req, timeout=timeout))
+        return grpc.StatusCode.OK, msgs[-1].result
+    except grpc.RpcError as e:
+        return e.code(), e.details()
+
+
+def worker_pids():
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                st = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(st[1]) == d.proc.pid:
+            pids.append(int(pid))
+    return pids
+
+
+def wait_for(cond, secs=10):
+    end = time.monotonic() + secs
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def run(fn):
+    out = {}
+    th = threading.Thread(target=lambda: out.setdefault("r", fn()))
+    th.start()
+    return th, out
+
+
+c.good_call()
+# Sessions the worker holds: their jobs behind the dying one need the
+# journal replayed into the replacement.
+SESSIONS = ["behind-%d" % i for i in range(DEPTH)]
+for i, s in enumerate(SESSIONS):
+    c.execute(pb.ExecuteRequest(session_id=s, sql="DECLARE v%d = %d" % (i, i)), timeout=30)
+
+
+def case(label, head_fault, head_timeout, head_extra, kill, want_head):
+    head = run(lambda: analyze("", "SELECT 1", fault=head_fault, timeout=head_timeout, extra=head_extra))
+    t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "%s: the head call runs" % label)
+    others = [run(lambda i=i, s=s: analyze(s, "SELECT v%d AS c%d" % (i, i))) for i, s in enumerate(SESSIONS)]
+    # DEPTH - 1 sent behind the running call, one more left in the queue.
+    full = wait_for(lambda: gauge("catalyzer_jobs_running") == DEPTH and gauge("catalyzer_queue_depth") == 1)
+    t.ok(full, "%s: %d jobs sent behind the running one, the next waits in the queue" % (label, DEPTH - 1),
+         "running %d queued %d" % (gauge("catalyzer_jobs_running"), gauge("catalyzer_queue_depth")))
+    if kill:
+        for pid in worker_pids():
+            os.kill(pid, signal.SIGKILL)
+    head[0].join(60)
+    code, detail = head[1].get("r", (None, "no answer"))
+    t.ok(code == want_head, "%s: the running call gets %s" % (label, want_head.name), "%s %s" % (code, detail))
+    for i, (th, out) in enumerate(others):
+        th.join(60)
+        code, r = out.get("r", (None, "no answer"))
+        t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<c%d:int>" % i,
+             "%s: job %d (behind it or queued) gets its own result, its session replayed" % (label, i),
+             "%s %s" % (code, r))
+    t.ok(d.alive(), "%s: the daemon is alive" % label)
+
+
+case("deadline", "hang", 2.0, {}, False, grpc.StatusCode.DEADLINE_EXCEEDED)
+t.ok(wait_for(lambda: gauge("catalyzer_workers") == 1), "a replacement worker is ready")
+case("SIGKILL", "slow", 30, {"catalyzer.debug.fault.millis": "20000"}, True, grpc.StatusCode.INTERNAL)
+t.ok(wait_for(lambda: gauge("catalyzer_workers") == 1), "a replacement worker is ready again")
+
+# A cancel (here a deadline) of a job sent behind a slow one stops that job
+# only: the slow call and the job after it are answered.
+pids = worker_pids()
+slow = run(lambda: analyze("", "SELECT 1 AS a", fault="slow", extra={"catalyzer.debug.fault.millis": "1500"}))
+t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "cancel: the slow call runs")
+doomed = run(lambda: analyze("", "SELECT 2 AS b", timeout=0.3))
+after = run(lambda: analyze(SESSIONS[0], "SELECT v0 AS c0"))
+for th, _ in (slow, doomed, after):
+    th.join(60)
+code, r = slow[1].get("r", (None, None))
+t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<a:int>", "cancel: the slow call is answered",
+     "%s %s" % (code, r))
+code, _ = doomed[1].get("r", (None, None))
+t.ok(code == grpc.StatusCode.DEADLINE_EXCEEDED, "cancel: the job behind it gets DEADLINE_EXCEEDED", code)
+code, r = after[1].get("r", (None, None))
+t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<c0:int>", "cancel: the job after it is answered",
+     "%s %s" % (code, r))
+t.ok(worker_pids() == pids and len(pids) == 1, "cancel: no worker was killed for it", "%s %s" % (pids, worker_pids()))
+
+c.close()
+t.ok(d.stop() == 0, "exit 0")
+t.done()
