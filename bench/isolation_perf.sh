@@ -23,7 +23,7 @@ CALLS=${ISO_PERF_CALLS:-20000}
 SHAPE=${ISO_PERF_SHAPE:---connections 4 --concurrency 16 --lean}
 LOAD=$BUILD/client/load/catalyzer-load
 CZD=$BUILD/server/catalyzerd
-EVENTS=raw_syscalls:sys_enter,context-switches,sched:sched_wakeup,cpu-migrations,task-clock
+EVENTS=raw_syscalls:sys_enter,context-switches,sched:sched_wakeup,cpu-migrations,task-clock,minor-faults
 TMP=$(mktemp -d)
 DPID=
 cleanup() { [ -n "$DPID" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$TMP"; }
@@ -86,10 +86,10 @@ for line in open(csv):
         except ValueError:
             pass
 per = lambda k: ev.get(k, float("nan")) / calls
-print("%-7s calls %d ok %d | per call: syscalls %.2f  ctx-switches %.2f (voluntary %.2f)  wakeups %.2f  migrations %.3f  "
+print("%-7s calls %d ok %d | per call: syscalls %.2f  ctx-switches %.2f (voluntary %.2f)  wakeups %.2f  migrations %.3f  page faults %.2f  "
       "cpu %.1f us (user %.1f, sys %.1f)  | rps %.0f" % (
           mode, calls, ok, per("raw_syscalls:sys_enter"), per("context-switches"), vol / calls, per("sched:sched_wakeup"),
-          per("cpu-migrations"), per("task-clock") * 1000, du / hz / calls * 1e6, ds / hz / calls * 1e6,
+          per("cpu-migrations"), per("minor-faults"), per("task-clock") * 1000, du / hz / calls * 1e6, ds / hz / calls * 1e6,
           L.get("rps", L.get("throughput_rps", 0))))
 EOF
 done

@@ -5,7 +5,7 @@ one it runs. Those have not started, so when the worker dies they go back to
 the front of the queue, in order, and are each answered correctly by its
 replacement, which replays their sessions' journals first. With one worker:
 
-* a call that hangs past its deadline with three jobs behind it (and one
+* a call that hangs past its deadline with DEPTH - 1 jobs behind it (and one
   more waiting in the queue): the hang gets DEADLINE_EXCEEDED, the four others
   their own results;
 * the same with the worker SIGKILLed from outside during a slow call: that
@@ -25,7 +25,7 @@ if grpc is None:
 
 pb, hpb = load_stubs()
 t = Tap()
-DEPTH = 4  # WORKER_PIPELINE_DEPTH
+DEPTH = 8  # WORKER_PIPELINE_DEPTH
 
 d = Daemon("--workers", "1", "--enable-fault-injection")
 c = Client(d.grpc_addr, pb, hpb)
