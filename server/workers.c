@@ -1,6 +1,7 @@
 /* Analysis worker processes, loop side (see workers.h). */
 #include "workers.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <openssl/sha.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
@@ -25,6 +27,10 @@ extern char **environ;
 /* A call answered (deadline) or abandoned (cancel) is given this long to
  * stop by itself before its worker is killed. */
 enum { DEADLINE_GRACE_MS = 100, CANCEL_GRACE_MS = 250, WATCHDOG_MS = 20, RESPAWN_BACKOFF_MS = 100 };
+/* A running job older than this is slow: with another worker about, its
+ * worker takes no more jobs behind it, and the watchdog takes back those it
+ * holds (not started) for the others. */
+enum { SLOW_HEAD_NS = 20000000 };
 
 typedef struct WorkerProc {
     Workers *ws;
@@ -46,13 +52,19 @@ typedef struct WorkerProc {
     const char *kill_reason; /* set when the loop killed it */
     Job *job;
     uint64_t seq;
+    uint8_t slot;       /* job's slot in `slots` */
+    uint64_t job_ns;    /* when `job` became the one it runs (about when it started) */
     Buf in;
     uint64_t started_ns;
     /* Under load, jobs sent behind `job` (WORKER_PIPELINE_DEPTH), oldest
      * first; not started while `job` runs. */
     Job *behind[WORKER_PIPELINE_DEPTH - 1];
     uint64_t behind_seq[WORKER_PIPELINE_DEPTH - 1];
+    uint8_t behind_slot[WORKER_PIPELINE_DEPTH - 1];
     uint32_t nbehind;
+    /* Shared with the worker (workers.h SLOT_*): which of its jobs started. */
+    int slots_fd;
+    uint64_t *slots;
     /* Frames not yet handed to uv_write: written together before the loop
      * polls again (Workers.flusher), one syscall for a batch of jobs. */
     Buf out;
@@ -191,16 +203,30 @@ static void arm_deadline(WorkerProc *w) {
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) arm_kill(w, CANCEL_GRACE_MS);
 }
 
+/* A slot none of the worker's jobs holds (it holds at most one per slot). */
+static uint8_t free_slot(const WorkerProc *w) {
+    uint32_t used = w->job ? 1u << w->slot : 0;
+    for (uint32_t i = 0; i < w->nbehind; i++) used |= 1u << w->behind_slot[i];
+    uint8_t k = 0;
+    while (used & (1u << k)) k++;
+    return k;
+}
+
 static void start_job(WorkerProc *w, Job *j) {
     Workers *ws = w->ws;
     bool head = w->job == NULL;
     uint64_t seq = ++ws->next_seq;
+    uint8_t slot = free_slot(w);
+    __atomic_store_n(&w->slots[slot], SLOT_WORD(seq, SLOT_QUEUED), __ATOMIC_RELEASE);
     if (head) {
         w->job = j;
         w->seq = seq;
+        w->slot = slot;
+        w->job_ns = mono_ns();
         w->kill_reason = NULL;
     } else {
         w->behind[w->nbehind] = j;
+        w->behind_slot[w->nbehind] = slot;
         w->behind_seq[w->nbehind++] = seq;
     }
     j->worker = w;
@@ -211,6 +237,7 @@ static void start_job(WorkerProc *w, Job *j) {
     Buf b = {0};
     size_t at = wire_begin(&b, WF_JOB);
     buf_u64(&b, seq);
+    buf_u8(&b, slot);
     buf_u8(&b, (uint8_t)j->method);
     buf_u8(&b, (uint8_t)j->fmt);
     buf_u64(&b, j->deadline_ns);
@@ -250,7 +277,39 @@ static Job *pop(Workers *ws) {
 static bool takes_more(const WorkerProc *w) {
     if (!w->ready || !w->job || w->dead || w->pipe_closed || w->paused || w->kill_reason) return false;
     if (w->nbehind >= WORKER_PIPELINE_DEPTH - 1) return false;
+    /* Alone it may as well queue them; else the others take them. */
+    if (w->ws->n > 1 && mono_ns() - w->job_ns > SLOW_HEAD_NS) return false;
     return !__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE);
+}
+
+static bool idle(const WorkerProc *w) { return w->ready && !w->job && !w->dead && !w->pipe_closed; }
+
+static void requeue_front(Workers *ws, Job *j);
+
+/* Takes back the newest job sent behind w's running one, if the worker has
+ * not started it (a CAS on its slot: the worker's CAS, QUEUED → STARTED,
+ * and this one, QUEUED → RECALLED, cannot both win). At the front of the
+ * queue: it was sent before anything queued. The worker skips its frame. */
+static bool steal_newest(WorkerProc *w) {
+    if (!w->nbehind || w->dead) return false;
+    uint32_t k = w->nbehind - 1;
+    uint64_t want = SLOT_WORD(w->behind_seq[k], SLOT_QUEUED);
+    if (!__atomic_compare_exchange_n(&w->slots[w->behind_slot[k]], &want, SLOT_WORD(w->behind_seq[k], SLOT_RECALLED),
+                                     false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return false;
+    w->nbehind--;
+    requeue_front(w->ws, w->behind[k]);
+    return true;
+}
+
+/* The worker holding the most jobs not started, other than `except`. */
+static WorkerProc *busiest(Workers *ws, const WorkerProc *except) {
+    WorkerProc *best = NULL;
+    for (uint32_t i = 0; i < ws->n; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (w != except && w->nbehind && !w->dead && (!best || w->nbehind > best->nbehind)) best = w;
+    }
+    return best;
 }
 
 /* Idle workers first; then, with jobs still waiting, one more job at a time
@@ -270,6 +329,14 @@ static void kick(Workers *ws) {
             start_job(w, pop(ws));
             gave = true;
         }
+    }
+    /* Nothing queued and a worker idle: it takes a job another holds but has
+     * not started (one at a time; it comes back for more when done). */
+    for (uint32_t i = 0; i < ws->n && !ws->head && !ws->closing; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (!idle(w)) continue;
+        WorkerProc *v = busiest(ws, w);
+        if (v && steal_newest(v)) start_job(w, pop(ws));
     }
 }
 
@@ -322,9 +389,12 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
     if (w->nbehind) { /* the worker goes on with the oldest sent behind */
         w->job = w->behind[0];
         w->seq = w->behind_seq[0];
+        w->slot = w->behind_slot[0];
+        w->job_ns = mono_ns();
         w->nbehind--;
         memmove(w->behind, w->behind + 1, w->nbehind * sizeof *w->behind);
         memmove(w->behind_seq, w->behind_seq + 1, w->nbehind * sizeof *w->behind_seq);
+        memmove(w->behind_slot, w->behind_slot + 1, w->nbehind * sizeof *w->behind_slot);
         arm_deadline(w);
     }
     job_set_done(j, status, msg);
@@ -413,6 +483,15 @@ static void worker_gone(WorkerProc *w) {
     /* The jobs sent behind the one that ran never started: other workers
      * take them, first (the oldest at the front). */
     while (w->nbehind) requeue_front(ws, w->behind[--w->nbehind]);
+    /* So does the one it was to run next if it never started it (its slot
+     * says): the previous job's DONE was read, this one's turn had not come. */
+    if (w->job && !ws->closing &&
+        __atomic_load_n(&w->slots[w->slot], __ATOMIC_ACQUIRE) == SLOT_WORD(w->seq, SLOT_QUEUED)) {
+        Job *j = w->job;
+        w->job = NULL;
+        uv_timer_stop(&w->kill_timer);
+        requeue_front(ws, j);
+    }
     buf_free(&w->out);
     bool expected = ws->closing;
     if (!expected) {
@@ -763,20 +842,24 @@ static void spawn(WorkerProc *w) {
     uv_pipe_init(loop, &w->pipe, 0);
     w->pipe.data = w;
     w->proc.data = w;
-    uv_stdio_container_t stdio[4];
+    uv_stdio_container_t stdio[5];
     stdio[0].flags = UV_IGNORE;
     stdio[1].flags = UV_IGNORE;
     stdio[2].flags = UV_INHERIT_FD; /* sanitizer reports and crash messages reach the daemon's stderr */
     stdio[2].data.fd = 2;
     stdio[3].flags = (uv_stdio_flags)(UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE);
     stdio[3].data.stream = (uv_stream_t *)&w->pipe;
+    /* The old worker is reaped: its slots are this one's, all free. */
+    memset(w->slots, 0, WORKER_SLOTS_BYTES);
+    stdio[4].flags = UV_INHERIT_FD;
+    stdio[4].data.fd = w->slots_fd;
     char *args[] = {ws->exe, NULL};
     uv_process_options_t opt = {0};
     opt.file = ws->exe;
     opt.args = args;
     opt.env = ws->env;
     opt.exit_cb = on_worker_exit;
-    opt.stdio_count = 4;
+    opt.stdio_count = 5;
     opt.stdio = stdio;
     w->started_ns = mono_ns();
     int rc = uv_spawn(loop, &w->proc, &opt);
@@ -813,6 +896,20 @@ static void watchdog(uv_timer_t *t) {
     Workers *ws = t->data;
     size_t limit = ws->srv->cfg.worker_memory_limit;
     long page = sysconf(_SC_PAGESIZE);
+    /* A slow job holds the ones sent behind it: the others take them if
+     * one of them can take a job now. */
+    uint64_t now = mono_ns();
+    bool moved = false;
+    for (uint32_t i = 0; i < ws->n && !ws->closing; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (!w->job || !w->nbehind || now - w->job_ns <= SLOW_HEAD_NS) continue;
+        bool other = false;
+        for (uint32_t k = 0; k < ws->n && !other; k++)
+            other = &ws->w[k] != w && (idle(&ws->w[k]) || takes_more(&ws->w[k]));
+        while (other && steal_newest(w)) moved = true;
+    }
+    if (moved) kick(ws);
+    if (!limit) return;
     for (uint32_t i = 0; i < ws->n; i++) {
         WorkerProc *w = &ws->w[i];
         if (!w->job || !w->spawned || w->dead) continue;
@@ -876,12 +973,14 @@ Workers *workers_start(Server *srv) {
     }
     size_t ne = 0;
     while (environ[ne]) ne++;
-    ws->env = calloc(ne + 3, sizeof *ws->env);
+    ws->env = calloc(ne + 4, sizeof *ws->env);
     size_t k = 0;
     for (size_t i = 0; i < ne; i++)
         if (strncmp(environ[i], "CATALYZERD_INTERNAL_", 20) != 0) ws->env[k++] = environ[i];
-    static char fd_var[64], parent_var[64];
+    static char fd_var[64], parent_var[64], slots_var[64];
     snprintf(fd_var, sizeof fd_var, "%s=3", WORKER_FD_ENV);
+    snprintf(slots_var, sizeof slots_var, "%s=4", WORKER_SLOTS_ENV);
+    ws->env[k++] = slots_var;
     snprintf(parent_var, sizeof parent_var, "%s=%d", WORKER_PARENT_ENV, (int)getpid());
     ws->env[k++] = fd_var;
     ws->env[k++] = parent_var;
@@ -891,13 +990,31 @@ Workers *workers_start(Server *srv) {
     ws->watchdog.data = ws;
     uv_prepare_init(srv->loop, &ws->flusher);
     ws->flusher.data = ws;
+    for (uint32_t i = 0; i < ws->n; i++) { /* each worker's slots: a memfd it inherits as fd 4 */
+        WorkerProc *w = &ws->w[i];
+        w->slots_fd = memfd_create("catalyzerd-worker-slots", MFD_CLOEXEC);
+        if (w->slots_fd < 0 || ftruncate(w->slots_fd, WORKER_SLOTS_BYTES) != 0 ||
+            (w->slots = mmap(NULL, WORKER_SLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, w->slots_fd, 0)) ==
+                MAP_FAILED) {
+            log_json(srv->cfg.log_level, LOG_ERROR, "cannot share memory with an analysis worker",
+                     json_pack("{s:s}", "error", strerror(errno)));
+            for (uint32_t k2 = 0; k2 <= i; k2++) {
+                if (ws->w[k2].slots && ws->w[k2].slots != MAP_FAILED) munmap(ws->w[k2].slots, WORKER_SLOTS_BYTES);
+                if (ws->w[k2].slots_fd >= 0) close(ws->w[k2].slots_fd);
+            }
+            free(ws->w);
+            free(ws->env);
+            free(ws);
+            return NULL;
+        }
+    }
     for (uint32_t i = 0; i < ws->n; i++) {
         ws->w[i].ws = ws;
         uv_timer_init(srv->loop, &ws->w[i].kill_timer);
         ws->w[i].kill_timer.data = &ws->w[i];
         spawn(&ws->w[i]);
     }
-    if (srv->cfg.worker_memory_limit) uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
+    uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
     uv_timer_init(srv->loop, &ws->reaper);
     ws->reaper.data = ws;
     if (getpid() == 1) uv_timer_start(&ws->reaper, reap_orphans, 1000, 1000);
@@ -958,6 +1075,8 @@ void workers_free(Workers *ws) {
     for (uint32_t i = 0; i < ws->n; i++) {
         buf_free(&ws->w[i].in);
         buf_free(&ws->w[i].out);
+        munmap(ws->w[i].slots, WORKER_SLOTS_BYTES);
+        close(ws->w[i].slots_fd);
     }
     free(ws->w);
     free(ws->env);

@@ -10,7 +10,12 @@ replacement, which replays their sessions' journals first. With one worker:
   their own results;
 * the same with the worker SIGKILLed from outside during a slow call: that
   call gets INTERNAL, the jobs behind it their own results;
-* a cancel of a job sent behind a running one reaches that job only."""
+* a cancel of a job sent behind a running one reaches that job only.
+
+With two workers (work stealing, workers.h SLOT_*): jobs sent behind a call
+that hangs are taken back, not started, and run on the other worker, each
+with its own result and its session (replayed there) intact, long before the
+hang's deadline."""
 import os
 import re
 import signal
@@ -142,4 +147,46 @@ t.ok(worker_pids() == pids and len(pids) == 1, "cancel: no worker was killed for
 
 c.close()
 t.ok(d.stop() == 0, "exit 0")
+
+# Two workers: a hang with jobs sent behind it on its worker. On a daemon
+# without stealing those wait for the hang's deadline (HANG_S); here the
+# other worker takes them back and answers them at once.
+d = Daemon("--workers", "2", "--enable-fault-injection")
+c = Client(d.grpc_addr, pb, hpb)
+HANG_S = 8.0
+STOLEN = ["steal-%d" % i for i in range(2 * DEPTH)]
+for i, s in enumerate(STOLEN):
+    c.execute(pb.ExecuteRequest(session_id=s, sql="DECLARE s%d = %d" % (i, i)), timeout=30)
+for rnd in range(2):
+    start = time.monotonic()
+    hang = run(lambda: analyze("", "SELECT 1", fault="hang", timeout=HANG_S))
+    # Sent at once (within the watchdog's 20 ms) so that some go behind the
+    # hang, round the workers, as well as to the idle one.
+    burst = [run(lambda i=i, s=s: (analyze(s, "SELECT s%d AS c%d" % (i, i)), time.monotonic() - start))
+             for i, s in enumerate(STOLEN)]
+    late = []
+    for i, (th, out) in enumerate(burst):
+        th.join(60)
+        (code, r), took = out.get("r", ((None, "no answer"), 99))
+        t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<c%d:int>" % i,
+             "steal %d: job %d gets its own result" % (rnd, i), "%s %s" % (code, r))
+        if took > HANG_S / 2:
+            late.append((i, round(took, 2)))
+    t.ok(not late, "steal %d: every job is answered well before the hang's deadline (%.0f s)" % (rnd, HANG_S),
+         "late: %s" % late)
+    # Session state after the jobs moved between workers: a change made now
+    # is seen by the next call, whichever worker runs it.
+    for i, s in enumerate(STOLEN[:4]):
+        c.execute(pb.ExecuteRequest(session_id=s, sql="DECLARE r%d_%d = %d" % (rnd, i, i)), timeout=30)
+        code, r = analyze(s, "SELECT s%d AS a, r%d_%d AS b" % (i, rnd, i))
+        t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<a:int,b:int>",
+             "steal %d: session %d keeps its state" % (rnd, i), "%s %s" % (code, r))
+    hang[0].join(60)
+    code, detail = hang[1].get("r", (None, "no answer"))
+    t.ok(code == grpc.StatusCode.DEADLINE_EXCEEDED, "steal %d: the hang gets DEADLINE_EXCEEDED" % rnd,
+         "%s %s" % (code, detail))
+    t.ok(wait_for(lambda: gauge("catalyzer_workers") == 2), "steal %d: both workers ready" % rnd)
+t.ok(d.alive(), "steal: the daemon is alive")
+c.close()
+t.ok(d.stop() == 0, "steal: exit 0")
 t.done()
