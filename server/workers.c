@@ -299,6 +299,7 @@ static bool steal_newest(WorkerProc *w) {
         return false;
     w->nbehind--;
     requeue_front(w->ws, w->behind[k]);
+    metrics_job_stolen(&w->ws->srv->metrics);
     return true;
 }
 

@@ -158,6 +158,7 @@ STOLEN = ["steal-%d" % i for i in range(2 * DEPTH)]
 for i, s in enumerate(STOLEN):
     c.execute(pb.ExecuteRequest(session_id=s, sql="DECLARE s%d = %d" % (i, i)), timeout=30)
 for rnd in range(2):
+    stolen_before = gauge("catalyzer_jobs_stolen_total")
     start = time.monotonic()
     hang = run(lambda: analyze("", "SELECT 1", fault="hang", timeout=HANG_S))
     # Sent at once (within the watchdog's 20 ms) so that some go behind the
@@ -172,6 +173,8 @@ for rnd in range(2):
              "steal %d: job %d gets its own result" % (rnd, i), "%s %s" % (code, r))
         if took > HANG_S / 2:
             late.append((i, round(took, 2)))
+    t.ok(gauge("catalyzer_jobs_stolen_total") > stolen_before, "steal %d: jobs were taken back from the hang's worker"
+         % rnd, "stolen %d" % gauge("catalyzer_jobs_stolen_total"))
     t.ok(not late, "steal %d: every job is answered well before the hang's deadline (%.0f s)" % (rnd, HANG_S),
          "late: %s" % late)
     # Session state after the jobs moved between workers: a change made now
