@@ -37,10 +37,12 @@ typedef struct Workers Workers;
  * behind it, so it goes from one to the next without sleeping in between
  * and the loop can answer and refill in batches (a wake-up and a context
  * switch saved per call; bench/isolation_perf.sh: depth 2 → 4 → 8 → 16
- * took syscalls per call from 8.0 to 4.0, 3.1, 2.8). The cost: a slow job
- * holds the ones sent behind it, which another worker could have taken.
- * Sent-behind jobs have not started: when the worker
- * dies they go back to the front of the queue, in order. */
+ * took syscalls per call from 8.0 to 4.0, 3.1, 2.8). A slow job would hold
+ * the ones sent behind it: they are stolen instead (the slots below) for a
+ * worker gone idle, or by the 20 ms watchdog once the running job is slow,
+ * and a slow worker takes no more while there is another. Sent-behind jobs
+ * have not started: when the worker dies they go back to the front of the
+ * queue, in order. */
 enum { WORKER_PIPELINE_DEPTH = 8 };
 
 /* Work stealing without a race: each worker shares with the loop a ring of
