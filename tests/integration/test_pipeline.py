@@ -189,6 +189,41 @@ for rnd in range(2):
     t.ok(code == grpc.StatusCode.DEADLINE_EXCEEDED, "steal %d: the hang gets DEADLINE_EXCEEDED" % rnd,
          "%s %s" % (code, detail))
     t.ok(wait_for(lambda: gauge("catalyzer_workers") == 2), "steal %d: both workers ready" % rnd)
+
+
+# A cancel follows a stolen job: it runs on its new worker under a new seq,
+# and the SIGUSR1 the cancel sends must name that one (else the job runs on
+# and its worker is killed for it, reason "cancelled").
+def restarts(reason):
+    m = re.search(r'^catalyzer_worker_restarts_total\{reason="%s"\} (\d+)$' % reason, metrics(), re.M)
+    return int(m.group(1)) if m else 0
+
+
+killed_before = restarts("cancelled")
+stolen_before = gauge("catalyzer_jobs_stolen_total")
+hang = run(lambda: analyze("", "SELECT 1", fault="hang", timeout=4.0))
+short = run(lambda: analyze("", "SELECT 2 AS b", fault="slow", extra={"catalyzer.debug.fault.millis": "400"}))
+req = pb.AnalyzeRequest(session_id=STOLEN[0], sql=pb.SqlQuery(query="SELECT s0 AS c0"))
+req.conf["catalyzer.debug.fault"] = "slow"
+req.conf["catalyzer.debug.fault.millis"] = "5000"
+doomed = c.analyze(req, timeout=30)  # behind the hang or the short one, taken by the latter's worker
+time.sleep(1.5)
+doomed.cancel()
+try:
+    list(doomed)
+    code = grpc.StatusCode.OK
+except grpc.RpcError as e:
+    code = e.code()
+t.ok(code == grpc.StatusCode.CANCELLED, "steal cancel: the cancelled call ends CANCELLED", code)
+short[0].join(60)
+t.ok(short[1].get("r", (None,))[0] == grpc.StatusCode.OK, "steal cancel: the short call is answered")
+time.sleep(1.0)  # past CANCEL_GRACE_MS: a missed cancel would have killed its worker
+t.ok(restarts("cancelled") == killed_before, "steal cancel: the cancel reached the job on its new worker",
+     "restarts{cancelled} %d -> %d (stolen %d -> %d)" % (killed_before, restarts("cancelled"), stolen_before,
+                                                          gauge("catalyzer_jobs_stolen_total")))
+hang[0].join(60)
+t.ok(hang[1].get("r", (None,))[0] == grpc.StatusCode.DEADLINE_EXCEEDED, "steal cancel: the hang gets DEADLINE_EXCEEDED")
+print("# steal cancel: jobs stolen %d" % (gauge("catalyzer_jobs_stolen_total") - stolen_before))
 t.ok(d.alive(), "steal: the daemon is alive")
 c.close()
 t.ok(d.stop() == 0, "steal: exit 0")
