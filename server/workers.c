@@ -484,15 +484,9 @@ static void worker_gone(WorkerProc *w) {
     /* The jobs sent behind the one that ran never started: other workers
      * take them, first (the oldest at the front). */
     while (w->nbehind) requeue_front(ws, w->behind[--w->nbehind]);
-    /* So does the one it was to run next if it never started it (its slot
-     * says): the previous job's DONE was read, this one's turn had not come. */
-    if (w->job && !ws->closing &&
-        __atomic_load_n(&w->slots[w->slot], __ATOMIC_ACQUIRE) == SLOT_WORD(w->seq, SLOT_QUEUED)) {
-        Job *j = w->job;
-        w->job = NULL;
-        uv_timer_stop(&w->kill_timer);
-        requeue_front(ws, j);
-    }
+    /* The one it was to run is failed even if its slot says it had not
+     * started: a worker dying while it reads a job's frame (out of memory
+     * under --worker-memory-limit) must not take every replacement down. */
     buf_free(&w->out);
     bool expected = ws->closing;
     if (!expected) {
