@@ -190,6 +190,12 @@ int conn_write(ConnHead *c, uv_write_t *req, const uv_buf_t bufs[], unsigned nbu
     return 0;
 }
 
+int conn_try_write(ConnHead *c, const uv_buf_t *b) {
+    if (c->tls || uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp)) return 0;
+    int k = uv_try_write((uv_stream_t *)&c->tcp, b, 1);
+    return k == UV_EAGAIN ? 0 : k;
+}
+
 void conn_close(ConnHead *c, uv_close_cb cb) {
     TlsLink *t = c->tls;
     if (t && !t->failed && tls_established(t->s)) {

@@ -49,6 +49,10 @@ bool conn_start_tls(ConnHead *c, TlsContext *ctx);
 int conn_read_start(ConnHead *c, uv_alloc_cb alloc_cb, uv_read_cb read_cb);
 void conn_read_stop(ConnHead *c);
 int conn_write(ConnHead *c, uv_write_t *req, const uv_buf_t bufs[], unsigned nbufs, uv_write_cb cb);
+/* What a cleartext socket with nothing queued takes of b at once (0: none,
+ * or a TLS connection; negative: the connection failed). No request and no
+ * completion to handle later: cheaper than conn_write when it all goes. */
+int conn_try_write(ConnHead *c, const uv_buf_t *b);
 void conn_close(ConnHead *c, uv_close_cb cb);
 /* Releases the transport's state; called by conn_unlink. */
 void conn_transport_free(ConnHead *c);

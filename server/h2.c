@@ -893,9 +893,27 @@ static void h2_flush(H2Conn *c) {
             free(w);
             break;
         }
+        /* Nothing in flight: the socket usually takes it all at once. */
+        size_t sent = 0;
+        if (c->pending_write == 0) {
+            uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)len);
+            int k = conn_try_write(&c->head, &b);
+            if (k < 0) {
+                free(w);
+                c->in_flush = false;
+                really_close(c);
+                return;
+            }
+            sent = (size_t)k;
+            if (sent == len) {
+                free(w);
+                continue;
+            }
+        }
+        len -= sent;
         w->len = len;
         w->req.data = c;
-        uv_buf_t b = uv_buf_init((char *)w->data, (unsigned)len);
+        uv_buf_t b = uv_buf_init((char *)w->data + sent, (unsigned)len);
         c->pending_write += len;
         if (conn_write(&c->head, &w->req, &b, 1, on_write) != 0) {
             c->pending_write -= len;

@@ -95,6 +95,12 @@ void metrics_bad_input(Metrics *m) {
     pthread_mutex_unlock(&m->mu);
 }
 
+void metrics_job_stolen(Metrics *m) {
+    pthread_mutex_lock(&m->mu);
+    m->jobs_stolen++;
+    pthread_mutex_unlock(&m->mu);
+}
+
 void metrics_worker_restart(Metrics *m, const char *reason) {
     pthread_mutex_lock(&m->mu);
     uint32_t i = 0;
@@ -175,9 +181,11 @@ void metrics_render(Metrics *m, StrBuf *sb, uint32_t queue_depth, uint32_t runni
               "# HELP catalyzer_rejected_queue_full_total Calls answered RESOURCE_EXHAUSTED because the queue was full.\n"
               "# TYPE catalyzer_rejected_queue_full_total counter\ncatalyzer_rejected_queue_full_total %llu\n"
               "# HELP catalyzer_bad_input_total Requests rejected as malformed or over a limit.\n"
-              "# TYPE catalyzer_bad_input_total counter\ncatalyzer_bad_input_total %llu\n",
+              "# TYPE catalyzer_bad_input_total counter\ncatalyzer_bad_input_total %llu\n"
+              "# HELP catalyzer_jobs_stolen_total Jobs a worker held but had not started, taken back for another.\n"
+              "# TYPE catalyzer_jobs_stolen_total counter\ncatalyzer_jobs_stolen_total %llu\n",
               queue_depth, running, workers, sessions, connections, (unsigned long long)m->rejected_queue_full,
-              (unsigned long long)m->bad_input);
+              (unsigned long long)m->bad_input, (unsigned long long)m->jobs_stolen);
     sb_puts(sb, "# HELP catalyzer_worker_restarts_total Analysis worker processes replaced, by why the old one went.\n"
                 "# TYPE catalyzer_worker_restarts_total counter\n");
     for (uint32_t i = 0; i < m->nrestarts; i++)

@@ -37,6 +37,7 @@ typedef struct Metrics {
     uint32_t nrules;
     uint64_t rejected_queue_full;
     uint64_t bad_input;
+    uint64_t jobs_stolen;       /* jobs taken back from a worker, not started, for another (workers.c) */
     struct {
         char reason[24];
         uint64_t count;
@@ -56,6 +57,7 @@ void metrics_grpc_started(Metrics *m, RpcMethod method);
 void metrics_grpc_messages(Metrics *m, RpcMethod method, uint32_t received, uint32_t sent);
 void metrics_rules(Metrics *m, const CzRuleTotal *t, int n);
 void metrics_bad_input(Metrics *m);
+void metrics_job_stolen(Metrics *m);
 void metrics_queue_full(Metrics *m);
 /* A worker process died and was replaced: reason "SIGSEGV", "deadline", "memory", ... */
 void metrics_worker_restart(Metrics *m, const char *reason);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -47,12 +48,21 @@ typedef struct Frame {
     uint8_t data[];
 } Frame;
 
-enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000, STASH_MAX = 4 };
+/* STASH_MAX: the jobs the loop may have sent behind the running one. */
+enum { WRITE_CHUNK = 64 << 10, FLUSH_NS = 5000000, STASH_MAX = WORKER_PIPELINE_DEPTH - 1 };
+
+/* A job frame's seq and slot (the first fields of WF_JOB). */
+static void job_seq_slot(const Frame *f, uint64_t *seq, uint8_t *slot) {
+    Rd r = {f->data, f->data + f->len, false};
+    *seq = rd_u64(&r);
+    *slot = rd_u8(&r);
+    if (r.bad || *slot >= WORKER_PIPELINE_DEPTH) *seq = 0;
+}
 
 typedef struct WState {
     int fd;
     Server srv;          /* cfg and per-job metrics, for rpc_run */
-    Frame *stash[4];     /* jobs read while waiting for a replay, in order */
+    Frame *stash[STASH_MAX]; /* jobs read while waiting for a replay, in order */
     int nstash;
     Buf out;             /* frames not yet written */
     uint64_t out_since_ns; /* when out became non-empty */
@@ -75,7 +85,29 @@ typedef struct WState {
      * the next job behind it) come in one read instead of two or more. */
     uint8_t in[16384];
     size_t in_pos, in_len;
+    uint64_t *slots; /* shared with the loop (workers.h SLOT_*); NULL: none */
 } WState;
+
+/* Whether the loop has not taken the job back (it may still). */
+static bool still_queued(const WState *w, const Frame *f) {
+    uint64_t seq;
+    uint8_t slot;
+    job_seq_slot(f, &seq, &slot);
+    if (!w->slots || !seq) return true;
+    return __atomic_load_n(&w->slots[slot], __ATOMIC_ACQUIRE) == SLOT_WORD(seq, SLOT_QUEUED);
+}
+
+/* Claims the job before it runs; false: the loop took it back (another
+ * worker runs it), so it is skipped without a word. */
+static bool claim(const WState *w, const Frame *f) {
+    uint64_t seq;
+    uint8_t slot;
+    job_seq_slot(f, &seq, &slot);
+    if (!w->slots || !seq) return true;
+    uint64_t want = SLOT_WORD(seq, SLOT_QUEUED);
+    return __atomic_compare_exchange_n(&w->slots[slot], &want, SLOT_WORD(seq, SLOT_STARTED), false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
 
 static WState *W; /* for the signal handlers */
 
@@ -234,7 +266,7 @@ static Frame *next_frame(WState *w) {
 
 /* Cancels of jobs not started yet (sent behind the running one). Only the
  * analysis thread takes SIGUSR1, so the handler never races its reads. */
-enum { EARLY_CANCELS = 8 };
+enum { EARLY_CANCELS = 4 * WORKER_PIPELINE_DEPTH };
 static volatile uint32_t early_cancel[EARLY_CANCELS];
 static volatile uint32_t early_next;
 
@@ -340,6 +372,17 @@ static Cached *cache_new(WState *w, const char *id, const char *server_id) {
     return slot;
 }
 
+/* Makes room in the stash: drops the jobs taken back since they came. */
+static bool drop_recalled(WState *w) {
+    int k = 0;
+    for (int i = 0; i < w->nstash; i++) {
+        if (still_queued(w, w->stash[i])) w->stash[k++] = w->stash[i];
+        else free(w->stash[i]);
+    }
+    w->nstash = k;
+    return k < STASH_MAX;
+}
+
 /* Brings c (NULL: none held) to version `want`: asks the loop for the
  * journal after what it holds and replays it. NULL with err set on failure. */
 static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server_id, uint64_t want, char *err,
@@ -367,7 +410,9 @@ static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server
         } else if (f->type == WF_INVALIDATE) {
             frame_invalidate(w, f);
             free(f);
-        } else if (f->type == WF_JOB && w->nstash < STASH_MAX) {
+        } else if (f->type == WF_JOB && !still_queued(w, f)) {
+            free(f); /* taken back: another worker runs it */
+        } else if (f->type == WF_JOB && (w->nstash < STASH_MAX || drop_recalled(w))) {
             w->stash[w->nstash++] = f;
         } else {
             break;
@@ -415,8 +460,13 @@ static Cached *bring_up_to_date(WState *w, Job *j, Cached *c, const char *server
 /* ---------------------------------------------------------------- jobs */
 
 static void run_job(WState *w, Frame *f) {
+    if (!claim(w, f)) {
+        free(f);
+        return;
+    }
     Rd r = {f->data, f->data + f->len, false};
     uint64_t seq = rd_u64(&r);
+    (void)rd_u8(&r); /* its slot */
     RpcMethod method = (RpcMethod)rd_u8(&r);
     JobFormat fmt = (JobFormat)rd_u8(&r);
     uint64_t deadline = rd_u64(&r);
@@ -562,6 +612,12 @@ int worker_process_main(int fd) {
     memcpy(&n, hdr, 4);
     if (hdr[4] != WF_CONFIG || n != sizeof(Config) || !read_all(fd, (uint8_t *)&w->srv.cfg, n)) return 3;
     const Config *cfg = &w->srv.cfg;
+    const char *slots_fd = getenv(WORKER_SLOTS_ENV);
+    if (slots_fd) {
+        void *m = mmap(NULL, WORKER_SLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(slots_fd), 0);
+        if (m == MAP_FAILED) return 3;
+        w->slots = m;
+    }
     /* each worker keeps its own external-catalog cache and connections (made after the fork) */
     w->srv.catalogs = server_new_catalogs(cfg);
     cz_catalogs_on_invalidate(w->srv.catalogs, tell_loop_invalidated, w);

@@ -1,6 +1,7 @@
 /* Analysis worker processes, loop side (see workers.h). */
 #include "workers.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <openssl/sha.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <uv.h>
@@ -25,6 +27,10 @@ extern char **environ;
 /* A call answered (deadline) or abandoned (cancel) is given this long to
  * stop by itself before its worker is killed. */
 enum { DEADLINE_GRACE_MS = 100, CANCEL_GRACE_MS = 250, WATCHDOG_MS = 20, RESPAWN_BACKOFF_MS = 100 };
+/* A running job older than this is slow: with another worker about, its
+ * worker takes no more jobs behind it, and the watchdog takes back those it
+ * holds (not started) for the others. */
+enum { SLOW_HEAD_NS = 20000000 };
 
 typedef struct WorkerProc {
     Workers *ws;
@@ -39,17 +45,29 @@ typedef struct WorkerProc {
     int64_t exit_status;
     int term_signal;
     bool paused;        /* not reading: its job's output is over the buffer */
+    /* The running job has new output the transport has not been told of:
+     * told once the frames read so far are handled, so output followed by
+     * the job's DONE in the same read reaches the client in one write. */
+    bool output_unsent;
     const char *kill_reason; /* set when the loop killed it */
     Job *job;
     uint64_t seq;
+    uint8_t slot;       /* job's slot in `slots` */
+    uint64_t job_ns;    /* when `job` became the one it runs (about when it started) */
     Buf in;
     uint64_t started_ns;
-    /* Under load a second job is sent while the first runs, so the worker
-     * goes from one to the next without sleeping in between (a wake-up
-     * saved per call). It has not started while `job` runs: if the worker
-     * dies, it goes back to the front of the queue. */
-    Job *next_job;
-    uint64_t next_seq;
+    /* Under load, jobs sent behind `job` (WORKER_PIPELINE_DEPTH), oldest
+     * first; not started while `job` runs. */
+    Job *behind[WORKER_PIPELINE_DEPTH - 1];
+    uint64_t behind_seq[WORKER_PIPELINE_DEPTH - 1];
+    uint8_t behind_slot[WORKER_PIPELINE_DEPTH - 1];
+    uint32_t nbehind;
+    /* Shared with the worker (workers.h SLOT_*): which of its jobs started. */
+    int slots_fd;
+    uint64_t *slots;
+    /* Frames not yet handed to uv_write: written together before the loop
+     * polls again (Workers.flusher), one syscall for a batch of jobs. */
+    Buf out;
 } WorkerProc;
 
 struct Workers {
@@ -59,6 +77,7 @@ struct Workers {
     Job *head, *tail;
     uint32_t len, running;
     uv_timer_t respawn_timer, watchdog, reaper;
+    uv_prepare_t flusher; /* writes the workers' queued frames before the loop polls */
     char exe[4096];
     char **env;
     bool closing;
@@ -79,23 +98,66 @@ static void write_done(uv_write_t *req, int status) {
     free(req);
 }
 
+/* Hands the worker's queued frames to libuv (which tries the write at once). */
+static void flush_frames(WorkerProc *w) {
+    Buf b = w->out;
+    w->out = (Buf){0};
+    if (!b.len || !w->spawned || w->pipe_closed || uv_is_closing((uv_handle_t *)&w->pipe) || b.failed) {
+        buf_free(&b);
+        return;
+    }
+    /* Written here if the socket takes it all (the usual case): no request,
+     * and none of the completion's work (a POLLOUT watcher stopped, so an
+     * epoll_ctl on the next poll). Queued behind pending writes otherwise. */
+    uv_buf_t ub = uv_buf_init((char *)b.data, (unsigned)b.len);
+    int k = uv_stream_get_write_queue_size((uv_stream_t *)&w->pipe) ? UV_EAGAIN
+                                                                     : uv_try_write((uv_stream_t *)&w->pipe, &ub, 1);
+    if (k == (int)b.len) {
+        buf_free(&b);
+        return;
+    }
+    size_t done = k > 0 ? (size_t)k : 0;
+    if (k < 0 && k != UV_EAGAIN) { /* a dead worker is noticed by its exit */
+        buf_free(&b);
+        return;
+    }
+    uv_write_t *req = malloc(sizeof *req);
+    if (!req) {
+        buf_free(&b);
+        return;
+    }
+    req->data = b.data;
+    ub = uv_buf_init((char *)b.data + done, (unsigned)(b.len - done));
+    if (uv_write(req, (uv_stream_t *)&w->pipe, &ub, 1, write_done) != 0) {
+        free(req);
+        free(b.data);
+    }
+}
+
+static void on_flush(uv_prepare_t *p) {
+    Workers *ws = p->data;
+    uv_prepare_stop(p);
+    for (uint32_t i = 0; i < ws->n; i++) flush_frames(&ws->w[i]);
+}
+
+enum { FRAMES_FLUSH_BYTES = 64 << 10 };
+
+/* Queues a frame for the worker: written before the loop next polls, with
+ * the others queued meanwhile (at once past FRAMES_FLUSH_BYTES). */
 static void send_frame(WorkerProc *w, Buf *b) {
     if (!w->spawned || w->pipe_closed || b->failed) {
         buf_free(b);
         return;
     }
-    uv_write_t *req = malloc(sizeof *req);
-    if (!req) {
+    if (!w->out.len && b->len >= FRAMES_FLUSH_BYTES) { /* big: no copy */
+        w->out = *b;
+        *b = (Buf){0};
+    } else {
+        buf_put(&w->out, b->data, b->len);
         buf_free(b);
-        return;
     }
-    req->data = b->data;
-    uv_buf_t ub = uv_buf_init((char *)b->data, (unsigned)b->len);
-    if (uv_write(req, (uv_stream_t *)&w->pipe, &ub, 1, write_done) != 0) {
-        free(req);
-        free(b->data);
-    }
-    *b = (Buf){0};
+    if (w->out.len >= FRAMES_FLUSH_BYTES) flush_frames(w);
+    else uv_prepare_start(&w->ws->flusher, on_flush);
 }
 
 /* ---------------------------------------------------------------- jobs */
@@ -141,17 +203,31 @@ static void arm_deadline(WorkerProc *w) {
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) arm_kill(w, CANCEL_GRACE_MS);
 }
 
+/* A slot none of the worker's jobs holds (it holds at most one per slot). */
+static uint8_t free_slot(const WorkerProc *w) {
+    uint32_t used = w->job ? 1u << w->slot : 0;
+    for (uint32_t i = 0; i < w->nbehind; i++) used |= 1u << w->behind_slot[i];
+    uint8_t k = 0;
+    while (used & (1u << k)) k++;
+    return k;
+}
+
 static void start_job(WorkerProc *w, Job *j) {
     Workers *ws = w->ws;
     bool head = w->job == NULL;
     uint64_t seq = ++ws->next_seq;
+    uint8_t slot = free_slot(w);
+    __atomic_store_n(&w->slots[slot], SLOT_WORD(seq, SLOT_QUEUED), __ATOMIC_RELEASE);
     if (head) {
         w->job = j;
         w->seq = seq;
+        w->slot = slot;
+        w->job_ns = mono_ns();
         w->kill_reason = NULL;
     } else {
-        w->next_job = j;
-        w->next_seq = seq;
+        w->behind[w->nbehind] = j;
+        w->behind_slot[w->nbehind] = slot;
+        w->behind_seq[w->nbehind++] = seq;
     }
     j->worker = w;
     j->on_cancel = on_job_cancel;
@@ -161,6 +237,7 @@ static void start_job(WorkerProc *w, Job *j) {
     Buf b = {0};
     size_t at = wire_begin(&b, WF_JOB);
     buf_u64(&b, seq);
+    buf_u8(&b, slot);
     buf_u8(&b, (uint8_t)j->method);
     buf_u8(&b, (uint8_t)j->fmt);
     buf_u64(&b, j->deadline_ns);
@@ -195,19 +272,72 @@ static Job *pop(Workers *ws) {
     return j;
 }
 
-/* Idle workers first; then, with jobs still waiting, one more job to each
- * busy worker whose job is not stalled (paused output, a kill pending). */
+/* Whether a busy worker may take one more job behind its own: it is not
+ * stalled (paused output, a kill pending, its job cancelled) nor full. */
+static bool takes_more(const WorkerProc *w) {
+    if (!w->ready || !w->job || w->dead || w->pipe_closed || w->paused || w->kill_reason) return false;
+    if (w->nbehind >= WORKER_PIPELINE_DEPTH - 1) return false;
+    /* Alone it may as well queue them; else the others take them. */
+    if (w->ws->n > 1 && mono_ns() - w->job_ns > SLOW_HEAD_NS) return false;
+    return !__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE);
+}
+
+static bool idle(const WorkerProc *w) { return w->ready && !w->job && !w->dead && !w->pipe_closed; }
+
+static void requeue_front(Workers *ws, Job *j);
+
+/* Takes back the newest job sent behind w's running one, if the worker has
+ * not started it (a CAS on its slot: the worker's CAS, QUEUED → STARTED,
+ * and this one, QUEUED → RECALLED, cannot both win). At the front of the
+ * queue: it was sent before anything queued. The worker skips its frame. */
+static bool steal_newest(WorkerProc *w) {
+    if (!w->nbehind || w->dead) return false;
+    uint32_t k = w->nbehind - 1;
+    uint64_t want = SLOT_WORD(w->behind_seq[k], SLOT_QUEUED);
+    if (!__atomic_compare_exchange_n(&w->slots[w->behind_slot[k]], &want, SLOT_WORD(w->behind_seq[k], SLOT_RECALLED),
+                                     false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return false;
+    w->nbehind--;
+    requeue_front(w->ws, w->behind[k]);
+    metrics_job_stolen(&w->ws->srv->metrics);
+    return true;
+}
+
+/* The worker holding the most jobs not started, other than `except`. */
+static WorkerProc *busiest(Workers *ws, const WorkerProc *except) {
+    WorkerProc *best = NULL;
+    for (uint32_t i = 0; i < ws->n; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (w != except && w->nbehind && !w->dead && (!best || w->nbehind > best->nbehind)) best = w;
+    }
+    return best;
+}
+
+/* Idle workers first; then, with jobs still waiting, one more job at a time
+ * to each busy worker that takes more, round the workers, so the queue is
+ * shared out evenly. */
 static void kick(Workers *ws) {
     for (uint32_t i = 0; i < ws->n && ws->head; i++) {
         WorkerProc *w = &ws->w[i];
         if (!w->ready || w->job || w->dead || w->pipe_closed) continue;
         start_job(w, pop(ws));
     }
-    for (uint32_t i = 0; i < ws->n && ws->head; i++) {
+    for (bool gave = true; gave && ws->head;) {
+        gave = false;
+        for (uint32_t i = 0; i < ws->n && ws->head; i++) {
+            WorkerProc *w = &ws->w[i];
+            if (!takes_more(w)) continue;
+            start_job(w, pop(ws));
+            gave = true;
+        }
+    }
+    /* Nothing queued and a worker idle: it takes a job another holds but has
+     * not started (one at a time; it comes back for more when done). */
+    for (uint32_t i = 0; i < ws->n && !ws->head && !ws->closing; i++) {
         WorkerProc *w = &ws->w[i];
-        if (!w->ready || !w->job || w->next_job || w->dead || w->pipe_closed || w->paused || w->kill_reason) continue;
-        if (__atomic_load_n(&w->job->cancel, __ATOMIC_ACQUIRE)) continue;
-        start_job(w, pop(ws));
+        if (!idle(w)) continue;
+        WorkerProc *v = busiest(ws, w);
+        if (v && steal_newest(v)) start_job(w, pop(ws));
     }
 }
 
@@ -247,6 +377,7 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
     Job *j = w->job;
     Workers *ws = w->ws;
     w->job = NULL;
+    w->output_unsent = false; /* server_job_finished tells the transport */
     ws->running--;
     uv_timer_stop(&w->kill_timer);
     j->worker = NULL;
@@ -256,10 +387,15 @@ static void end_job(WorkerProc *w, int status, const char *msg) {
         w->paused = false;
         resume(w);
     }
-    if (w->next_job) { /* the worker goes on with it */
-        w->job = w->next_job;
-        w->seq = w->next_seq;
-        w->next_job = NULL;
+    if (w->nbehind) { /* the worker goes on with the oldest sent behind */
+        w->job = w->behind[0];
+        w->seq = w->behind_seq[0];
+        w->slot = w->behind_slot[0];
+        w->job_ns = mono_ns();
+        w->nbehind--;
+        memmove(w->behind, w->behind + 1, w->nbehind * sizeof *w->behind);
+        memmove(w->behind_seq, w->behind_seq + 1, w->nbehind * sizeof *w->behind_seq);
+        memmove(w->behind_slot, w->behind_slot + 1, w->nbehind * sizeof *w->behind_slot);
         arm_deadline(w);
     }
     job_set_done(j, status, msg);
@@ -273,10 +409,11 @@ static void on_job_cancel(Job *j) {
     /* SIGUSR1 carrying the job's sequence number: the worker's analysis
      * thread sees it at once, and a late one cannot stop the next job
      * (one for a job not started yet is remembered for when it starts). */
-    if (w->next_job == j) {
-        if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->next_seq});
-        return;
-    }
+    for (uint32_t i = 0; i < w->nbehind; i++)
+        if (w->behind[i] == j) {
+            if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->behind_seq[i]});
+            return;
+        }
     if (w->job != j) return;
     if (!w->dead) sigqueue(w->pid, SIGUSR1, (union sigval){.sival_int = (int)(uint32_t)w->seq});
     if (w->paused) { /* its output is dropped from now on: let it write */
@@ -344,10 +481,13 @@ static void worker_gone(WorkerProc *w) {
         snprintf(why, sizeof why, "exit status %" PRId64 ", e.g. a sanitizer report", w->exit_status);
     else
         snprintf(why, sizeof why, "%s", reason);
-    /* The job sent behind the one that ran never started: another worker takes it. */
-    Job *pending = w->next_job;
-    w->next_job = NULL;
-    if (pending) requeue_front(ws, pending);
+    /* The jobs sent behind the one that ran never started: other workers
+     * take them, first (the oldest at the front). */
+    while (w->nbehind) requeue_front(ws, w->behind[--w->nbehind]);
+    /* The one it was to run is failed even if its slot says it had not
+     * started: a worker dying while it reads a job's frame (out of memory
+     * under --worker-memory-limit) must not take every replacement down. */
+    buf_free(&w->out);
     bool expected = ws->closing;
     if (!expected) {
         metrics_worker_restart(&srv->metrics, reason);
@@ -500,7 +640,7 @@ static void frame_out(WorkerProc *w, Rd *r) {
     if (r->bad || !j || seq != w->seq) return;
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) return; /* answered already: dropped */
     job_append(j, r->p, (size_t)(r->end - r->p));
-    if (j->call && j->on_output) j->on_output(j);
+    w->output_unsent = true;
     if (j->fmt != JOB_JSON && j->out_bytes > j->out_cap && !w->dead) {
         w->paused = true; /* the worker blocks writing until the client reads */
         uv_read_stop((uv_stream_t *)&w->pipe);
@@ -668,6 +808,12 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b) {
         memmove(w->in.data, w->in.data + off, w->in.len - off);
         w->in.len -= off;
     }
+    /* Last: the transport may drain the job and so resume (re-enter) this. */
+    if (w->output_unsent) {
+        w->output_unsent = false;
+        Job *j = w->job;
+        if (j && j->call && j->on_output) j->on_output(j);
+    }
 }
 
 static void resume(WorkerProc *w) {
@@ -687,23 +833,28 @@ static void spawn(WorkerProc *w) {
     w->term_signal = 0;
     w->kill_reason = NULL;
     w->in = (Buf){0};
+    w->out = (Buf){0};
     uv_pipe_init(loop, &w->pipe, 0);
     w->pipe.data = w;
     w->proc.data = w;
-    uv_stdio_container_t stdio[4];
+    uv_stdio_container_t stdio[5];
     stdio[0].flags = UV_IGNORE;
     stdio[1].flags = UV_IGNORE;
     stdio[2].flags = UV_INHERIT_FD; /* sanitizer reports and crash messages reach the daemon's stderr */
     stdio[2].data.fd = 2;
     stdio[3].flags = (uv_stdio_flags)(UV_CREATE_PIPE | UV_READABLE_PIPE | UV_WRITABLE_PIPE);
     stdio[3].data.stream = (uv_stream_t *)&w->pipe;
+    /* The old worker is reaped: its slots are this one's, all free. */
+    memset(w->slots, 0, WORKER_SLOTS_BYTES);
+    stdio[4].flags = UV_INHERIT_FD;
+    stdio[4].data.fd = w->slots_fd;
     char *args[] = {ws->exe, NULL};
     uv_process_options_t opt = {0};
     opt.file = ws->exe;
     opt.args = args;
     opt.env = ws->env;
     opt.exit_cb = on_worker_exit;
-    opt.stdio_count = 4;
+    opt.stdio_count = 5;
     opt.stdio = stdio;
     w->started_ns = mono_ns();
     int rc = uv_spawn(loop, &w->proc, &opt);
@@ -740,6 +891,20 @@ static void watchdog(uv_timer_t *t) {
     Workers *ws = t->data;
     size_t limit = ws->srv->cfg.worker_memory_limit;
     long page = sysconf(_SC_PAGESIZE);
+    /* A slow job holds the ones sent behind it: the others take them if
+     * one of them can take a job now. */
+    uint64_t now = mono_ns();
+    bool moved = false;
+    for (uint32_t i = 0; i < ws->n && !ws->closing; i++) {
+        WorkerProc *w = &ws->w[i];
+        if (!w->job || !w->nbehind || now - w->job_ns <= SLOW_HEAD_NS) continue;
+        bool other = false;
+        for (uint32_t k = 0; k < ws->n && !other; k++)
+            other = &ws->w[k] != w && (idle(&ws->w[k]) || takes_more(&ws->w[k]));
+        while (other && steal_newest(w)) moved = true;
+    }
+    if (moved) kick(ws);
+    if (!limit) return;
     for (uint32_t i = 0; i < ws->n; i++) {
         WorkerProc *w = &ws->w[i];
         if (!w->job || !w->spawned || w->dead) continue;
@@ -803,12 +968,14 @@ Workers *workers_start(Server *srv) {
     }
     size_t ne = 0;
     while (environ[ne]) ne++;
-    ws->env = calloc(ne + 3, sizeof *ws->env);
+    ws->env = calloc(ne + 4, sizeof *ws->env);
     size_t k = 0;
     for (size_t i = 0; i < ne; i++)
         if (strncmp(environ[i], "CATALYZERD_INTERNAL_", 20) != 0) ws->env[k++] = environ[i];
-    static char fd_var[64], parent_var[64];
+    static char fd_var[64], parent_var[64], slots_var[64];
     snprintf(fd_var, sizeof fd_var, "%s=3", WORKER_FD_ENV);
+    snprintf(slots_var, sizeof slots_var, "%s=4", WORKER_SLOTS_ENV);
+    ws->env[k++] = slots_var;
     snprintf(parent_var, sizeof parent_var, "%s=%d", WORKER_PARENT_ENV, (int)getpid());
     ws->env[k++] = fd_var;
     ws->env[k++] = parent_var;
@@ -816,13 +983,33 @@ Workers *workers_start(Server *srv) {
     ws->respawn_timer.data = ws;
     uv_timer_init(srv->loop, &ws->watchdog);
     ws->watchdog.data = ws;
+    uv_prepare_init(srv->loop, &ws->flusher);
+    ws->flusher.data = ws;
+    for (uint32_t i = 0; i < ws->n; i++) { /* each worker's slots: a memfd it inherits as fd 4 */
+        WorkerProc *w = &ws->w[i];
+        w->slots_fd = memfd_create("catalyzerd-worker-slots", MFD_CLOEXEC);
+        if (w->slots_fd < 0 || ftruncate(w->slots_fd, WORKER_SLOTS_BYTES) != 0 ||
+            (w->slots = mmap(NULL, WORKER_SLOTS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, w->slots_fd, 0)) ==
+                MAP_FAILED) {
+            log_json(srv->cfg.log_level, LOG_ERROR, "cannot share memory with an analysis worker",
+                     json_pack("{s:s}", "error", strerror(errno)));
+            for (uint32_t k2 = 0; k2 <= i; k2++) {
+                if (ws->w[k2].slots && ws->w[k2].slots != MAP_FAILED) munmap(ws->w[k2].slots, WORKER_SLOTS_BYTES);
+                if (ws->w[k2].slots_fd >= 0) close(ws->w[k2].slots_fd);
+            }
+            free(ws->w);
+            free(ws->env);
+            free(ws);
+            return NULL;
+        }
+    }
     for (uint32_t i = 0; i < ws->n; i++) {
         ws->w[i].ws = ws;
         uv_timer_init(srv->loop, &ws->w[i].kill_timer);
         ws->w[i].kill_timer.data = &ws->w[i];
         spawn(&ws->w[i]);
     }
-    if (srv->cfg.worker_memory_limit) uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
+    uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
     uv_timer_init(srv->loop, &ws->reaper);
     ws->reaper.data = ws;
     if (getpid() == 1) uv_timer_start(&ws->reaper, reap_orphans, 1000, 1000);
@@ -849,6 +1036,7 @@ void workers_close(Workers *ws) {
     uv_close((uv_handle_t *)&ws->respawn_timer, on_handle_closed);
     uv_close((uv_handle_t *)&ws->watchdog, on_handle_closed);
     uv_close((uv_handle_t *)&ws->reaper, on_handle_closed);
+    uv_close((uv_handle_t *)&ws->flusher, on_handle_closed);
     for (uint32_t i = 0; i < ws->n; i++) {
         WorkerProc *w = &ws->w[i];
         uv_close((uv_handle_t *)&w->kill_timer, on_handle_closed);
@@ -879,7 +1067,12 @@ void workers_free(Workers *ws) {
             kill(ws->w[i].pid, SIGKILL);
             waitpid(ws->w[i].pid, NULL, 0);
         }
-    for (uint32_t i = 0; i < ws->n; i++) buf_free(&ws->w[i].in);
+    for (uint32_t i = 0; i < ws->n; i++) {
+        buf_free(&ws->w[i].in);
+        buf_free(&ws->w[i].out);
+        munmap(ws->w[i].slots, WORKER_SLOTS_BYTES);
+        close(ws->w[i].slots_fd);
+    }
     free(ws->w);
     free(ws->env);
     free(ws);

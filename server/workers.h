@@ -33,8 +33,33 @@ struct Job;
 struct Session;
 typedef struct Workers Workers;
 
+/* Jobs a worker holds at most under load: the one it runs and the ones sent
+ * behind it, so it goes from one to the next without sleeping in between
+ * and the loop can answer and refill in batches (a wake-up and a context
+ * switch saved per call; bench/isolation_perf.sh: depth 2 → 4 → 8 → 16
+ * took syscalls per call from 8.0 to 4.0, 3.1, 2.8). A slow job would hold
+ * the ones sent behind it: they are stolen instead (the slots below) for a
+ * worker gone idle, or by the 20 ms watchdog once the running job is slow,
+ * and a slow worker takes no more while there is another. Sent-behind jobs
+ * have not started: when the worker dies they go back to the front of the
+ * queue, in order. */
+enum { WORKER_PIPELINE_DEPTH = 8 };
+
+/* Work stealing without a race: each worker shares with the loop a ring of
+ * WORKER_PIPELINE_DEPTH slots (a memfd on the worker's fd 4), one per job it
+ * holds, each seq << 2 | state in one atomic word. The loop writes QUEUED
+ * before sending the job (its frame names the slot); the worker CASes
+ * QUEUED → STARTED before running it, and skips it silently (no frame back)
+ * if the loop took it back first (CAS QUEUED → RECALLED) to give an idle
+ * worker, or when the running job is slow. The seq in the word makes a slot
+ * reused for a later job fail the stale frame's CAS. */
+enum { SLOT_QUEUED = 1, SLOT_STARTED = 2, SLOT_RECALLED = 3 };
+#define SLOT_WORD(seq, state) ((uint64_t)(seq) << 2 | (uint64_t)(state))
+#define WORKER_SLOTS_BYTES (WORKER_PIPELINE_DEPTH * sizeof(uint64_t))
+
 /* The environment variables a worker process starts with. */
 #define WORKER_FD_ENV "CATALYZERD_INTERNAL_WORKER_FD"
+#define WORKER_SLOTS_ENV "CATALYZERD_INTERNAL_WORKER_SLOTS"
 #define WORKER_PARENT_ENV "CATALYZERD_INTERNAL_WORKER_PARENT"
 
 /* Loop: starts cfg.workers processes. NULL on failure (logged). */
