@@ -364,11 +364,17 @@ void workers_push(Workers *ws, Job *j) {
     kick(ws);
 }
 
+/* A job sent behind a worker's running one has not started: it counts as
+ * queued (for --queue's admission, the queue-depth gauge and the drain), so
+ * the pipeline does not widen the queue bound by workers × depth. */
 void workers_counts(Workers *ws, uint32_t *queued, uint32_t *running, uint32_t *alive) {
-    *queued = ws->len;
-    *running = ws->running;
-    uint32_t a = 0;
-    for (uint32_t i = 0; i < ws->n; i++) a += ws->w[i].ready && !ws->w[i].exited;
+    uint32_t a = 0, behind = 0;
+    for (uint32_t i = 0; i < ws->n; i++) {
+        a += ws->w[i].ready && !ws->w[i].exited;
+        behind += ws->w[i].nbehind;
+    }
+    *queued = ws->len + behind;
+    *running = ws->running - behind;
     *alive = a;
 }
 

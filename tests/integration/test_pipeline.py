@@ -102,8 +102,9 @@ def case(label, head_fault, head_timeout, head_extra, kill, want_head):
     head = run(lambda: analyze("", "SELECT 1", fault=head_fault, timeout=head_timeout, extra=head_extra))
     t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "%s: the head call runs" % label)
     others = [run(lambda i=i, s=s: analyze(s, "SELECT v%d AS c%d" % (i, i))) for i, s in enumerate(SESSIONS)]
-    # DEPTH - 1 sent behind the running call, one more left in the queue.
-    full = wait_for(lambda: gauge("catalyzer_jobs_running") == DEPTH and gauge("catalyzer_queue_depth") == 1)
+    # DEPTH - 1 sent behind the running call, one more left in the queue:
+    # the gauges count every job not started as queued.
+    full = wait_for(lambda: gauge("catalyzer_jobs_running") == 1 and gauge("catalyzer_queue_depth") == DEPTH)
     t.ok(full, "%s: %d jobs sent behind the running one, the next waits in the queue" % (label, DEPTH - 1),
          "running %d queued %d" % (gauge("catalyzer_jobs_running"), gauge("catalyzer_queue_depth")))
     if kill:
