@@ -131,6 +131,21 @@ class Daemon:
         self._reader.join(5)
         return rc
 
+    def children(self):
+        """(pid, CPU seconds) of each process the daemon started: its workers."""
+        out = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    st = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(st[1]) == self.proc.pid:  # ppid
+                out.append((int(pid), (int(st[11]) + int(st[12])) / os.sysconf("SC_CLK_TCK")))
+        return out
+
     def rss_kib(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:

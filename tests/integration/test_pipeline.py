@@ -60,18 +60,7 @@ def analyze(session, sql, fault=None, timeout=30, extra=None):
 
 
 def worker_pids():
-    pids = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % pid) as f:
-                st = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(st[1]) == d.proc.pid:
-            pids.append(int(pid))
-    return pids
+    return [pid for pid, _ in d.children()]
 
 
 def wait_for(cond, secs=10):
