@@ -33,12 +33,8 @@ static bool check_plan(Analysis *an, const Node *p, OuterScope *outer);
 
 static bool unresolved_attribute(Check *c, const Node *e) {
     Analysis *an = c->an;
-    AttrList cands = c->input; /* Spark suggests from the operator's input */
-    const char *name = sql_id_parts(an->arena, e->u.un.name);
-    if (cands.n == 0)
-        return fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", e, "objectName", name, NULL));
-    return fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", e, "objectName", name, "proposal",
-                               suggest_columns(an, e->u.un.name, cands), NULL));
+    /* Spark suggests from the operator's inputSet */
+    return fail(an, unresolved_column_error(an, e, e->u.un.name, c->input));
 }
 
 static bool check_expr(Check *c, const Node *e) {

@@ -109,9 +109,17 @@ static const ErrorClassDef CLASSES[] = {
     {"REMOTE_CATALOG.INVALID_OPTION", "42K06", "Catalog <catalog>: the option <option> = <value> is invalid: <reason>"},
     {"TABLE_OR_VIEW_NOT_FOUND", "42P01", "The table or view <relationName> cannot be found."},
     {"TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "428EK", "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view names, but got: <actualName>."},
+    /* a subclass's text is its class's, a space, its own (Spark's
+       ErrorClassesJsonReader): WITHOUT_SUGGESTION's own text is empty */
     {"UNRESOLVED_COLUMN", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved."},
+    {"UNRESOLVED_COLUMN.WITH_SUGGESTION", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved. Did you mean one of the following? [<proposal>]."},
+    {"UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "42703", "A column, variable, or function parameter with name <objectName> cannot be resolved. "},
     {"UNRESOLVED_FIELD", "42703", "A field with name <fieldName> cannot be resolved with the struct-type column <columnPath>."},
-    {"UNRESOLVED_MAP_KEY", "42703", "Cannot resolve column <objectName> as a map key."},
+    {"UNRESOLVED_FIELD.WITH_SUGGESTION", "42703", "A field with name <fieldName> cannot be resolved with the struct-type column <columnPath>. Did you mean one of the following? [<proposal>]."},
+    {"UNRESOLVED_FIELD.WITHOUT_SUGGESTION", "42703", "A field with name <fieldName> cannot be resolved with the struct-type column <columnPath>. "},
+    {"UNRESOLVED_MAP_KEY", "42703", "Cannot resolve column <objectName> as a map key. If the key is a string literal, add the single quotes '' around it."},
+    {"UNRESOLVED_MAP_KEY.WITH_SUGGESTION", "42703", "Cannot resolve column <objectName> as a map key. If the key is a string literal, add the single quotes '' around it. Otherwise did you mean one of the following column(s)? [<proposal>]."},
+    {"UNRESOLVED_MAP_KEY.WITHOUT_SUGGESTION", "42703", "Cannot resolve column <objectName> as a map key. If the key is a string literal, add the single quotes '' around it. "},
     /* collations (core/collation.c, rules/collation_type_coercion.c) */
     {"COLLATION_INVALID_NAME", "42704", "The value <collationName> does not represent a correct collation name. Suggested valid collation names: [<proposals>]."},
     {"COLLATION_MISMATCH.EXPLICIT", "42P21", "Could not determine which collation to use for string functions and operators. Error occurred due to the mismatch between explicit collations: [<explicitTypes>]. Decide on a single explicit collation and remove others."},
@@ -120,7 +128,7 @@ static const ErrorClassDef CLASSES[] = {
     {"INDETERMINATE_COLLATION_IN_EXPRESSION", "42P22", "Data type of <expr> has indeterminate collation. Use COLLATE clause to set the collation explicitly."},
     {"INDETERMINATE_COLLATION_IN_SCHEMA", "42P22", "Schema contains indeterminate collation at: [<columnPaths>]. Use COLLATE clause to set the collation explicitly."},
     {"UNRESOLVED_ROUTINE", "42883", "Cannot resolve routine <routineName> on search path <searchPath>."},
-    {"UNRESOLVED_USING_COLUMN_FOR_JOIN", "42703", "USING column <colName> cannot be resolved on the <side> side of the join. The <side>-side columns: <suggestion>."},
+    {"UNRESOLVED_USING_COLUMN_FOR_JOIN", "42703", "USING column <colName> cannot be resolved on the <side> side of the join. The <side>-side columns: [<suggestion>]."},
     {"UNRESOLVED_VARIABLE", "42883", "Cannot resolve variable <variableName> on search path <searchPath>."},
     {"UNSUPPORTED_FEATURE", "0A000", "The feature is not supported."},
     {"UNSUPPORTED_GENERATOR", "42K0E", "The generator is not supported."},

@@ -13,6 +13,7 @@
 #include "registry.h"
 #include "catalog/conf.h"
 #include "core/func_sig.h"
+#include "core/suggest.h"
 #include "print/printer.h"
 #include "core/walk.h"
 
@@ -443,11 +444,13 @@ static int place_named_args(Analysis *an, const Node *u, const FuncDef *def, Nod
         last_named = x->u.named.name;
         int cnt, k = param_index(def->params, x->u.named.name, &cnt);
         if (k < 0) {
-            StrBuf sb;
-            sb_init(&sb, a, 64);
-            for (int j = 0; j < np; j++) sb_printf(&sb, "%s%s", j ? ", " : "", sql_ident(a, param_name(a, def->params, j)));
+            /* QueryCompilationErrors.unrecognizedParameterName: the three
+               nearest parameter names, space-separated */
+            const char **names = ARENA_ARRAY(a, const char *, np + 1);
+            for (int j = 0; j < np; j++) names[j] = param_name(a, def->params, j);
             return an_fail(an, error_make(a, "UNRECOGNIZED_PARAMETER_NAME", x, "routineName", rn, "argumentName",
-                                          sql_ident(a, x->u.named.name), "proposal", sb_str(&sb), NULL)), -1;
+                                          sql_ident(a, x->u.named.name), "proposal",
+                                          suggest_names(a, x->u.named.name, names, (uint32_t)np, 3, " "), NULL)), -1;
         }
         if (placed[k])
             return an_fail(an, error_make(a,

@@ -217,12 +217,7 @@ static Node *rewrite(Node *p, void *ctx) {
        stays unresolved (UNRESOLVED_COLUMN, suggesting the aggregate's output) */
     if (x.dangling) {
         const Node *d = x.dangling;
-        NameParts n = name_parts1(an->arena, d->u.attr.name);
-        if (!aout.n)
-            return an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", d, "objectName",
-                                          sql_id_parts(an->arena, n), NULL));
-        return an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", d, "objectName",
-                                      sql_id_parts(an->arena, n), "proposal", suggest_columns(an, n, aout), NULL));
+        return an_fail(an, unresolved_column_error(an, d, name_parts1(an->arena, d->u.attr.name), aout));
     }
     Node *new_agg = agg;
     if (x.n != x.original) {

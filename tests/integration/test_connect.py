@@ -441,7 +441,7 @@ def analysis_error():
         "org.apache.spark.sql.catalyst.ExtendedAnalysisException")
     md = info["metadata"]
     assert md["sqlState"] == "42703", md
-    assert json.loads(md["messageParameters"]) == {"objectName": "`nope`", "proposal": "`t`.`a`"}, md
+    assert json.loads(md["messageParameters"]) == {"objectName": "`nope`", "proposal": "`a`"}, md
     assert "org.apache.spark.sql.AnalysisException" in json.loads(md["classes"])
     spark_error(lambda: analyze(analyze_req(schema=B.AnalyzePlanRequest.Schema(plan=plan(sql_rel("SELEC 1")))),
                                 timeout=30), grpc.StatusCode.INTERNAL, "PARSE_SYNTAX_ERROR",

@@ -7,6 +7,7 @@
 #include "catalog/conf.h"
 #include "core/jregex.h"
 #include "core/output.h"
+#include "core/suggest.h"
 #include "print/printer.h"
 #include "rules/lib/builders.h"
 
@@ -331,14 +332,12 @@ static bool star_except(Analysis *an, const Node *star, AttrList *r) {
         ResolveStatus st = resolve_name(an, star, ex->u.un.name, cols, &res);
         if (st == RS_AMBIGUOUS || an_failed(an)) return false;
         if (st == RS_NOT_FOUND) {
-            StrBuf sb;
-            sb_init(&sb, an->arena, 64);
-            AttrList bare = {0, ARENA_ARRAY(an->arena, Node *, cols.n + 1)};
-            for (uint32_t k = 0; k < cols.n; k++)
-                bare.v[bare.n++] = attr_with_qualifier(an, cols.v[k], (NameParts){0, NULL});
+            /* the expanded columns' names in their order (not an inputSet) */
+            NameParts *names = ARENA_ARRAY(an->arena, NameParts, cols.n + 1);
+            for (uint32_t k = 0; k < cols.n; k++) names[k] = name_parts1(an->arena, cols.v[k]->u.attr.name);
             an_fail(an, error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", star, "objectName",
                                    sql_id_parts(an->arena, ex->u.un.name), "proposal",
-                                   suggest_columns(an, ex->u.un.name, bare), NULL));
+                                   suggest_columns_ordered(an->arena, ex->u.un.name, names, cols.n), NULL));
             return false;
         }
         /* the root column and the fields below it */
@@ -451,64 +450,43 @@ bool expand_star(Analysis *an, const Node *star, AttrList attrs, AttrList *out) 
     return true;
 }
 
-/* Levenshtein distance, case-insensitive, bounded length. */
-static int levenshtein(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 256 || lb > 256) return (int)(la > lb ? la : lb);
-    int prev[257], cur[257];
-    for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
-            int v = prev[j] + 1;
-            if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-            if (prev[j - 1] + cost < v) v = prev[j - 1] + cost;
-            cur[j] = v;
-        }
-        mem_copy(prev, cur, sizeof(int) * (lb + 1));
-    }
-    return prev[lb];
-}
-
-typedef struct Suggestion {
-    const char *text;
-    int dist;
-    uint32_t order;
-} Suggestion;
-
-static int cmp_sugg(const void *x, const void *y) {
-    const Suggestion *a = x, *b = y;
-    if (a->dist != b->dist) return a->dist - b->dist;
-    return (int)a->order - (int)b->order;
+/* AttributeSet.toSeq: one attribute an expression id, sorted by name
+ * (String.compareTo; byte order on UTF-8 is code point order) and then id. */
+static int cmp_attr_set(const void *x, const void *y) {
+    const Node *a = *(const Node *const *)x, *b = *(const Node *const *)y;
+    int c = strcmp(a->u.attr.name, b->u.attr.name);
+    if (c) return c;
+    return a->u.attr.id < b->u.attr.id ? -1 : a->u.attr.id > b->u.attr.id;
 }
 
 const char *suggest_columns(Analysis *an, NameParts name, AttrList attrs) {
-    Suggestion *s = ARENA_ARRAY(an->arena, Suggestion, attrs.n + 1);
-    const char *base = name.v[name.n - 1];
+    const Node **set = ARENA_ARRAY(an->arena, const Node *, attrs.n + 1);
     uint32_t n = 0;
     for (uint32_t k = 0; k < attrs.n; k++) {
-        Node *a = attrs.v[k];
+        const Node *a = attrs.v[k];
         if (a->kind != NK_AttributeReference) continue;
-        NameParts q = a->u.attr.qualifier;
-        const char *parts[2];
-        uint32_t np = 0;
-        /* Spark keeps at most the last qualifier part; an unqualified name
-           is suggested when the reference was unqualified and the qualifier
-           is auto-generated */
-        if (q.n && strcmp(q.v[q.n - 1], "__auto_generated_subquery_name") != 0) parts[np++] = q.v[q.n - 1];
-        parts[np++] = a->u.attr.name;
-        s[n].text = sql_id_parts(an->arena, (NameParts){np, parts});
-        s[n].dist = levenshtein(base, a->u.attr.name);
-        s[n].order = k;
-        n++;
+        bool dup = false;
+        for (uint32_t j = 0; j < n && !dup; j++) dup = set[j]->u.attr.id == a->u.attr.id;
+        if (!dup) set[n++] = a;
     }
-    qsort(s, n, sizeof(Suggestion), cmp_sugg);
-    StrBuf sb;
-    sb_init(&sb, an->arena, 64);
-    for (uint32_t k = 0; k < n && k < 5; k++) {
-        if (k) sb_puts(&sb, ", ");
-        sb_puts(&sb, s[k].text);
+    qsort(set, n, sizeof *set, cmp_attr_set);
+    /* attr.qualifier :+ attr.name */
+    NameParts *cands = ARENA_ARRAY(an->arena, NameParts, n + 1);
+    for (uint32_t k = 0; k < n; k++) {
+        NameParts q = set[k]->u.attr.qualifier;
+        const char **v = ARENA_ARRAY(an->arena, const char *, q.n + 1);
+        for (uint32_t j = 0; j < q.n; j++) v[j] = q.v[j];
+        v[q.n] = set[k]->u.attr.name;
+        cands[k] = (NameParts){q.n + 1, v};
     }
-    return sb_str(&sb);
+    return suggest_columns_ordered(an->arena, name, cands, n);
+}
+
+ErrorInfo *unresolved_column_error(Analysis *an, const Node *at, NameParts name, AttrList input) {
+    const char *object = sql_id_parts(an->arena, name);
+    const char *proposal = suggest_columns(an, name, input);
+    if (!*proposal)
+        return error_make(an->arena, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", at, "objectName", object, NULL);
+    return error_make(an->arena, "UNRESOLVED_COLUMN.WITH_SUGGESTION", at, "objectName", object, "proposal", proposal,
+                      NULL);
 }

@@ -38,8 +38,14 @@ bool ident_eq(const Analysis *an, const char *a, const char *b);
  * selected explicitly becomes a normal output column. */
 Node *visible_attr(Analysis *an, Node *attr);
 
-/* `a`, `b` as Spark lists candidate names in errors: qualified by the last
- * qualifier part, sorted by ... similarity to `name` (Spark's order). */
+/* UNRESOLVED_COLUMN's proposal for `name` among attrs taken as an
+ * operator's inputSet (CheckAnalysis.failUnresolvedAttribute): the set in
+ * AttributeSet.toSeq's order, then core/suggest.h's similarity order; "" when
+ * attrs has no attribute. */
 const char *suggest_columns(Analysis *an, NameParts name, AttrList attrs);
+
+/* UNRESOLVED_COLUMN.WITH_SUGGESTION for `name` against input, or
+ * .WITHOUT_SUGGESTION when there is nothing to suggest. */
+ErrorInfo *unresolved_column_error(Analysis *an, const Node *at, NameParts name, AttrList input);
 
 #endif
