@@ -469,7 +469,12 @@ static void on_done(void *ud, int status, const char *msg) {
 
 /* AnalyzePlan(schema) of the query, as a Spark Connect client asks for a DataFrame's schema. */
 static size_t connect_request(Stream *st, const Query *q, uint8_t **req, uint8_t *buf, size_t cap) {
-    Spark__Connect__SQL sql = SPARK__CONNECT__SQL__INIT;
+    /* the generated initialiser, not SPARK__CONNECT__SQL__INIT: the macro
+       spells out SQL's deprecated fields (args, pos_args), which clang
+       reports as uses of them; the function is compiled with the generated
+       code, where protobuf-c turns that off */
+    Spark__Connect__SQL sql;
+    spark__connect__sql__init(&sql);
     Spark__Connect__Relation rel = SPARK__CONNECT__RELATION__INIT;
     if (!q->plan) {
         sql.query = q->sql;
