@@ -101,6 +101,24 @@ static bool check_expr(Check *c, const Node *e) {
     return true;
 }
 
+/* PlanHelper.specialExpressionsInUnsupportedOperator for a Filter: every
+ * window expression, aggregate and generator in e, pre-order (collect goes on
+ * below a match), as .sql joined by ", ". */
+static void collect_special(StrBuf *sb, const Node *e) {
+    if (e->kind == NK_WindowExpression || e->kind == NK_AggregateExpression || (e->flags & NF_GENERATOR_CALL)) {
+        if (sb->len) sb_puts(sb, ", ");
+        sb_puts(sb, expr_sql(sb->arena, e));
+    }
+    for (uint32_t i = 0; i < e->nkids; i++) collect_special(sb, e->kids[i]);
+}
+
+static const char *special_expressions_sql(Analysis *an, const Node *e) {
+    StrBuf sb;
+    sb_init(&sb, an->arena, 64);
+    collect_special(&sb, e);
+    return sb_str(&sb);
+}
+
 static bool is_boolean(const Node *e) { return e->type && (e->type->id == T_BOOLEAN || e->type->id == T_NULL); }
 
 static bool check_aggregate(Analysis *an, const Node *p);
@@ -187,7 +205,7 @@ static bool check_node(Analysis *an, const Node *p, OuterScope *outer) {
         if (expr_has_kind(p->exprs[0], KIND_MASK(NK_AggregateExpression, NK_WindowExpression)))
             return fail(an, error_make(an->arena, "INVALID_WHERE_CONDITION", p->exprs[0], "condition",
                                        expr_sql_quoted(an->arena, p->exprs[0]), "expressionList",
-                                       expr_sql_quoted(an->arena, p->exprs[0]), NULL));
+                                       special_expressions_sql(an, p->exprs[0]), NULL));
         break;
     case NK_Join:
         if (p->nexprs && !is_boolean(p->exprs[0]))
@@ -296,7 +314,7 @@ static bool check_aggregate(Analysis *an, const Node *p) {
     for (uint32_t i = 0; i < ng; i++)
         if (expr_has_kind(p->exprs[i], KIND_MASK(NK_AggregateExpression)))
             return fail(an, error_make(an->arena, "GROUP_BY_AGGREGATE", p->exprs[i], "sqlExpr",
-                                       expr_sql_quoted(an->arena, p->exprs[i]), NULL));
+                                       expr_sql(an->arena, p->exprs[i]), NULL)); /* expr.sql, unquoted */
     AggCheck c = {an, p, NULL};
     for (uint32_t i = ng; i < p->nexprs; i++) {
         const Node *e = p->exprs[i];

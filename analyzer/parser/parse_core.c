@@ -276,12 +276,12 @@ const DataType *ps_parse_type(Parser *p) {
     const char *msg = NULL;
     const DataType *dt = type_parse(p->a, p->sql + start, (size_t)(end - start), NULL, &msg);
     if (!dt) {
-        const char *name = arena_strndup(p->a, p->sql + first->start, (size_t)(first->end - first->start));
-        for (char *c = (char *)name; *c; c++)
-            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+        /* toSQLType(text): the type as written, upper-cased, in double quotes */
+        char *name = arena_strndup(p->a, p->sql + start, (size_t)(end - start));
+        for (char *c = name; *c; c++)
+            if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 32);
         ps_defer_error(p, ps_perr(p, "UNSUPPORTED_DATATYPE", start, end - 1, "typeName",
-                            arena_printf(p->a, "\"%s\"", arena_strndup(p->a, p->sql + start, (size_t)(end - start))), NULL));
-        (void)name;
+                                  arena_printf(p->a, "\"%s\"", name), NULL));
         return &TYPE_STRING;
     }
     return dt;

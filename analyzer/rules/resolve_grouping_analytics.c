@@ -174,13 +174,6 @@ static void element_exprs(Arena *a, const Node *e, ExprSet *out, uint32_t *cap) 
 }
 
 
-static const char *sql_of(Analysis *an, const Node *e) {
-    StrBuf sb;
-    sb_init(&sb, an->arena, 64);
-    expr_print_sql(&sb, e);
-    return sb_str(&sb);
-}
-
 /* SubstituteUnresolvedOrdinals inside grouping analytics: GROUP BY CUBE(1, 2). */
 static bool ordinal_value(const Node *e, int64_t *v) {
     if (e->kind == NK_Literal && !e->u.lit.v.is_null && e->type && e->type->id == T_INT &&
@@ -223,8 +216,7 @@ static Node *subst_ordinal(Ordinals *o, Node *e, bool inside) {
         if (expr_has_kind(target, KIND_MASK(NK_AggregateExpression))) {
             an_fail(an, error_make(an->arena, "GROUP_BY_POS_AGGREGATE", e, "index",
                                    arena_printf(an->arena, "%lld", (long long)v), "aggExpr",
-                                   sql_of(an, item),
-                                   NULL));
+                                   expr_sql(an->arena, item), NULL)); /* the item's .sql, as ordinals outside CUBE */
             return e;
         }
         return target;

@@ -104,9 +104,10 @@ static Node *group_ordinals(Analysis *an, Node *p) {
         if (!node_resolved(item)) return p; /* wait for the select item */
         Node *target = item->kind == NK_Alias ? item->kids[0] : item;
         if (expr_has_kind(target, KIND_MASK(NK_AggregateExpression))) {
+            /* groupByPositionRefersToAggregateFunctionError: the select item's .sql, alias and all */
             return an_fail(an, error_make(an->arena, "GROUP_BY_POS_AGGREGATE", g, "index",
                                           arena_printf(an->arena, "%lld", (long long)v), "aggExpr",
-                                          expr_sql_quoted(an->arena, target), NULL));
+                                          expr_sql(an->arena, item), NULL));
         }
         if (!exprs) {
             exprs = ARENA_ARRAY(an->arena, Node *, p->nexprs);

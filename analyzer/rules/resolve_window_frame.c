@@ -302,7 +302,8 @@ static bool check_arguments(Analysis *an, const Node *f) {
     if (null_arg && ntile) v = 0; /* NTile evaluates a NULL bucket count as 0 */
     if ((null_arg && ntile) || (const_value(arg, &v) && v <= 0)) {
         an_fail(an, error_make(an->arena, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", f, "sqlExpr",
-                               expr_sql_quoted(an->arena, f), "exprName", input, "valueRange",
+                               expr_sql_quoted(an->arena, f), "exprName", ntile ? "buckets" : "offset", /* unquoted, as Spark */
+                               "valueRange",
                                ntile ? "(0, 2147483647]" : "(0, 9223372036854775807]", "currentValue",
                                arena_printf(an->arena, ntile ? "%lld" : "%lldL", (long long)v), NULL));
         return false;

@@ -18,11 +18,13 @@
 #include "rules/lib/plan_inputs.h"
 #include "core/walk.h"
 
+/* the operator as Spark's set-operation errors name it: EXCEPT ALL, INTERSECT ALL
+   (a UNION's ALL is no operator of its own: UNION DISTINCT is a Distinct above it) */
 static const char *op_name(const Node *p) {
     switch (p->kind) {
     case NK_Union: return "UNION";
-    case NK_Intersect: return "INTERSECT";
-    default: return "EXCEPT";
+    case NK_Intersect: return p->u.setop.is_all ? "INTERSECT ALL" : "INTERSECT";
+    default: return p->u.setop.is_all ? "EXCEPT ALL" : "EXCEPT";
     }
 }
 

@@ -11,12 +11,24 @@
 
 static const DataType *const STR3[] = {&TYPE_STRING, &TYPE_STRING, &TYPE_STRING};
 
+/* a.b.c: the name's parts, unquoted */
+static const char *dotted(Arena *a, NameParts n) {
+    StrBuf sb;
+    sb_init(&sb, a, 32);
+    for (uint32_t i = 0; i < n.n; i++) {
+        if (i) sb_putc(&sb, '.');
+        sb_puts(&sb, n.v[i]);
+    }
+    return sb_str(&sb);
+}
+
 Node *stmt_describe_relation(Analysis *an, CzSession *s, Node *stmt, PendingChanges *pend) {
     (void)pend;
     bool column = ddl_spec(stmt)->name2.n > 0;
     if (stmt->u.ddl.as_json && !stmt->u.ddl.extended)
+        /* Spark names the table as the statement wrote it, unquoted */
         return an_fail(an, error_make(an->arena, "DESCRIBE_JSON_NOT_EXTENDED", stmt, "tableName",
-                                      sql_ident(an->arena, stmt->u.ddl.name.v[stmt->u.ddl.name.n - 1]), NULL));
+                                      dotted(an->arena, stmt->u.ddl.name), NULL));
     if (stmt->u.ddl.as_json && column)
         return an_fail(an, error_make(an->arena, "UNSUPPORTED_FEATURE.DESC_TABLE_COLUMN_JSON", stmt, NULL));
     for (uint32_t i = 0; i < ddl_spec(stmt)->npart; i++)

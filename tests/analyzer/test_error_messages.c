@@ -93,3 +93,48 @@ Test(error_messages, unresolved_column_text) {
     cz_result_free(r);
     cz_session_free(s);
 }
+
+/* runs sql, expects cls with parameter `name` = value */
+static void expect_param(CzSession *s, const char *sql, const char *cls, const char *name, const char *value) {
+    CzResult *r = cz_run_sql(s, sql, strlen(sql), NULL);
+    cr_assert_eq(cz_result_status(r), CZ_ERROR, "%s should fail", sql);
+    const CzError *e = cz_result_error(r);
+    cr_expect_str_eq(e->error_class, cls, "%s", sql);
+    const char *v = param(e, name);
+    cr_expect_str_eq(v ? v : "(none)", value, "%s: %s", sql, name);
+    cz_result_free(r);
+}
+
+/* group-by.sql 60-62, group-by-ordinal.sql 11-12, group-by.sql 19:
+ * Expression.sql (qualified, unquoted) where Spark prints it */
+Test(error_messages, aggregate_misuse_parameters) {
+    CzSession *s = cz_session_new(true);
+    ok(s, "CREATE OR REPLACE TEMPORARY VIEW test_agg AS SELECT * FROM VALUES (1, true) AS test_agg(k, v)");
+    expect_param(s, "SELECT count(*) FROM test_agg WHERE count(*) + 1L > 1L", "INVALID_WHERE_CONDITION",
+                 "expressionList", "count(1)");
+    expect_param(s, "SELECT count(*) FROM test_agg WHERE k = 1 or k = 2 or count(*) + 1L > 1L or max(k) > 1",
+                 "INVALID_WHERE_CONDITION", "expressionList", "count(1), max(test_agg.k)");
+    ok(s, "CREATE OR REPLACE TEMPORARY VIEW data AS SELECT * FROM VALUES (1, 1) AS data(a, b)");
+    expect_param(s, "select a, b, sum(b) + 2 from data group by 3", "GROUP_BY_POS_AGGREGATE", "aggExpr",
+                 "(sum(data.b) + CAST(2 AS BIGINT)) AS `(sum(b) + 2)`");
+    ok(s, "CREATE OR REPLACE TEMPORARY VIEW testData AS SELECT * FROM VALUES (1, 1) AS testData(a, b)");
+    expect_param(s, "SELECT COUNT(b) AS k FROM testData GROUP BY k", "GROUP_BY_AGGREGATE", "sqlExpr",
+                 "count(testdata.b)");
+    cz_session_free(s);
+}
+
+/* except-all.sql 16, intersect-all.sql 7, postgreSQL/window_part3.sql 25-26,
+ * postgreSQL/with.sql 37 */
+Test(error_messages, operator_and_argument_names) {
+    CzSession *s = cz_session_new(true);
+    expect_param(s, "SELECT 1 AS k EXCEPT ALL SELECT 1, 2", "NUM_COLUMNS_MISMATCH", "operator", "EXCEPT ALL");
+    expect_param(s, "SELECT 1 AS k INTERSECT ALL SELECT array(1)", "INCOMPATIBLE_COLUMN_TYPE", "operator",
+                 "INTERSECT ALL");
+    expect_param(s, "SELECT 1 AS k INTERSECT SELECT 1, 2", "NUM_COLUMNS_MISMATCH", "operator", "INTERSECT");
+    expect_param(s, "SELECT ntile(0) OVER (ORDER BY ten), ten, four FROM tenk1", "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+                 "exprName", "buckets");
+    expect_param(s, "SELECT nth_value(four, 0) OVER (ORDER BY ten), ten, four FROM tenk1",
+                 "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "exprName", "offset");
+    expect_param(s, "create table foo (with baz)", "UNSUPPORTED_DATATYPE", "typeName", "\"BAZ\"");
+    cz_session_free(s);
+}
