@@ -136,5 +136,8 @@ Test(error_messages, operator_and_argument_names) {
     expect_param(s, "SELECT nth_value(four, 0) OVER (ORDER BY ten), ten, four FROM tenk1",
                  "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "exprName", "offset");
     expect_param(s, "create table foo (with baz)", "UNSUPPORTED_DATATYPE", "typeName", "\"BAZ\"");
+    /* pipe-operators.sql 99: the whole EXCEPT list, not only the names that overlap */
+    expect_param(s, "select 1 as x, 2 as y, 3 as z\n|> drop z, y, z", "EXCEPT_OVERLAPPING_COLUMNS", "columns",
+                 "z, y, z");
     cz_session_free(s);
 }

@@ -231,12 +231,14 @@ static const char *except_name(Analysis *an, const Node *e) {
     return sb_str(&sb);
 }
 
-static bool except_overlap(Analysis *an, const Node *star, const ExceptPair *ps, const uint32_t *grp, uint32_t ng) {
+/* EXCEPT_OVERLAPPING_COLUMNS names the whole EXCEPT list as written, not
+ * only the overlapping names (selectExcept.sql, pipe-operators.sql) */
+static bool except_overlap(Analysis *an, const Node *star, const ExceptPair *ps, uint32_t np) {
     StrBuf sb;
     sb_init(&sb, an->arena, 64);
-    for (uint32_t i = 0; i < ng; i++) {
+    for (uint32_t i = 0; i < np; i++) {
         if (i) sb_puts(&sb, ", ");
-        sb_puts(&sb, except_name(an, ps[grp[i]].written));
+        sb_puts(&sb, except_name(an, ps[i].written));
     }
     an_fail(an, error_make(an->arena, "EXCEPT_OVERLAPPING_COLUMNS", star, "columns", sb_str(&sb), NULL));
     return false;
@@ -262,7 +264,7 @@ static bool except_filter(Analysis *an, const Node *star, AttrList cols, ExceptP
             continue;
         }
         if (whole) {
-            if (ng > 1) return except_overlap(an, star, ps, grp, ng);
+            if (ng > 1) return except_overlap(an, star, ps, np);
             continue;
         }
         /* fields excepted: rebuild the struct from the others */
