@@ -317,7 +317,90 @@ static const ErrorClassDef CLASSES[] = {
     {"_LEGACY_ERROR_TEMP_0027", NULL, "The value of from-to unit must be a string."},
     {"_LEGACY_ERROR_TEMP_0028", NULL, "Intervals FROM <from> TO <to> are not supported."},
     {"_LEGACY_ERROR_TEMP_0062", NULL, "<msg>."},
-    {"_LEGACY_ERROR_TEMP_0063", NULL, "<msg>."},
+    {"_LEGACY_ERROR_TEMP_0063", NULL, "<msg>."},    /* classes raised without a text of their own until now: Spark's template
+       (error-conditions.json; a subclass: its class's text, a space, its own) */
+    {"AMBIGUOUS_ALIAS_IN_NESTED_CTE", "42KD0", "Name <name> is ambiguous in nested CTE.\nPlease set <config> to \"CORRECTED\" so that name defined in inner CTE takes precedence. If set it to \"LEGACY\", outer CTE definitions will take precedence.\nSee '<docroot>/sql-migration-guide.html#query-engine'."},
+    {"COLUMN_NOT_FOUND", "42703", "The column <colName> cannot be found. Verify the spelling and correctness of the column name according to the SQL config <caseSensitiveConfig>."},
+    {"DATETIME_FIELD_OUT_OF_BOUNDS", "22023", "<rangeMessage>. If necessary set <ansiConfig> to \"false\" to bypass this error."},
+    {"DESCRIBE_JSON_NOT_EXTENDED", "0A000", "DESCRIBE TABLE ... AS JSON only supported when [EXTENDED|FORMATTED] is specified.\nFor example: DESCRIBE EXTENDED <tableName> AS JSON is supported but DESCRIBE <tableName> AS JSON is not."},
+    {"DUPLICATED_MAP_KEY", "23505", "Duplicate map key <key> was found, please check the input data.\nIf you want to remove the duplicated keys, you can set <mapKeyDedupPolicy> to \"LAST_WIN\" so that the key inserted at last takes precedence."},
+    {"EXCEPT_NESTED_COLUMN_INVALID_TYPE", "428H2", "EXCEPT column <columnName> was resolved and expected to be StructType, but found type <dataType>."},
+    {"EXCEPT_OVERLAPPING_COLUMNS", "42702", "Columns in an EXCEPT list must be distinct and non-overlapping, but got (<columns>)."},
+    {"EXEC_IMMEDIATE_DUPLICATE_ARGUMENT_ALIASES", "42701", "The USING clause of this EXECUTE IMMEDIATE command contained multiple arguments with same alias (<aliases>), which is invalid; please update the command to specify unique aliases and then try it again."},
+    {"EXPECT_PERMANENT_VIEW_NOT_TEMP", "42809", "'<operation>' expects a permanent view but <viewName> is a temp view."},
+    {"FORBIDDEN_OPERATION", "42809", "The operation <statement> is not allowed on the <objectType>: <objectName>."},
+    {"INCOMPARABLE_PIVOT_COLUMN", "42818", "Invalid pivot column <columnName>. Pivot columns must be comparable."},
+    {"INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS", "21S01", "Cannot write to <tableName>, the reason is too many data columns:\nTable columns: <tableColumns>.\nData columns: <dataColumns>."},
+    {"INVALID_ARRAY_INDEX", "22003", "The index <indexValue> is out of bounds. The array has <arraySize> elements. Use the SQL function `get()` to tolerate accessing element at invalid index and return NULL instead."},
+    {"INVALID_INDEX_OF_ZERO", "22003", "The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1)."},
+    {"INVALID_PARAMETER_VALUE.LENGTH", "22023", "The value of parameter(s) <parameter> in <functionName> is invalid: Expects `length` greater than or equal to 0, but got <length>."},
+    {"INVALID_PARAMETER_VALUE.START", "22023", "The value of parameter(s) <parameter> in <functionName> is invalid: Expects a positive or a negative value for `start`, but got 0."},
+    {"INVALID_PARTITION_OPERATION.PARTITION_SCHEMA_IS_EMPTY", "42601", "The partition command is invalid. Table <name> is not partitioned."},
+    {"INVALID_QUERY_MIXED_QUERY_PARAMETERS", "42613", "Parameterized query must either use positional, or named parameters, but not both."},
+    {"INVALID_STATEMENT_FOR_EXECUTE_INTO", "07501", "The INTO clause of EXECUTE IMMEDIATE is only valid for queries but the given statement is not a query: <sqlString>."},
+    {"INVALID_VARIABLE_TYPE_FOR_QUERY_EXECUTE_IMMEDIATE", "42K09", "Variable type must be string type but got <varType>."},
+    {"MULTIPLE_QUERY_RESULT_CLAUSES_WITH_PIPE_OPERATORS", "42000", "<clause1> and <clause2> cannot coexist in the same SQL pipe operator using '|>'. Please separate the multiple result clauses into separate pipe operators and then retry the query again."},
+    {"NESTED_EXECUTE_IMMEDIATE", "07501", "Nested EXECUTE IMMEDIATE commands are not allowed. Please ensure that the SQL query provided (<sqlString>) does not contain another EXECUTE IMMEDIATE command."},
+    {"NOT_ALLOWED_IN_PIPE_OPERATOR_WHERE.WINDOW_CLAUSE", "42601", "Not allowed in the pipe WHERE clause: WINDOW clause."},
+    {"NOT_SUPPORTED_CHANGE_COLUMN", "0A000", "ALTER TABLE ALTER/CHANGE COLUMN is not supported for changing <table>'s column <originName> with type <originType> to <newName> with type <newType>."},
+    {"NULL_MAP_KEY", "2200E", "Cannot use null as map key."},
+    {"NULL_QUERY_STRING_EXECUTE_IMMEDIATE", "22004", "Execute immediate requires a non-null variable as the query string, but the provided variable <varName> is null."},
+    {"PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION", "0A000", "Aggregate function <expr> is not allowed when using the pipe operator |> <clause> clause; please use the pipe operator |> AGGREGATE clause instead."},
+    {"PIVOT_VALUE_DATA_TYPE_MISMATCH", "42K09", "Invalid pivot value '<value>': value data type <valueType> does not match pivot column data type <pivotType>."},
+    {"SHOW_COLUMNS_WITH_CONFLICT_NAMESPACE", "42K05", "SHOW COLUMNS with conflicting namespaces: <namespaceA> != <namespaceB>."},
+    {"TEMP_TABLE_OR_VIEW_ALREADY_EXISTS", "42P07", "Cannot create the temporary view <relationName> because it already exists.\nChoose a different name, drop or replace the existing view,  or add the IF NOT EXISTS clause to tolerate pre-existing views."},
+    {"UNPIVOT_VALUE_SIZE_MISMATCH", "428C4", "All unpivot value columns must have the same size as there are value column names (<names>)."},
+    {"UNRESOLVABLE_TABLE_VALUED_FUNCTION", "42883", "Could not resolve <name> to a table-valued function.\nPlease make sure that <name> is defined as a table-valued function and that all required parameters are provided correctly.\nIf <name> is not defined, please create the table-valued function before using it.\nFor more information about defining table-valued functions, please refer to the Apache Spark documentation."},
+    {"UNSUPPORTED_EXPR_FOR_PARAMETER", "42K0E", "A query parameter contains unsupported expression.\nParameters can either be variables or literals.\nInvalid expression: [<invalidExprSql>]"},
+    {"_LEGACY_ERROR_TEMP_0014", NULL, "TABLESAMPLE does not accept empty inputs."},
+    {"_LEGACY_ERROR_TEMP_0015", NULL, "TABLESAMPLE(<msg>) is not supported."},
+    {"_LEGACY_ERROR_TEMP_0016", NULL, "<bytesStr> is not a valid byte length literal, expected syntax: DIGIT+ ('B' | 'K' | 'M' | 'G')."},
+    {"_LEGACY_ERROR_TEMP_0035", NULL, "Operation not allowed: <message>."},
+    {"_LEGACY_ERROR_TEMP_1006", NULL, "Aggregate expression required for pivot, but '<sql>' did not appear in any aggregate function."},
+    {"_LEGACY_ERROR_TEMP_1030", NULL, "Window aggregate function with filter predicate is not supported yet."},
+    {"_LEGACY_ERROR_TEMP_1034", NULL, "It is not allowed to use window functions inside <clauseName> clause."},
+    {"_LEGACY_ERROR_TEMP_1035", NULL, "Cannot specify window frame for <prettyName> function."},
+    {"_LEGACY_ERROR_TEMP_1036", NULL, "Window Frame <wf> must match the required frame <required>."},
+    {"_LEGACY_ERROR_TEMP_1037", NULL, "Window function <wf> requires window to be ordered, please add ORDER BY clause. For example SELECT <wf>(value_expr) OVER (PARTITION BY window_partition ORDER BY window_ordering) from table."},
+    /* subclasses that showed only their class's text until now: Spark's template */
+    {"CANNOT_MODIFY_CONFIG", "46110", "Cannot modify the value of the Spark config: <key>.\nSee also '<docroot>/sql-migration-guide.html#ddl-statements'."},
+    {"CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS", "21S01", "Cannot create view <viewName>, the reason is not enough data columns:\nView columns: <viewColumns>.\nData columns: <dataColumns>."},
+    {"CREATE_VIEW_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS", "21S01", "Cannot create view <viewName>, the reason is too many data columns:\nView columns: <viewColumns>.\nData columns: <dataColumns>."},
+    {"DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: Filter expression <filter> of type <type> is not a boolean."},
+    {"DATATYPE_MISMATCH.INVALID_ARG_VALUE", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: The <inputName> value must to be a <requireType> literal of <validValues>, but got <inputValue>."},
+    {"DATATYPE_MISMATCH.RANGE_FRAME_INVALID_TYPE", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: The data type <orderSpecType> used in the order specification does not support the data type <valueBoundaryType> which is used in the range frame."},
+    {"DATATYPE_MISMATCH.RANGE_FRAME_MULTI_ORDER", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: A range window frame with value boundaries cannot be used in a window specification with multiple order by expressions: <orderSpec>."},
+    {"DATATYPE_MISMATCH.RANGE_FRAME_WITHOUT_ORDER", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: A range window frame cannot be used in an unordered window specification."},
+    {"DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_DIFF_TYPES", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: Window frame bounds <lower> and <upper> do not have the same type: <lowerType> <> <upperType>."},
+    {"DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: Window frame upper bound <upper> does not follow the lower bound <lower>."},
+    {"DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_UNACCEPTED_TYPE", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: The data type of the <location> bound <exprType> does not match the expected data type <expectedType>."},
+    {"DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WITHOUT_FOLDABLE", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: Window frame <location> bound <expression> is not a literal."},
+    {"DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON", "42K09", "Cannot resolve <sqlExpr> due to data type mismatch: The lower bound of a window frame must be <comparison> to the upper bound."},
+    {"EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE", "42809", "'<operation>' expects a table but <viewName> is a view. "},
+    {"EXPECT_TABLE_NOT_VIEW.USE_ALTER_VIEW", "42809", "'<operation>' expects a table but <viewName> is a view. Please use ALTER VIEW instead."},
+    {"EXPECT_VIEW_NOT_TABLE.NO_ALTERNATIVE", "42809", "The table <tableName> does not support <operation>. "},
+    {"EXPECT_VIEW_NOT_TABLE.USE_ALTER_TABLE", "42809", "The table <tableName> does not support <operation>. Please use ALTER TABLE instead."},
+    {"INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS", "21S01", "Cannot write to <tableName>, the reason is not enough data columns:\nTable columns: <tableColumns>.\nData columns: <dataColumns>."},
+    {"INTERVAL_DIVIDED_BY_ZERO", "22012", "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead."},
+    {"INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "22003", "The index <indexValue> is out of bounds. The array has <arraySize> elements. Use `try_element_at` to tolerate accessing element at invalid index and return NULL instead."},
+    {"INVALID_DEFAULT_VALUE.SUBQUERY_EXPRESSION", "42623", "Failed to execute <statement> command because the destination column or variable <colName> has a DEFAULT value <defaultValue>, which contains subquery expressions."},
+    {"INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE", "42000", "Invalid inline table. Cannot evaluate the expression <expr> in inline table definition."},
+    {"INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE", "42000", "Invalid inline table. Found incompatible types in the column <colName> for inline table."},
+    {"INVALID_SQL_SYNTAX.CREATE_ROUTINE_WITH_IF_NOT_EXISTS_AND_REPLACE", "42000", "Invalid SQL syntax: Cannot create a routine with both IF NOT EXISTS and REPLACE specified."},
+    {"INVALID_SQL_SYNTAX.EMPTY_PARTITION_VALUE", "42000", "Invalid SQL syntax: Partition key <partKey> must set value."},
+    {"INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN", "42823", "Invalid subquery: Scalar subquery must return only one column, but got <number>."},
+    {"NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION", "22003", " <value> cannot be represented as Decimal(<precision>, <scale>). If necessary set <config> to \"false\" to bypass this error, and return NULL instead."},
+    {"PIPE_OPERATOR_AGGREGATE_EXPRESSION_CONTAINS_NO_AGGREGATE_FUNCTION", "0A000", "Non-grouping expression <expr> is provided as an argument to the |> AGGREGATE pipe operator but does not contain any aggregate function; please update it to include an aggregate function and then retry the query again."},
+    {"SQL_CONF_NOT_FOUND", "42K0I", "The SQL config <sqlConf> cannot be found. Please verify that the config exists."},
+    {"UNSUPPORTED_FEATURE.CATALOG_OPERATION", "0A000", "The feature is not supported: Catalog <catalogName> does not support <operation>."},
+    {"UNSUPPORTED_FEATURE.DESC_TABLE_COLUMN_JSON", "0A000", "The feature is not supported: DESC TABLE COLUMN AS JSON not supported for individual columns."},
+    {"UNSUPPORTED_FEATURE.SET_VARIABLE_USING_SET", "0A000", "The feature is not supported: <variableName> is a VARIABLE and cannot be updated using the SET statement. Use SET VARIABLE <variableName> = ... instead."},
+    {"UNSUPPORTED_FEATURE.TABLE_OPERATION", "0A000", "The feature is not supported: Table <tableName> does not support <operation>. Please check the current catalog and namespace to make sure the qualified table name is expected, and also check the catalog implementation which is configured by \"spark.sql.catalog\"."},
+    {"UNSUPPORTED_FEATURE.TRANSFORM_DISTINCT_ALL", "0A000", "The feature is not supported: TRANSFORM with the DISTINCT/ALL clause."},
+    {"UNSUPPORTED_GENERATOR.MULTI_GENERATOR", "42K0E", "The generator is not supported: only one generator allowed per SELECT clause but found <num>: <generators>."},
+    {"UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS", "42K0E", "The generator is not supported: nested in expressions <expression>."},
+    {"UNSUPPORTED_GENERATOR.NOT_GENERATOR", "42K0E", "The generator is not supported: <functionName> is expected to be a generator. However, its class is <classCanonicalName>, which is not a generator."},
+    {"UNSUPPORTED_GENERATOR.OUTSIDE_SELECT", "42K0E", "The generator is not supported: outside the SELECT clause, found: <plan>."},
 };
 
 const char *error_sqlstate(const char *cls) {
@@ -346,12 +429,14 @@ static const char *class_text(const char *cls) {
 static const char *format_message(Arena *a, const char *cls, int n, const char *const *names, const char *const *values) {
     StrBuf sb;
     sb_init(&sb, a, 128);
-    sb_printf(&sb, "[%s] ", cls);
     const char *t = class_text(cls);
     if (!t) {
+        sb_printf(&sb, "[%s] ", cls);
         for (int i = 0; i < n; i++) sb_printf(&sb, "%s%s=%s", i ? ", " : "", names[i], values[i]);
         return sb_str(&sb);
     }
+    /* SparkThrowableHelper.getMessage: no [class] prefix on a legacy class */
+    if (strncmp(cls, "_LEGACY_ERROR_", 14) != 0) sb_printf(&sb, "[%s] ", cls);
     for (const char *p = t; *p;) {
         if (*p == '<') {
             const char *e = strchr(p, '>');

@@ -141,3 +141,29 @@ Test(error_messages, operator_and_argument_names) {
                  "z, y, z");
     cz_session_free(s);
 }
+
+static void expect_message(CzSession *s, const char *sql, const char *sqlstate, const char *message) {
+    CzResult *r = cz_run_sql(s, sql, strlen(sql), NULL);
+    cr_assert_eq(cz_result_status(r), CZ_ERROR, "%s should fail", sql);
+    const CzError *e = cz_result_error(r);
+    if (sqlstate) cr_expect_str_eq(e->sqlstate ? e->sqlstate : "(none)", sqlstate, "%s", sql);
+    cr_expect_str_eq(e->message, message, "%s", sql);
+    cz_result_free(r);
+}
+
+/* classes that had no text (the message was name=value pairs, the SQLSTATE
+ * XXKCZ), subclasses that showed only their class's text, and a legacy
+ * class, which Spark prints without the [class] prefix */
+Test(error_messages, texts_and_states) {
+    CzSession *s = cz_session_new(true);
+    ok(s, "CREATE TEMPORARY VIEW tbl_view AS SELECT * FROM VALUES (10, 'name1') AS tbl_view(id, name)");
+    expect_message(s, "SELECT * EXCEPT(id, id) FROM tbl_view", "42702",
+                   "[EXCEPT_OVERLAPPING_COLUMNS] Columns in an EXCEPT list must be distinct and non-overlapping, but "
+                   "got (id, id).");
+    expect_message(s, "SELECT * FROM VALUES (1) AS t(a) WHERE a", "42K09",
+                   "[DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN] Cannot resolve \"a\" due to data type mismatch: Filter "
+                   "expression \"a\" of type \"INT\" is not a boolean.");
+    expect_message(s, "SELECT interval 3 month 1 hour", NULL,
+                   "Cannot mix year-month and day-time fields: interval 3 month 1 hour.");
+    cz_session_free(s);
+}
