@@ -30,7 +30,7 @@ if grpc is None:
 
 pb, hpb = load_stubs()
 t = Tap()
-DEPTH = 8  # WORKER_PIPELINE_DEPTH
+DEPTH = 16  # WORKER_PIPELINE_DEPTH
 
 d = Daemon("--workers", "1", "--enable-fault-injection")
 c = Client(d.grpc_addr, pb, hpb)
