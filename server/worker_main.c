@@ -605,12 +605,14 @@ static void on_fatal(int sig) {
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#ifndef CZ_ASAN
 /* Each thread that runs jobs: a stack for on_fatal (a stack overflow). */
 static void fatal_altstack(void) {
     static _Thread_local char altstack[65536];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
     sigaltstack(&ss, NULL);
 }
+#endif
 
 static void *analysis_thread(void *arg) {
     WState *w = arg;
