@@ -94,12 +94,11 @@ typedef struct WState {
     uint8_t in[16384];
     size_t in_pos, in_len;
     uint64_t *slots; /* shared with the loop (workers.h SLOT_*); NULL: none */
-    /* Deferred output: `flushable` says `out` holds whole frames the
-     * SIGALRM handler may write (cleared before anything touches `out`);
-     * the timer signals the analysis thread only, once per arming. */
+    /* Deferred output: who may touch `out` (OUT_*). The timer signals the
+     * main thread (idle in pthread_join), so no job's syscalls see EINTR. */
     timer_t defer_timer;
     bool defer_ok;       /* the timer exists: outcomes may be deferred */
-    int flushable;       /* atomic */
+    int out_state;       /* atomic OUT_* */
     int alarm_armed;     /* atomic */
 } WState;
 
@@ -126,6 +125,22 @@ static bool claim(const WState *w, const Frame *f) {
 
 static WState *W; /* for the signal handlers */
 
+/* out_state: the analysis thread owns `out` (BUSY); it holds whole frames
+ * the timer's handler may write (HELD); the handler is writing them. */
+enum { OUT_BUSY = 0, OUT_HELD = 1, OUT_WRITING = 2 };
+
+/* The analysis thread takes `out` back before touching it (waiting out a
+ * write of the handler's, a few microseconds). */
+static void own_out(WState *w) {
+    for (;;) {
+        int v = __atomic_load_n(&w->out_state, __ATOMIC_SEQ_CST);
+        if (v == OUT_BUSY) return;
+        if (v == OUT_HELD &&
+            __atomic_compare_exchange_n(&w->out_state, &v, OUT_BUSY, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return;
+    }
+}
+
 enum { RULES_SHIP_NS = 100000000 };
 
 static bool write_all(int fd, const uint8_t *p, size_t n) {
@@ -151,7 +166,7 @@ static bool read_all(int fd, uint8_t *p, size_t n) {
 }
 
 static void flush_out(WState *w) {
-    __atomic_store_n(&w->flushable, 0, __ATOMIC_SEQ_CST);
+    own_out(w);
     if (w->out.failed || !write_all(w->fd, w->out.data, w->out.len)) _exit(3); /* the loop is gone, or no memory */
     w->out.len = 0;
 }
@@ -159,7 +174,7 @@ static void flush_out(WState *w) {
 /* Queues a frame; written at once when urgent (the job's end, a NEED that
  * waits for an answer) or when enough has accumulated. */
 static void send_buf(WState *w, Buf *b, bool urgent) {
-    __atomic_store_n(&w->flushable, 0, __ATOMIC_SEQ_CST); /* the handler keeps off `out` from here */
+    own_out(w); /* the handler keeps off `out` from here */
     if (b->failed) _exit(3);
     if (!w->out.len) w->out_since_ns = mono_ns();
     buf_put(&w->out, b->data, b->len);
@@ -170,25 +185,30 @@ static void send_buf(WState *w, Buf *b, bool urgent) {
  * within DEFER_NS if the next job is slow. */
 static void defer_out(WState *w) {
     if (!w->out.len) return;
-    __atomic_store_n(&w->flushable, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&w->out_state, OUT_HELD, __ATOMIC_SEQ_CST);
     if (__atomic_exchange_n(&w->alarm_armed, 1, __ATOMIC_SEQ_CST)) return; /* armed: it fires soon enough */
     struct itimerspec its = {.it_value = {0, DEFER_NS}};
     if (timer_settime(w->defer_timer, 0, &its, NULL) != 0) flush_out(w);
 }
 
-/* Writes the deferred output unless the analysis thread has touched `out`
- * since (it is then written in order anyway). Async-signal-safe. */
+/* Writes the deferred output unless the analysis thread has taken `out`
+ * back since (it is then written in order anyway); if the handler is
+ * writing it, waits until it is written. Async-signal-safe. */
 static void write_deferred(void) {
     WState *w = W;
     int saved = errno;
-    if (w && __atomic_exchange_n(&w->flushable, 0, __ATOMIC_SEQ_CST)) {
+    int v = OUT_HELD;
+    if (w && __atomic_compare_exchange_n(&w->out_state, &v, OUT_WRITING, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
         if (!write_all(w->fd, w->out.data, w->out.len)) _exit(3);
         w->out.len = 0;
+        __atomic_store_n(&w->out_state, OUT_BUSY, __ATOMIC_SEQ_CST);
+    }
+    while (w && __atomic_load_n(&w->out_state, __ATOMIC_SEQ_CST) == OUT_WRITING) {
     }
     errno = saved;
 }
 
-/* SIGALRM on the analysis thread, DEFER_NS after an outcome was deferred. */
+/* SIGALRM on the main thread, DEFER_NS after an outcome was deferred. */
 static void on_defer_timer(int sig) {
     (void)sig;
     __atomic_store_n(&W->alarm_armed, 0, __ATOMIC_SEQ_CST);
@@ -619,14 +639,10 @@ static void *analysis_thread(void *arg) {
     sigset_t usr1;
     sigemptyset(&usr1);
     sigaddset(&usr1, SIGUSR1);
-    sigaddset(&usr1, SIGALRM);
-    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* cancels and the defer timer land on this thread */
+    pthread_sigmask(SIG_UNBLOCK, &usr1, NULL); /* cancels land on this thread */
 #ifndef CZ_ASAN
     fatal_altstack();
 #endif
-    struct sigevent sev = {.sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGALRM};
-    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* sigev_notify_thread_id: glibc 2.36 lacks the name */
-    w->defer_ok = timer_create(CLOCK_MONOTONIC, &sev, &w->defer_timer) == 0;
     Buf b = {0};
     size_t at = wire_begin(&b, WF_READY);
     buf_u32(&b, (uint32_t)getpid());
@@ -716,8 +732,11 @@ int worker_process_main(int fd) {
     sigset_t usr1;
     sigemptyset(&usr1);
     sigaddset(&usr1, SIGUSR1);
-    sigaddset(&usr1, SIGALRM);
     pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* only the analysis thread takes it */
+    /* The defer timer signals this thread (it only waits for the other). */
+    struct sigevent sev = {.sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGALRM};
+    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* sigev_notify_thread_id: glibc 2.36 lacks the name */
+    w->defer_ok = timer_create(CLOCK_MONOTONIC, &sev, &w->defer_timer) == 0;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, cfg->worker_stack_bytes); /* analysis recurses over plan depth */
