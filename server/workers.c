@@ -89,6 +89,7 @@ static void kick(Workers *ws);
 static void resume(WorkerProc *w);
 static void on_kill_timer(uv_timer_t *t);
 static void on_respawn(uv_timer_t *t);
+static void watchdog(uv_timer_t *t);
 
 /* ---------------------------------------------------------------- output to a worker */
 
@@ -212,6 +213,21 @@ static uint8_t free_slot(const WorkerProc *w) {
     return k;
 }
 
+/* Whether the watchdog has something to watch: a job held behind another
+ * (it may have to be taken back), or, with --worker-memory-limit, a job
+ * running. Else it is stopped: an idle daemon is not woken 50 times a second. */
+static bool watchdog_needed(const Workers *ws) {
+    bool limit = ws->srv->cfg.worker_memory_limit != 0;
+    for (uint32_t i = 0; i < ws->n; i++)
+        if (ws->w[i].job && (ws->w[i].nbehind || limit)) return true;
+    return false;
+}
+
+static void watchdog_arm(Workers *ws) {
+    if (ws->closing || uv_is_active((uv_handle_t *)&ws->watchdog) || !watchdog_needed(ws)) return;
+    uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
+}
+
 static void start_job(WorkerProc *w, Job *j) {
     Workers *ws = w->ws;
     bool head = w->job == NULL;
@@ -259,6 +275,7 @@ static void start_job(WorkerProc *w, Job *j) {
     }
     wire_end(&b, at);
     send_frame(w, &b);
+    watchdog_arm(ws);
     if (head) arm_deadline(w);
     if (__atomic_load_n(&j->cancel, __ATOMIC_ACQUIRE)) on_job_cancel(j);
 }
@@ -910,6 +927,7 @@ static void watchdog(uv_timer_t *t) {
         while (other && steal_newest(w)) moved = true;
     }
     if (moved) kick(ws);
+    if (!watchdog_needed(ws)) uv_timer_stop(t); /* started again with the next job that needs it */
     if (!limit) return;
     for (uint32_t i = 0; i < ws->n; i++) {
         WorkerProc *w = &ws->w[i];
@@ -1015,7 +1033,6 @@ Workers *workers_start(Server *srv) {
         ws->w[i].kill_timer.data = &ws->w[i];
         spawn(&ws->w[i]);
     }
-    uv_timer_start(&ws->watchdog, watchdog, WATCHDOG_MS, WATCHDOG_MS);
     uv_timer_init(srv->loop, &ws->reaper);
     ws->reaper.data = ws;
     if (getpid() == 1) uv_timer_start(&ws->reaper, reap_orphans, 1000, 1000);

@@ -10,6 +10,7 @@ started with --enable-fault-injection:
   catalog tables and conf: the session's journal is replayed into a worker
   that lacks it (catalyzer.v1 and Spark Connect's Config on one session);
 * a worker hanging past its call's deadline is stopped: CPU back to idle;
+* an idle daemon's loop is not woken by the workers' watchdog;
 * catalyzer_worker_restarts_total{reason} counts each replacement, and the
   log names the request by hash, never by its SQL;
 * the crashing NATURAL FULL JOIN chain (postgreSQL/join.sql statement 73,
@@ -169,6 +170,25 @@ cpu0 = children_cpu()
 time.sleep(1.0)
 burnt = children_cpu() - cpu0
 t.ok(burnt < 0.1, "hang: the workers are idle once the call is answered (%.2f CPU-s in 1 s)" % burnt)
+
+
+# An idle daemon sleeps: the loop's watchdog (slow jobs holding others,
+# worker memory) runs only while a job is held; it woke the loop every
+# 20 ms before (~100 voluntary switches in 2 s).
+def loop_wakeups():
+    n = 0
+    for tid in os.listdir("/proc/%d/task" % d.proc.pid):
+        with open("/proc/%d/task/%s/status" % (d.proc.pid, tid)) as f:
+            n += sum(int(ln.split()[1]) for ln in f if ln.startswith("voluntary_ctxt_switches"))
+    return n
+
+
+time.sleep(0.2)
+w0 = loop_wakeups()
+time.sleep(2.0)
+woke = loop_wakeups() - w0
+t.ok(woke < 20, "idle: the loop is not woken by a timer (%d voluntary switches in 2 s)" % woke)
+print("# figure idle_loop_wakeups_per_s %.1f" % (woke / 2.0), flush=True)
 
 # The crash the breadth issue fixed (postgreSQL/join.sql statement 73): the
 # segv stand-in costs that one request; the query itself now analyses.

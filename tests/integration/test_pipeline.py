@@ -30,7 +30,7 @@ if grpc is None:
 
 pb, hpb = load_stubs()
 t = Tap()
-DEPTH = 8  # WORKER_PIPELINE_DEPTH
+DEPTH = 16  # WORKER_PIPELINE_DEPTH
 
 d = Daemon("--workers", "1", "--enable-fault-injection")
 c = Client(d.grpc_addr, pb, hpb)
@@ -134,6 +134,68 @@ code, r = after[1].get("r", (None, None))
 t.ok(code == grpc.StatusCode.OK and r.ok and r.schema == "struct<c0:int>", "cancel: the job after it is answered",
      "%s %s" % (code, r))
 t.ok(worker_pids() == pids and len(pids) == 1, "cancel: no worker was killed for it", "%s %s" % (pids, worker_pids()))
+
+
+# Under load a worker writes the outcomes of the jobs it already holds
+# together (server/worker_main.c DEFER_NS): a slow call with DEPTH - 1 sent
+# behind it, then the burst runs back to back. Write syscalls of the worker
+# (/proc/PID/io syscw): one per call before, a few for the whole burst now.
+def worker_writes():
+    total = 0
+    for pid in worker_pids():
+        with open("/proc/%d/io" % pid) as f:
+            total += sum(int(ln.split()[1]) for ln in f if ln.startswith("syscw:"))
+    return total
+
+
+w0 = worker_writes()
+head = run(lambda: analyze("", "SELECT 0 AS h", fault="slow", extra={"catalyzer.debug.fault.millis": "300"}))
+t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "coalesce: the slow call runs")
+burst = [run(lambda i=i: analyze("", "SELECT %d AS k%d" % (i, i))) for i in range(DEPTH - 1)]
+t.ok(wait_for(lambda: gauge("catalyzer_queue_depth") == DEPTH - 1), "coalesce: the burst is sent behind it")
+for i, (th, out) in enumerate([head] + burst):
+    th.join(60)
+    code, r = out.get("r", (None, "no answer"))
+    t.ok(code == grpc.StatusCode.OK and r.ok, "coalesce: call %d answered" % i, "%s %s" % (code, r))
+writes = worker_writes() - w0
+t.ok(writes <= DEPTH // 2, "coalesce: the worker wrote %d calls' outcomes in %d writes" % (DEPTH, writes))
+print("# figure worker_writes_per_call %.2f" % (writes / DEPTH), flush=True)
+
+# A deferred outcome does not wait for a slow job after it: A finishes with
+# the slow B already read, so its outcome is held back — for DEFER_NS only.
+start = time.monotonic()
+timed = lambda fn: (fn(), time.monotonic() - start)
+head = run(lambda: timed(lambda: analyze("", "SELECT 0 AS h", fault="slow",
+                                         extra={"catalyzer.debug.fault.millis": "300"})))
+t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "defer: the first slow call runs")
+a = run(lambda: timed(lambda: analyze("", "SELECT 1 AS a")))
+t.ok(wait_for(lambda: gauge("catalyzer_queue_depth") == 1), "defer: A is sent behind it")
+b = run(lambda: timed(lambda: analyze("", "SELECT 2 AS b", fault="slow",
+                                      extra={"catalyzer.debug.fault.millis": "2000"})))
+for th, _ in (head, a, b):
+    th.join(60)
+(code_a, r_a), took_a = a[1].get("r", ((None, None), 99))
+(code_b, _), took_b = b[1].get("r", ((None, None), 99))
+t.ok(code_a == grpc.StatusCode.OK and r_a.ok and took_a < 1.5 and took_b > 2.0,
+     "defer: A is answered at %.2f s, not with the slow B after it (%.2f s)" % (took_a, took_b),
+     "%s %s %s" % (code_a, r_a, code_b))
+
+# A crash right after a deferred outcome costs only the crashing call: the
+# worker writes the outcome it held back before it dies.
+for fault in ("segv", "abort"):
+    t.ok(wait_for(lambda: gauge("catalyzer_workers") == 1), "defer+%s: a worker is ready" % fault)
+    head = run(lambda: analyze("", "SELECT 0 AS h", fault="slow", extra={"catalyzer.debug.fault.millis": "300"}))
+    t.ok(wait_for(lambda: gauge("catalyzer_jobs_running") == 1), "defer+%s: the slow call runs" % fault)
+    a = run(lambda: analyze("", "SELECT 1 AS a"))
+    t.ok(wait_for(lambda: gauge("catalyzer_queue_depth") == 1), "defer+%s: A is sent behind it" % fault)
+    b = run(lambda: analyze("", "SELECT 2 AS b", fault=fault))
+    for th, _ in (head, a, b):
+        th.join(60)
+    code_a, r_a = a[1].get("r", (None, None))
+    code_b, _ = b[1].get("r", (None, None))
+    t.ok(code_a == grpc.StatusCode.OK and r_a.ok and code_b == grpc.StatusCode.INTERNAL,
+         "defer+%s: A is answered, the crashing call after it gets INTERNAL" % fault, "%s %s %s" % (code_a, r_a, code_b))
+t.ok(wait_for(lambda: gauge("catalyzer_workers") == 1), "a replacement worker is ready after the crashes")
 
 c.close()
 t.ok(d.stop() == 0, "exit 0")
