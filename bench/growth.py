@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the growth queries: plans that double in one dimension at a time.
 Each family gets DIR/<family>/<size>.sql; statements before a file's last one
-(the wide tables) run once in the session, the last is the timed query; every
+(the wide tables, the SQL functions) run once in the session, the last is the timed query; every
 family binds against DIR/schema.sql (t(a INT, b INT)).
 Usage: growth.py DIR   (prints one line per file: family size path)"""
 import os
@@ -13,11 +13,14 @@ FAMILIES = {
     # N chained projections: SELECT a + 1 AS a FROM (SELECT a + 1 AS a FROM (... t))
     "chained_projections": [250, 500, 1000, 2000],
     # N-way UNION ALL of SELECT a FROM t
-    "union_all": [100, 200, 400],
+    "union_all": [100, 200, 400, 800],
     # subqueries nested N deep: a IN (SELECT a FROM t WHERE a IN (...))
-    "nested_subqueries": [50, 100, 200],
+    "nested_subqueries": [50, 100, 200, 400],
     # N CTEs, each building on the previous
-    "ctes": [100, 200, 400],
+    "ctes": [100, 200, 400, 800],
+    # SELECT fN(1) over N SQL functions, each calling the previous one (created
+    # before the timed query): the call expands the whole chain
+    "sql_function_chain": [100, 200, 400],
 }
 
 
@@ -49,6 +52,12 @@ def ctes(n: int) -> str:
     defs = ["c1 AS (SELECT a, b FROM t)"]
     defs += ["c%d AS (SELECT a + 1 AS a, b FROM c%d)" % (i, i - 1) for i in range(2, n + 1)]
     return "WITH " + ",\n".join(defs) + "\nSELECT a, b FROM c%d;\n" % n
+
+
+def sql_function_chain(n: int) -> str:
+    defs = ["CREATE TEMPORARY FUNCTION f1(x INT) RETURNS INT RETURN x + 1;"]
+    defs += ["CREATE TEMPORARY FUNCTION f%d(x INT) RETURNS INT RETURN f%d(x) + 1;" % (i, i - 1) for i in range(2, n + 1)]
+    return "\n".join(defs) + "\nSELECT f%d(1);\n" % n
 
 
 def main() -> None:

@@ -16,7 +16,7 @@
 #   8. TPC-H through Spark Connect's AnalyzePlan against catalyzer.v1 Analyze (bench/connect.sh)
 #   9. scale-out: through HAProxy with 1, 2, 3 replicas, the session store's cost (bench/scaleout.sh)
 # and writes BENCHMARKS.md at the repository root from the figures of this run.
-# Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S LOAD_SECONDS BENCH_NICE
+# Knobs (environment): ITER_CZ ITER_PEER GROWTH_BUDGET_S GROWTH_CG_K LOAD_SECONDS BENCH_NICE
 # CZ_CONF (one key=value for the in-process runs, e.g. catalyzer.analyzer.singlePass=true)
 # CATALYZER_SHARED (defaults to ../shared beside the clone), BENCH_OUT, BENCH_MD.
 # The benchmark is not part of the test suite.
@@ -174,6 +174,17 @@ while read -r family size path; do
     log "growth: $family $size (~${t%.*} us, $n runs)"
     "$CZ" bench ${CZ_CONF:+--conf "$CZ_CONF"} --schema "$OUT/growth/sql/schema.sql" --iterations "$n" --json "$path" >"$OUT/growth/$family-$size.json"
 done <"$OUT/growth/files.txt"
+# instructions per analysed query by callgrind (1 and 1+K runs, the difference / K): load-independent,
+# unlike the times; ~1.5 minutes for every size (the largest are ~50x slower under callgrind)
+GROWTH_CG_K=${GROWTH_CG_K:-8}
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+    log "growth: instructions by callgrind (bench/growth_cg.sh, K=$GROWTH_CG_K)"
+    echo "bash bench/growth_cg.sh CZ \$R/growth/sql/schema.sql \$R/growth/files.txt $GROWTH_CG_K" >"$OUT/growth/instructions_cmd.txt"
+    CZ_CONF="${CZ_CONF:-}" bash "$ROOT/bench/growth_cg.sh" "$CZ" "$OUT/growth/sql/schema.sql" "$OUT/growth/files.txt" \
+        "$GROWTH_CG_K" >"$OUT/growth/instructions.txt" || log "growth: bench/growth_cg.sh exited $?"
+else
+    log "growth: no valgrind, so no instruction counts"
+fi
 
 # --------------------------------------------------------------- daemon ----
 log "daemon: $CZD"

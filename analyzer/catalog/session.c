@@ -34,6 +34,9 @@ Value value_copy(Arena *a, const Value *v) {
     return c;
 }
 
+static SqlFunction func_copy(Arena *a, const SqlFunction *f);
+static void func_index_rebuild(SessionState *s);
+
 SessionState *state_new(void) {
     SessionState *s = calloc(1, sizeof *s);
     if (!s) abort();
@@ -100,8 +103,12 @@ SessionState *state_clone(const SessionState *o) {
         n->value = value_copy(a, &v->value);
         n->default_sql = v->default_sql ? arena_strdup(a, v->default_sql) : NULL;
     }
-    s->funcs = ARENA_ARRAY(a, SqlFunction, o->nfuncs + 1);
-    for (int i = 0; i < o->nfuncs; i++) state_put_func(s, &o->funcs[i]);
+    /* the names are distinct already: copied in order, indexed once */
+    s->func_cap = o->nfuncs > 8 ? o->nfuncs : 8;
+    s->funcs = ARENA_ARRAY(a, SqlFunction, s->func_cap);
+    for (int i = 0; i < o->nfuncs; i++) s->funcs[i] = func_copy(a, &o->funcs[i]);
+    s->nfuncs = o->nfuncs;
+    func_index_rebuild(s);
     return s;
 }
 
@@ -111,14 +118,37 @@ static bool func_is(const SqlFunction *f, const char *ns, const char *name) {
     return strcasecmp(f->name, name) == 0;
 }
 
-const SqlFunction *state_find_func(const SessionState *s, const char *ns, const char *name) {
-    for (int i = 0; i < s->nfuncs; i++)
-        if (func_is(&s->funcs[i], ns, name)) return &s->funcs[i];
-    return NULL;
+/* FNV-1a over the case-folded name, then the database (a temporary
+   function, ns NULL, hashes apart from one of the database "") */
+static uint32_t func_hash(const char *ns, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p)) * 16777619u;
+    if (!ns) return h;
+    h = (h ^ 0xffu) * 16777619u;
+    for (const unsigned char *p = (const unsigned char *)ns; *p; p++)
+        h = (h ^ (uint32_t)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p)) * 16777619u;
+    return h;
 }
 
-void state_put_func(SessionState *s, const SqlFunction *f) {
-    Arena *a = s->arena;
+static void func_index_add(SessionState *s, int i) {
+    uint32_t b = func_hash(s->funcs[i].ns, s->funcs[i].name) & s->func_mask;
+    s->func_next[i] = s->func_head[b];
+    s->func_head[b] = i;
+}
+
+/* buckets for twice the capacity; next for the capacity */
+static void func_index_rebuild(SessionState *s) {
+    uint32_t buckets = 16;
+    while (buckets < (uint32_t)s->func_cap * 2) buckets *= 2;
+    s->func_mask = buckets - 1;
+    s->func_head = ARENA_ARRAY(s->arena, int32_t, buckets);
+    s->func_next = ARENA_ARRAY(s->arena, int32_t, s->func_cap);
+    for (uint32_t b = 0; b < buckets; b++) s->func_head[b] = -1;
+    for (int i = 0; i < s->nfuncs; i++) func_index_add(s, i);
+}
+
+static SqlFunction func_copy(Arena *a, const SqlFunction *f) {
     SqlFunction n = *f;
     n.name = arena_strdup(a, f->name);
     n.ns = f->ns ? arena_strdup(a, f->ns) : NULL;
@@ -132,21 +162,47 @@ void state_put_func(SessionState *s, const SqlFunction *f) {
     }
     n.ret_type = f->ret_type ? type_copy(a, f->ret_type) : NULL;
     n.body = arena_strdup(a, f->body ? f->body : "");
-    for (int i = 0; i < s->nfuncs; i++)
-        if (func_is(&s->funcs[i], f->ns, f->name)) {
-            s->funcs[i] = n;
-            return;
-        }
-    SqlFunction *v = ARENA_ARRAY(a, SqlFunction, s->nfuncs + 1);
-    if (s->nfuncs) mem_copy(v, s->funcs, sizeof(SqlFunction) * (size_t)s->nfuncs);
-    v[s->nfuncs++] = n;
-    s->funcs = v;
+    return n;
+}
+
+static int func_position(const SessionState *s, const char *ns, const char *name) {
+    if (!s->nfuncs) return -1;
+    for (int32_t i = s->func_head[func_hash(ns, name) & s->func_mask]; i >= 0; i = s->func_next[i])
+        if (func_is(&s->funcs[i], ns, name)) return i;
+    return -1;
+}
+
+/* By the index: a query calling n functions of a session with n of them (a
+   chain f_n -> f_n-1 -> ...) looks them up in O(n), not O(n^2). */
+const SqlFunction *state_find_func(const SessionState *s, const char *ns, const char *name) {
+    int i = func_position(s, ns, name);
+    return i >= 0 ? &s->funcs[i] : NULL;
+}
+
+void state_put_func(SessionState *s, const SqlFunction *f) {
+    SqlFunction n = func_copy(s->arena, f);
+    int i = func_position(s, f->ns, f->name);
+    if (i >= 0) {
+        s->funcs[i] = n;
+        return;
+    }
+    if (s->nfuncs == s->func_cap) {
+        int cap = s->func_cap ? s->func_cap * 2 : 8;
+        SqlFunction *v = ARENA_ARRAY(s->arena, SqlFunction, cap);
+        if (s->nfuncs) mem_copy(v, s->funcs, sizeof(SqlFunction) * (size_t)s->nfuncs);
+        s->funcs = v;
+        s->func_cap = cap;
+        func_index_rebuild(s);
+    }
+    s->funcs[s->nfuncs] = n;
+    func_index_add(s, s->nfuncs++);
 }
 
 bool state_drop_func(SessionState *s, const char *ns, const char *name) {
     for (int i = 0; i < s->nfuncs; i++)
         if (func_is(&s->funcs[i], ns, name)) {
             s->funcs[i] = s->funcs[--s->nfuncs];
+            func_index_rebuild(s); /* positions moved; a DROP is rare */
             return true;
         }
     return false;

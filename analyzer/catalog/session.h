@@ -59,6 +59,10 @@ typedef struct SessionState {
     Variable *vars;
     int nfuncs;
     SqlFunction *funcs;      /* SQL functions, temporary and persistent */
+    int func_cap;            /* funcs' capacity (doubling: n puts cost O(n), not O(n^2)) */
+    uint32_t func_mask;      /* a case-insensitive hash index on (ns, name): buckets - 1 */
+    int32_t *func_head;      /* per bucket: the first function, -1 none */
+    int32_t *func_next;      /* per function: the next one in its bucket, -1 none */
     const CzCatalogProvider *catalog_provider; /* external v2 catalogs (external_catalog.h); NULL: none */
     struct ExternalTableMemo *external_memo;   /* the session's converted external tables (shared by its states) */
     const char *default_time_zone; /* the zone when spark.sql.session.timeZone is unset; NULL: look it up

@@ -330,6 +330,9 @@ bool expr_has_kind(const Node *e, KindMask m) {
 /* A generator call (explode, ...) outside subqueries: ExtractGenerator still
    has to turn it into a Generate (Spark's Project.resolved). */
 static bool has_generator(const Node *e) {
+    /* the flag covers the subtree: without it no walk (a body inlined n deep is
+       asked at each of its n levels) */
+    if (!(e->flags & NF_GENERATOR_CALL)) return false;
     if (e->kind == NK_Call && e->u.call.def && call_sig(e)->kind == FK_GENERATOR) return true;
     if (!kind_mask_has(e->mask, NK_Call) || e->kind == NK_ScalarSubquery || e->kind == NK_Exists ||
         e->kind == NK_InSubquery || e->kind == NK_ListQuery || e->kind == NK_LateralSubquery)
