@@ -24,7 +24,7 @@
  * buf[pos, cap). Each pb_prepend_* puts a message's bytes before the data
  * already there, so messages concatenated in wire order are prepended last
  * first. On allocation failure `failed` is set and the data is dropped. */
-enum { PB_TYPE_CACHE_SLOTS = 64 }; /* a power of two */
+enum { PB_TYPE_CACHE_SLOTS = 64, PB_IR_TYPE_CACHE_SLOTS = 128 }; /* powers of two */
 typedef struct PbRevWriter {
     uint8_t *buf;
     size_t cap, pos;
@@ -41,6 +41,13 @@ typedef struct PbRevWriter {
         char *const *key;
         size_t n, end, len;
     } qualifier_cache[PB_TYPE_CACHE_SLOTS];
+    /* The IR encoder's (plan_wire.c) types: an IR DataType's packed payload,
+     * and its nesting depth. */
+    struct {
+        const void *key;
+        size_t end, len;
+        unsigned depth;
+    } ir_type_cache[PB_IR_TYPE_CACHE_SLOTS];
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);
@@ -62,5 +69,8 @@ void pb_prepend_data_type(PbRevWriter *w, const Catalyzer__V1__DataType *t);
  * Only for packing: readers of the structs (JSON, depth checks) need the
  * original. NULL if p is NULL or on allocation failure. */
 Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__ResolvedPlan *p);
+/* The same carrier for a ResolvedPlan's packed bytes (its fields, no tag or
+ * length), copied into a. NULL if the bytes do not parse. */
+Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len);
 
 #endif
