@@ -399,7 +399,10 @@ static void subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
                           : e->kind == NK_Exists       ? "exists"
                           : e->kind == NK_LateralSubquery ? "lateral-subquery"
                                                        : "list";
-        sb_printf(sb, "%s#%llu [", tag, (unsigned long long)e->u.subq.id);
+        sb_puts(sb, tag);
+        sb_putc(sb, '#');
+        print_uint64(sb, (unsigned long long)e->u.subq.id);
+        sb_puts(sb, " [");
         args_print(sb, node_kids_from(e, first), e->nkids - first, st, " && ");
         sb_putc(sb, ']');
         return;

@@ -673,7 +673,8 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Sort:
         sb_puts(sb, "Sort ");
         list(sb, n->exprs, n->nexprs);
-        sb_printf(sb, ", %s", bool_str(n->u.sort.global));
+        sb_puts(sb, ", ");
+        sb_puts(sb, bool_str(n->u.sort.global));
         return;
     case NK_GlobalLimit:
     case NK_LocalLimit:
@@ -707,12 +708,16 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         }
         return;
     case NK_Union:
-        sb_printf(sb, "Union %s, %s", bool_str(n->u.setop.by_name), bool_str(n->u.setop.allow_missing));
+        sb_puts(sb, "Union ");
+        sb_puts(sb, bool_str(n->u.setop.by_name));
+        sb_puts(sb, ", ");
+        sb_puts(sb, bool_str(n->u.setop.allow_missing));
         return;
     case NK_Intersect:
     case NK_Except:
         sb_puts(sb, node_kind_name(n->kind));
-        sb_printf(sb, "%s %s", n->u.setop.is_all ? " All" : "", bool_str(n->u.setop.is_all));
+        sb_puts(sb, n->u.setop.is_all ? " All " : " ");
+        sb_puts(sb, bool_str(n->u.setop.is_all));
         return;
     case NK_Distinct: sb_puts(sb, "Distinct"); return;
     case NK_Deduplicate:
@@ -765,9 +770,17 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_Generate: generate_line(sb, n, false); return;
     case NK_Expand: expand_line(sb, n); return;
     case NK_WithCTE: sb_puts(sb, "WithCTE"); return;
-    case NK_CTERelationDef: sb_printf(sb, "CTERelationDef %lld, false", (long long)n->u.cte.id); return;
+    case NK_CTERelationDef:
+        sb_puts(sb, "CTERelationDef ");
+        print_int64(sb, (long long)n->u.cte.id);
+        sb_puts(sb, ", false");
+        return;
     case NK_CTERelationRef:
-        sb_printf(sb, "CTERelationRef %lld, %s, ", (long long)n->u.cte.id, bool_str(!unresolved));
+        sb_puts(sb, "CTERelationRef ");
+        print_int64(sb, (long long)n->u.cte.id);
+        sb_puts(sb, ", ");
+        sb_puts(sb, bool_str(!unresolved));
+        sb_puts(sb, ", ");
         list(sb, n->exprs, n->nexprs);
         sb_puts(sb, ", false, false");
         return;

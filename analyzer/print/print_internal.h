@@ -46,6 +46,9 @@ const char *statement_synthetic_child(Arena *a, const Node *n);
 
 /* Java's Double.toString / Float.toString. */
 void java_double_print(StrBuf *sb, double d);
+/* printf's %lld and %llu, without printf. */
+void print_int64(StrBuf *sb, long long v);
+void print_uint64(StrBuf *sb, unsigned long long u);
 void java_float_print(StrBuf *sb, float f);
 
 /* Java BigDecimal.toString of unscaled × 10^-scale (scientific when Java uses it). */

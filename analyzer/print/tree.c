@@ -24,6 +24,11 @@ static void pop(TreeCtx *c, size_t n) { sb_truncate(&c->prefix, c->prefix.len - 
 /* Subquery plans of one expression tree, in pre-order (Spark's `subqueries`). */
 static void collect_subqueries(const Node *e, const Node ***v, uint32_t *n, uint32_t *cap, Arena *a) {
     if (!e || node_is_plan(e)) return;
+    /* A finished node's mask (its own kind's bit set) lists the kinds below
+       it: no subquery kind there, nothing to find. */
+    if (kind_mask_has(e->mask, e->kind) &&
+        !kind_mask_any(e->mask, KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery)))
+        return;
     switch (e->kind) {
     case NK_ScalarSubquery:
     case NK_Exists:

@@ -11,9 +11,17 @@ enum { MICROS_PER_SECOND = 1000000 };
 #define MICROS_PER_HOUR (60LL * MICROS_PER_MINUTE)
 #define MICROS_PER_DAY (24LL * MICROS_PER_HOUR)
 
-/* "%lld" without printf: integer literals are everywhere in plans, and
- * vsnprintf cost many times the digits. */
-static void put_int64(StrBuf *sb, long long v) {
+/* "%lld" / "%llu" without printf: integer literals, ids and counts are
+ * everywhere in plans, and vsnprintf cost many times the digits. */
+void print_uint64(StrBuf *sb, unsigned long long u) {
+    char digits[24];
+    size_t at = sizeof digits;
+    do digits[--at] = (char)('0' + u % 10);
+    while (u /= 10);
+    sb_putn(sb, digits + at, sizeof digits - at);
+}
+
+void print_int64(StrBuf *sb, long long v) {
     char digits[24];
     size_t at = sizeof digits;
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
@@ -211,8 +219,8 @@ static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
     case T_DATE:
     case T_TIMESTAMP:
     case T_TIMESTAMP_NTZ:
-    case T_YM_INTERVAL: put_int64(sb, (long long)v->u.i); return;
-    case T_DT_INTERVAL: put_int64(sb, (long long)v->u.iv.micros); return;
+    case T_YM_INTERVAL: print_int64(sb, (long long)v->u.i); return;
+    case T_DT_INTERVAL: print_int64(sb, (long long)v->u.iv.micros); return;
     case T_ARRAY:
         sb_putc(sb, '[');
         for (uint32_t i = 0; i < v->u.list.n; i++) {
@@ -261,7 +269,7 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
     case T_BYTE:
     case T_SHORT:
     case T_INT:
-    case T_LONG: put_int64(sb, (long long)v->u.i); return;
+    case T_LONG: print_int64(sb, (long long)v->u.i); return;
     case T_FLOAT: java_float_print(sb, (float)v->u.d); return;
     case T_DOUBLE: java_double_print(sb, v->u.d); return;
     case T_DECIMAL: decimal_print(sb, v->u.dec, t->scale); return;
