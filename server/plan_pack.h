@@ -42,11 +42,12 @@ typedef struct PbRevWriter {
         size_t n, end, len;
     } qualifier_cache[PB_TYPE_CACHE_SLOTS];
     /* The IR encoder's (plan_wire.c) types: an IR DataType's packed payload,
-     * and its nesting depth. */
+     * its nesting depth, and the last field (number, bytes) it was packed as. */
     struct {
         const void *key;
         size_t end, len;
-        unsigned depth;
+        unsigned depth, field_id;
+        size_t field_end, field_len;
     } ir_type_cache[PB_IR_TYPE_CACHE_SLOTS];
 } PbRevWriter;
 

@@ -71,9 +71,35 @@ static void put_qualifier(PbRevWriter *w, unsigned id, NameParts np) {
     w->qualifier_cache[slot].len = written(w) - since;
 }
 
+static inline uint8_t *varint14(uint8_t *p, uint32_t v) { /* v < 0x4000 */
+    if (v < 0x80) {
+        *p++ = (uint8_t)v;
+        return p;
+    }
+    *p++ = (uint8_t)(v | 0x80);
+    *p++ = (uint8_t)(v >> 7);
+    return p;
+}
+
 /* A node's Origin (start >= 0): a one-level message. Returns its depth. */
 static unsigned put_origin(PbRevWriter *w, unsigned id, const Node *n) {
     if (n->start < 0) return 0;
+    uint32_t start = (uint32_t)n->start, stop = (uint32_t)n->stop;
+    if (start - 1 < 0x3fff && stop - 1 < 0x3fff) {
+        /* both in 1..16383 (offsets in a statement below 16 KB): written in
+           one go, forwards, at the place their size says */
+        size_t k = 4 + (start >= 0x80) + (stop >= 0x80);
+        if (!reserve(w, k + 2)) return 1;
+        uint8_t *p = w->buf + w->pos - k - 2;
+        w->pos -= k + 2;
+        *p++ = (uint8_t)(id << 3 | WT_LEN);
+        *p++ = (uint8_t)k;
+        *p++ = 1 << 3 | WT_VARINT;
+        p = varint14(p, start);
+        *p++ = 2 << 3 | WT_VARINT;
+        varint14(p, stop);
+        return 1;
+    }
     size_t since = written(w);
     put_int32(w, 2, n->stop);
     put_int32(w, 1, n->start);
@@ -86,25 +112,37 @@ static unsigned put_origin(PbRevWriter *w, unsigned id, const Node *n) {
 static unsigned prepend_data_type(WireCtx *c, const DataType *t);
 
 /* A DataType field (datatype_encode's message: present even for a NULL
- * type, then empty). Returns its depth. */
+ * type, then empty). Returns its depth. A type packed before is copied: as
+ * the whole field (tag and length too) when it was last the same field. */
 static unsigned put_data_type(WireCtx *c, unsigned id, const DataType *t) {
     PbRevWriter *w = c->w;
-    size_t since = written(w);
-    unsigned depth;
     size_t slot = ((uintptr_t)t >> 4) & (PB_IR_TYPE_CACHE_SLOTS - 1);
     if (t && w->ir_type_cache[slot].key == t) {
-        put_copy(w, w->ir_type_cache[slot].end, w->ir_type_cache[slot].len);
-        depth = w->ir_type_cache[slot].depth;
-    } else {
-        depth = prepend_data_type(c, t);
-        if (t) {
-            w->ir_type_cache[slot].key = t;
-            w->ir_type_cache[slot].end = written(w);
-            w->ir_type_cache[slot].len = written(w) - since;
-            w->ir_type_cache[slot].depth = depth;
+        if (w->ir_type_cache[slot].field_id == id) {
+            put_copy(w, w->ir_type_cache[slot].field_end, w->ir_type_cache[slot].field_len);
+            return w->ir_type_cache[slot].depth;
         }
+        size_t since = written(w);
+        put_copy(w, w->ir_type_cache[slot].end, w->ir_type_cache[slot].len);
+        close_len_field(w, id, since);
+        w->ir_type_cache[slot].field_id = id;
+        w->ir_type_cache[slot].field_end = written(w);
+        w->ir_type_cache[slot].field_len = written(w) - since;
+        return w->ir_type_cache[slot].depth;
     }
+    size_t since = written(w);
+    unsigned depth = prepend_data_type(c, t);
+    size_t end = written(w), len = written(w) - since;
     close_len_field(w, id, since);
+    if (t) {
+        w->ir_type_cache[slot].key = t;
+        w->ir_type_cache[slot].end = end;
+        w->ir_type_cache[slot].len = len;
+        w->ir_type_cache[slot].depth = depth;
+        w->ir_type_cache[slot].field_id = id;
+        w->ir_type_cache[slot].field_end = written(w);
+        w->ir_type_cache[slot].field_len = written(w) - since;
+    }
     return depth;
 }
 

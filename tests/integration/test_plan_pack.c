@@ -160,6 +160,19 @@ Test(plan_pack, same_bytes_as_protobuf_c) {
         check_wire(a, &shared, plan, true, sql);
         cz_result_free(r);
     }
+    /* origins past 16 KB of text (varints of three bytes) */
+    size_t pad = 17000;
+    char *longsql = malloc(pad + 64);
+    cr_assert_not_null(longsql);
+    memcpy(longsql, "SELECT /*", 9);
+    memset(longsql + 9, 'x', pad);
+    strcpy(longsql + 9 + pad, "*/ a, b + 1 AS b1 FROM t WHERE a > 2");
+    CzResult *r = cz_run_sql(s, longsql, strlen(longsql), NULL);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    check_wire(cz_result_arena(r), &shared, cz_result_plan(r), false, "a query after 17000 bytes of comment");
+    check_wire(cz_result_arena(r), &shared, cz_result_plan(r), true, "a query after 17000 bytes of comment");
+    cz_result_free(r);
+    free(longsql);
     cz_session_free(s);
     pb_rev_writer_free(&shared);
 }
