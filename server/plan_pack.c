@@ -15,6 +15,7 @@ void pb_rev_writer_reset(PbRevWriter *w) {
     memset(w->type_cache, 0, sizeof w->type_cache);
     memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
     memset(w->ir_type_cache, 0, sizeof w->ir_type_cache);
+    memset(w->ir_scalar_cache, 0, sizeof w->ir_scalar_cache);
 }
 
 void pb_rev_writer_free(PbRevWriter *w) {
@@ -26,7 +27,7 @@ void pb_rev_writer_free(PbRevWriter *w) {
 bool pb_rev_writer_grow(PbRevWriter *w, size_t n) {
     if (w->failed) return false;
     size_t len = w->cap - w->pos;
-    size_t cap = w->cap ? w->cap * 2 : 4096;
+    size_t cap = w->cap ? w->cap * 2 : 32768; /* a TPC-DS plan packs to ~23 KB */
     while (cap - len < n) cap *= 2;
     uint8_t *b = malloc(cap);
     if (!b) {

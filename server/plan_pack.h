@@ -24,7 +24,7 @@
  * buf[pos, cap). Each pb_prepend_* puts a message's bytes before the data
  * already there, so messages concatenated in wire order are prepended last
  * first. On allocation failure `failed` is set and the data is dropped. */
-enum { PB_TYPE_CACHE_SLOTS = 64, PB_IR_TYPE_CACHE_SLOTS = 128 }; /* powers of two */
+enum { PB_TYPE_CACHE_SLOTS = 64, PB_IR_TYPE_CACHE_SLOTS = 128, PB_IR_SCALAR_CACHE_SLOTS = 32 }; /* powers of two */
 typedef struct PbRevWriter {
     uint8_t *buf;
     size_t cap, pos;
@@ -49,6 +49,13 @@ typedef struct PbRevWriter {
         unsigned depth, field_id;
         size_t field_end, field_len;
     } ir_type_cache[PB_IR_TYPE_CACHE_SLOTS];
+    /* Scalar types by value (the analyser allocates e.g. a decimal(7,2) per
+     * node that has one): what they pack to depends on these fields only. */
+    struct PbScalarTypeSlot {
+        int32_t id, length, collation;
+        uint8_t precision, scale, start_field, end_field, contains_null, used;
+        size_t end, len;
+    } ir_scalar_cache[PB_IR_SCALAR_CACHE_SLOTS];
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);

@@ -111,6 +111,40 @@ static unsigned put_origin(PbRevWriter *w, unsigned id, const Node *n) {
 
 static unsigned prepend_data_type(WireCtx *c, const DataType *t);
 
+
+static inline bool type_is_nested(const DataType *t) {
+    return t->id == T_ARRAY || t->id == T_MAP || t->id == T_STRUCT;
+}
+
+/* A scalar type's payload: copied from an equal type's when one was packed. */
+static unsigned put_scalar_type(WireCtx *c, const DataType *t) {
+    PbRevWriter *w = c->w;
+    size_t slot = ((unsigned)t->id * 31u + t->precision * 7u + t->scale + (unsigned)t->length +
+                   (unsigned)t->collation * 13u + t->start_field * 3u + t->end_field) &
+                  (PB_IR_SCALAR_CACHE_SLOTS - 1);
+    struct PbScalarTypeSlot *e = &w->ir_scalar_cache[slot];
+    if (e->used && e->id == (int32_t)t->id && e->length == t->length && e->collation == t->collation &&
+        e->precision == t->precision && e->scale == t->scale && e->start_field == t->start_field &&
+        e->end_field == t->end_field && e->contains_null == t->contains_null) {
+        put_copy(w, e->end, e->len);
+        return 1;
+    }
+    size_t since = written(w);
+    unsigned depth = prepend_data_type(c, t);
+    e->used = 1;
+    e->id = (int32_t)t->id;
+    e->length = t->length;
+    e->collation = t->collation;
+    e->precision = t->precision;
+    e->scale = t->scale;
+    e->start_field = t->start_field;
+    e->end_field = t->end_field;
+    e->contains_null = t->contains_null;
+    e->end = written(w);
+    e->len = written(w) - since;
+    return depth;
+}
+
 /* A DataType field (datatype_encode's message: present even for a NULL
  * type, then empty). Returns its depth. A type packed before is copied: as
  * the whole field (tag and length too) when it was last the same field. */
@@ -131,7 +165,7 @@ static unsigned put_data_type(WireCtx *c, unsigned id, const DataType *t) {
         return w->ir_type_cache[slot].depth;
     }
     size_t since = written(w);
-    unsigned depth = prepend_data_type(c, t);
+    unsigned depth = t && !type_is_nested(t) ? put_scalar_type(c, t) : prepend_data_type(c, t);
     size_t end = written(w), len = written(w) - since;
     close_len_field(w, id, since);
     if (t) {

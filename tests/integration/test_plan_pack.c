@@ -49,6 +49,10 @@ static const char *const QUERIES[] = {
     "SELECT a, (SELECT count(*) FROM u WHERE u.a = t.a) FROM t",
     "SELECT * FROM range(10)",
     "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(i, j)",
+    /* scalar types equal but for one field (the IR encoder caches them by value) */
+    "SELECT c COLLATE UTF8_LCASE, c, c COLLATE UNICODE, CAST(c AS CHAR(4)), CAST(c AS VARCHAR(4)), "
+    "CAST(a AS DECIMAL(12, 2)), CAST(a AS DECIMAL(12, 3)), CAST(a AS DECIMAL(13, 3)), "
+    "INTERVAL '1' YEAR, INTERVAL '1' MONTH, INTERVAL '1' DAY, INTERVAL '1' HOUR FROM t",
 };
 
 static uint8_t *generic_pack(const ProtobufCMessage *m, size_t *n) {
