@@ -18,7 +18,7 @@ typedef struct TreeCtx {
     size_t sql_len;
 } TreeCtx;
 
-static void push(TreeCtx *c, bool last) { sb_putn(&c->prefix, last ? "   " : ":  ", 3); }
+static void push(TreeCtx *c, bool last) { pr_putn(&c->prefix, last ? "   " : ":  ", 3); }
 static void pop(TreeCtx *c, size_t n) { sb_truncate(&c->prefix, c->prefix.len - 3 * n); }
 
 /* Subquery plans of one expression tree, in pre-order (Spark's `subqueries`). */
@@ -57,8 +57,8 @@ static void print_line_prefix(TreeCtx *c, int depth) {
     if (depth == 0) return;
     /* all segments but the last are continuations; the last becomes the branch */
     size_t plen = c->prefix.len;
-    sb_putn(c->out, c->prefix.data, plen - 3);
-    sb_putn(c->out, c->prefix.data[plen - 3] == ' ' ? "+- " : ":- ", 3);
+    pr_putn(c->out, c->prefix.data, plen - 3);
+    pr_putn(c->out, c->prefix.data[plen - 3] == ' ' ? "+- " : ":- ", 3);
 }
 
 static void print_children(TreeCtx *c, Node *const *kids, uint32_t n, int depth) {
@@ -81,17 +81,17 @@ static void print_inner(TreeCtx *c, const Node *const *inner, uint32_t n, bool h
 static void print_node(TreeCtx *c, const Node *n, int depth) {
     print_line_prefix(c, depth);
     if (!n) {
-        sb_puts(c->out, "null\n");
+        pr_puts(c->out, "null\n");
         return;
     }
     if (!node_is_plan(n)) {
         /* an expression where a plan was expected: print it on its own line */
         expr_print(c->out, n);
-        sb_putc(c->out, '\n');
+        pr_putc(c->out, '\n');
         return;
     }
     plan_node_line_sql(c->out, n, c->sql, c->sql_len);
-    sb_putc(c->out, '\n');
+    pr_putc(c->out, '\n');
 
     /* the node's own children and inner children, per kind */
     Node *const *kids = n->kids;
@@ -120,8 +120,8 @@ static void print_node(TreeCtx *c, const Node *n, int depth) {
     if (synthetic) {
         push(c, true);
         print_line_prefix(c, depth + 1);
-        sb_puts(c->out, synthetic);
-        sb_putc(c->out, '\n');
+        pr_puts(c->out, synthetic);
+        pr_putc(c->out, '\n');
         pop(c, 1);
     }
 }
