@@ -185,7 +185,9 @@ Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__Resol
     return o;
 }
 
-Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len) {
+/* A message's packed fields as unknown fields (copied into a), set on m:
+ * false if the bytes do not parse. */
+static bool carry_fields(Arena *a, ProtobufCMessage *m, const uint8_t *packed, size_t len) {
     uint8_t *bytes = arena_alloc(a, len ? len : 1);
     if (len) memcpy(bytes, packed, len);
     /* The top-level fields: kind, each child, each expression, ... An
@@ -193,14 +195,12 @@ Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_
     size_t nfields = 0;
     for (const uint8_t *q = bytes, *end = bytes + len; q < end; nfields++) {
         uint64_t tag, n;
-        if (!read_varint(&q, end, &tag) || !read_varint(&q, end, &n)) return NULL;
+        if (!read_varint(&q, end, &tag) || !read_varint(&q, end, &n)) return false;
         if ((tag & 7) == WT_LEN) {
-            if (n > (uint64_t)(end - q)) return NULL;
+            if (n > (uint64_t)(end - q)) return false;
             q += n;
         }
     }
-    Catalyzer__V1__ResolvedPlan *o = arena_alloc(a, sizeof *o);
-    *o = (Catalyzer__V1__ResolvedPlan)CATALYZER__V1__RESOLVED_PLAN__INIT;
     ProtobufCMessageUnknownField *uf = ARENA_ARRAY(a, ProtobufCMessageUnknownField, nfields ? nfields : 1);
     size_t k = 0;
     for (const uint8_t *q = bytes, *end = bytes + len; q < end; k++) {
@@ -214,7 +214,19 @@ Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_
         uf[k].len = (size_t)(q - data);
         uf[k].data = (uint8_t *)data;
     }
-    o->base.n_unknown_fields = (unsigned)nfields;
-    o->base.unknown_fields = uf;
-    return o;
+    m->n_unknown_fields = (unsigned)nfields;
+    m->unknown_fields = uf;
+    return true;
+}
+
+Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len) {
+    Catalyzer__V1__ResolvedPlan *o = arena_alloc(a, sizeof *o);
+    *o = (Catalyzer__V1__ResolvedPlan)CATALYZER__V1__RESOLVED_PLAN__INIT;
+    return carry_fields(a, &o->base, packed, len) ? o : NULL;
+}
+
+Catalyzer__V1__Attribute *attribute_carrier(Arena *a, const uint8_t *packed, size_t len) {
+    Catalyzer__V1__Attribute *o = arena_alloc(a, sizeof *o);
+    *o = (Catalyzer__V1__Attribute)CATALYZER__V1__ATTRIBUTE__INIT;
+    return carry_fields(a, &o->base, packed, len) ? o : NULL;
 }

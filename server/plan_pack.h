@@ -80,5 +80,7 @@ Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__Resol
 /* The same carrier for a ResolvedPlan's packed bytes (its fields, no tag or
  * length), copied into a. NULL if the bytes do not parse. */
 Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len);
+/* Likewise for an Attribute. */
+Catalyzer__V1__Attribute *attribute_carrier(Arena *a, const uint8_t *packed, size_t len);
 
 #endif

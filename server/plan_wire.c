@@ -362,3 +362,37 @@ unsigned plan_wire_prepend_plan(PbRevWriter *w, Arena *a, const Node *plan, bool
     sb_init(&c.scratch, a, 256);
     return prepend_plan(&c, plan);
 }
+
+unsigned plan_wire_prepend_output(PbRevWriter *w, Arena *a, const Node *plan, size_t *n) {
+    WireCtx c = {.w = w, .a = a};
+    const Node **out = plan_output_exprs(a, plan, n);
+    /* A SubqueryAlias on top requalifies its output (encode_output). */
+    NameParts qual = {0};
+    if (plan && plan->kind == NK_SubqueryAlias) qual = plan->u.alias.name;
+    unsigned deepest = 0;
+    for (size_t i = *n; i-- > 0;) {
+        unsigned d = prepend_attribute(&c, out[i], qual);
+        if (d > deepest) deepest = d;
+    }
+    return deepest;
+}
+
+Catalyzer__V1__Attribute **plan_wire_output(Arena *a, const Node *plan, size_t *n, unsigned *depth) {
+    PbRevWriter w;
+    pb_rev_writer_init(&w);
+    WireCtx c = {.w = &w, .a = a};
+    const Node **out = plan_output_exprs(a, plan, n);
+    NameParts qual = {0};
+    if (plan && plan->kind == NK_SubqueryAlias) qual = plan->u.alias.name;
+    Catalyzer__V1__Attribute **v = ARENA_ARRAY(a, Catalyzer__V1__Attribute *, *n ? *n : 1);
+    *depth = 0;
+    for (size_t i = 0; i < *n && v; i++) {
+        pb_rev_writer_reset(&w); /* each on its own: the caches' offsets are into this one's bytes */
+        unsigned d = prepend_attribute(&c, out[i], qual);
+        if (d > *depth) *depth = d;
+        v[i] = w.failed ? NULL : attribute_carrier(a, pb_rev_writer_data(&w), pb_rev_writer_len(&w));
+        if (!v[i]) v = NULL;
+    }
+    pb_rev_writer_free(&w);
+    return v;
+}

@@ -16,11 +16,19 @@
 
 #include "core/arena.h"
 #include "core/ir.h"
+#include "catalyzer.pb-c.h"
 #include "plan_pack.h"
 
 /* Prepends plan's ResolvedPlan fields (no tag or length) to w; strings the
  * encoder prints (types, literals, descriptions) go in a. Returns the
  * message's depth: levels of nested messages, itself included. */
 unsigned plan_wire_prepend_plan(PbRevWriter *w, Arena *a, const Node *plan, bool details);
+/* plan_output_encode's attributes packed, each one's fields (no tag or
+ * length) back to back, the first first; *n gets their count. Returns the
+ * deepest one's depth (0 if none). */
+unsigned plan_wire_prepend_output(PbRevWriter *w, Arena *a, const Node *plan, size_t *n);
+/* The same attributes as carriers (plan_pack.h's attribute_carrier), for an
+ * AnalyzeResult's output; *depth gets the deepest one's. NULL on failure. */
+Catalyzer__V1__Attribute **plan_wire_output(Arena *a, const Node *plan, size_t *n, unsigned *depth);
 
 #endif

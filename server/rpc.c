@@ -230,9 +230,13 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
        carried so that the generic packer copies them; its depth comes with
        them. JSON reads the structs. */
     Catalyzer__V1__ResolvedPlan *wire_plan = NULL;
-    unsigned wire_plan_depth = 0;
+    unsigned wire_plan_depth = 0, wire_output_depth = 0;
     if (plan && o->ok) {
-        o->output = plan_output_encode(a, plan, &o->n_output);
+        if (c->j->fmt == JOB_GRPC) o->output = plan_wire_output(a, plan, &o->n_output, &wire_output_depth);
+        if (!o->output) {
+            o->output = plan_output_encode(a, plan, &o->n_output);
+            wire_output_depth = 0;
+        }
         if (want_plan != PLAN_NONE && c->j->fmt == JOB_GRPC) {
             PbRevWriter w;
             pb_rev_writer_init(&w);
@@ -263,9 +267,13 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
     }
     /* within what stock decoders read: the result sits under one response
        message (AnalyzeResponse, ExecuteResponse) */
-    unsigned depth = pb_message_depth(&o->base) + 1;
+    /* The result's depth is the deepest of its fields', plus one. Carriers
+       (wire_*) hide their fields from pb_message_depth: their depth comes
+       from plan_wire. */
+    unsigned rest = pb_message_depth(&o->base) + 1;
+    if (wire_output_depth + 2 > rest) rest = wire_output_depth + 2;
+    unsigned depth = rest;
     if (wire_plan) {
-        /* the result's depth is the deepest of its fields', plus one */
         o->plan = wire_plan;
         if (wire_plan_depth + 2 > depth) depth = wire_plan_depth + 2;
     }
@@ -275,6 +283,7 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
                                   depth, PB_STOCK_DECODER_DEPTH);
         o->plan = NULL;
         depth = pb_message_depth(&o->base) + 1;
+        if (wire_output_depth + 2 > depth) depth = wire_output_depth + 2;
     }
     if (depth > PB_STOCK_DECODER_DEPTH && o->n_output) {
         o->omitted = arena_printf(a, "%s%soutput: its types nest %u protobuf messages deep, past the %d that stock "

@@ -138,6 +138,44 @@ static void check_wire(Arena *a, PbRevWriter *shared, const Node *plan, bool det
                       pb_rev_writer_len(shared), details ? "plan_wire, detailed" : "plan_wire", sql);
     cr_assert_eq(depth, pb_message_depth(&pb->base), "plan_wire depth %u, pb_message_depth %u, for %s", depth,
                  pb_message_depth(&pb->base), sql);
+    if (details) {
+        pb_rev_writer_free(&want);
+        return;
+    }
+    /* the output attributes: packed back to back as the bench does, and as
+       carriers inside an AnalyzeResponse as the daemon does */
+    size_t nout = 0, nwire = 0;
+    Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
+    pb_rev_writer_reset(&want);
+    unsigned want_depth = 0;
+    for (size_t i = nout; i-- > 0;) {
+        pb_prepend_attribute(&want, out[i]);
+        unsigned d = pb_message_depth(&out[i]->base);
+        if (d > want_depth) want_depth = d;
+    }
+    pb_rev_writer_reset(shared);
+    depth = plan_wire_prepend_output(shared, a, plan, &nwire);
+    cr_assert_eq(nwire, nout);
+    assert_same_bytes(pb_rev_writer_data(&want), pb_rev_writer_len(&want), pb_rev_writer_data(shared),
+                      pb_rev_writer_len(shared), "plan_wire output", sql);
+    cr_assert_eq(depth, want_depth, "plan_wire output depth %u, pb_message_depth %u, for %s", depth, want_depth, sql);
+    Catalyzer__V1__AnalyzeResult res = CATALYZER__V1__ANALYZE_RESULT__INIT;
+    res.ok = true;
+    res.schema = (char *)"struct<a:int>";
+    res.output = out;
+    res.n_output = nout;
+    res.tree_string = (char *)"tree";
+    res.is_command = true;
+    size_t nw, ng;
+    uint8_t *w = generic_pack(&res.base, &nw);
+    res.output = plan_wire_output(a, plan, &res.n_output, &depth);
+    cr_assert_not_null(res.output);
+    cr_assert_eq(res.n_output, nout);
+    cr_assert_eq(depth, want_depth);
+    uint8_t *g = generic_pack(&res.base, &ng);
+    assert_same_bytes(w, nw, g, ng, "AnalyzeResult with output carriers", sql);
+    free(w);
+    free(g);
     pb_rev_writer_free(&want);
 }
 
