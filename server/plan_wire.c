@@ -384,13 +384,20 @@ Catalyzer__V1__Attribute **plan_wire_output(Arena *a, const Node *plan, size_t *
     const Node **out = plan_output_exprs(a, plan, n);
     NameParts qual = {0};
     if (plan && plan->kind == NK_SubqueryAlias) qual = plan->u.alias.name;
-    Catalyzer__V1__Attribute **v = ARENA_ARRAY(a, Catalyzer__V1__Attribute *, *n ? *n : 1);
+    /* all in one writer (its caches shared), each one's bytes noted by their
+       distance from the end, then each carried */
+    size_t *from = ARENA_ARRAY(a, size_t, *n + 1);
     *depth = 0;
-    for (size_t i = 0; i < *n && v; i++) {
-        pb_rev_writer_reset(&w); /* each on its own: the caches' offsets are into this one's bytes */
+    from[*n] = 0;
+    for (size_t i = *n; i-- > 0;) {
         unsigned d = prepend_attribute(&c, out[i], qual);
         if (d > *depth) *depth = d;
-        v[i] = w.failed ? NULL : attribute_carrier(a, pb_rev_writer_data(&w), pb_rev_writer_len(&w));
+        from[i] = written(&w);
+    }
+    Catalyzer__V1__Attribute **v = w.failed ? NULL : ARENA_ARRAY(a, Catalyzer__V1__Attribute *, *n ? *n : 1);
+    const uint8_t *end = w.buf ? w.buf + w.cap : NULL; /* no attribute: nothing written */
+    for (size_t i = 0; i < *n && v; i++) {
+        v[i] = attribute_carrier(a, end - from[i], from[i] - from[i + 1]);
         if (!v[i]) v = NULL;
     }
     pb_rev_writer_free(&w);
