@@ -7,23 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pb_rev_writer_init(PbRevWriter *w) { memset(w, 0, sizeof *w); }
+void pb_rev_writer_init(PbRevWriter *w) {
+    memset(w, 0, sizeof *w);
+    w->gen = 1;
+}
 
 void pb_rev_writer_reset(PbRevWriter *w) {
     w->pos = w->cap;
     w->failed = false;
-    memset(w->type_cache, 0, sizeof w->type_cache);
-    memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
-    memset(w->ir_type_cache, 0, sizeof w->ir_type_cache);
-    memset(w->ir_scalar_cache, 0, sizeof w->ir_scalar_cache);
+    if (++w->gen == 0) { /* wrapped: entries of gen 0 would hold again */
+        memset(w->type_cache, 0, sizeof w->type_cache);
+        memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
+        memset(w->ir_type_cache, 0, sizeof w->ir_type_cache);
+        memset(w->ir_scalar_cache, 0, sizeof w->ir_scalar_cache);
+        w->gen = 1;
+    }
 }
 
+/* The buffer freed; the writer as after pb_rev_writer_init again (its
+ * caches invalid: a new gen). */
 void pb_rev_writer_free(PbRevWriter *w) {
     free(w->buf);
-    pb_rev_writer_init(w);
+    w->buf = NULL;
+    w->cap = w->pos = 0;
+    pb_rev_writer_reset(w);
 }
 
-/* Room for n more bytes before pos: a bigger buffer takes the data at its end. */
 bool pb_rev_writer_grow(PbRevWriter *w, size_t n) {
     if (w->failed) return false;
     size_t len = w->cap - w->pos;
@@ -46,13 +55,14 @@ bool pb_rev_writer_grow(PbRevWriter *w, size_t n) {
 static void put_expression_qualifier(PbRevWriter *w, char *const *v, size_t n) {
     if (!n) return;
     size_t slot = ((uintptr_t)v >> 3) & (PB_TYPE_CACHE_SLOTS - 1);
-    if (w->qualifier_cache[slot].key == v && w->qualifier_cache[slot].n == n) {
+    if (w->qualifier_cache[slot].key == v && w->qualifier_cache[slot].n == n && w->qualifier_cache[slot].gen == w->gen) {
         put_copy(w, w->qualifier_cache[slot].end, w->qualifier_cache[slot].len);
         return;
     }
     size_t since = written(w);
     put_repeated_strings(w, 6, v, n);
     w->qualifier_cache[slot].key = v;
+    w->qualifier_cache[slot].gen = w->gen;
     w->qualifier_cache[slot].n = n;
     w->qualifier_cache[slot].end = written(w);
     w->qualifier_cache[slot].len = written(w) - since;
@@ -73,11 +83,12 @@ static void put_data_type(PbRevWriter *w, unsigned id, const Catalyzer__V1__Data
     if (!t) return;
     size_t slot = ((uintptr_t)t >> 4) & (PB_TYPE_CACHE_SLOTS - 1);
     size_t since = written(w);
-    if (w->type_cache[slot].key == t) {
+    if (w->type_cache[slot].key == t && w->type_cache[slot].gen == w->gen) {
         put_copy(w, w->type_cache[slot].end, w->type_cache[slot].len);
     } else {
         pb_prepend_data_type(w, t);
         w->type_cache[slot].key = t;
+        w->type_cache[slot].gen = w->gen;
         w->type_cache[slot].end = written(w);
         w->type_cache[slot].len = written(w) - since;
     }

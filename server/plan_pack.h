@@ -34,12 +34,14 @@ typedef struct PbRevWriter {
     struct {
         const Catalyzer__V1__DataType *key;
         size_t end, len;
+        uint32_t gen;
     } type_cache[PB_TYPE_CACHE_SLOTS];
     /* Likewise an expression's qualifier (its strings' array, shared by
      * copies of an attribute): where its packed fields lie. */
     struct {
         char *const *key;
         size_t n, end, len;
+        uint32_t gen;
     } qualifier_cache[PB_TYPE_CACHE_SLOTS];
     /* The IR encoder's (plan_wire.c) types: an IR DataType's packed payload,
      * its nesting depth, and the last field (number, bytes) it was packed as. */
@@ -48,14 +50,19 @@ typedef struct PbRevWriter {
         size_t end, len;
         unsigned depth, field_id;
         size_t field_end, field_len;
+        uint32_t gen;
     } ir_type_cache[PB_IR_TYPE_CACHE_SLOTS];
     /* Scalar types by value (the analyser allocates e.g. a decimal(7,2) per
      * node that has one): what they pack to depends on these fields only. */
     struct PbScalarTypeSlot {
         int32_t id, length, collation;
-        uint8_t precision, scale, start_field, end_field, contains_null, used;
+        uint8_t precision, scale, start_field, end_field, contains_null;
         size_t end, len;
+        uint32_t gen;
     } ir_scalar_cache[PB_IR_SCALAR_CACHE_SLOTS];
+    /* A cache entry holds only when its gen is this: a reset bumps it
+     * instead of clearing ~11 KB of entries. */
+    uint32_t gen;
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);

@@ -59,13 +59,15 @@ static void put_name_parts(PbRevWriter *w, unsigned id, NameParts np) {
 static void put_qualifier(PbRevWriter *w, unsigned id, NameParts np) {
     if (!np.n) return;
     size_t slot = ((uintptr_t)np.v >> 3) & (PB_TYPE_CACHE_SLOTS - 1);
-    if (w->qualifier_cache[slot].key == (char *const *)np.v && w->qualifier_cache[slot].n == np.n) {
+    if (w->qualifier_cache[slot].key == (char *const *)np.v && w->qualifier_cache[slot].n == np.n &&
+        w->qualifier_cache[slot].gen == w->gen) {
         put_copy(w, w->qualifier_cache[slot].end, w->qualifier_cache[slot].len);
         return;
     }
     size_t since = written(w);
     put_name_parts(w, id, np);
     w->qualifier_cache[slot].key = (char *const *)np.v;
+    w->qualifier_cache[slot].gen = w->gen;
     w->qualifier_cache[slot].n = np.n;
     w->qualifier_cache[slot].end = written(w);
     w->qualifier_cache[slot].len = written(w) - since;
@@ -123,7 +125,7 @@ static unsigned put_scalar_type(WireCtx *c, const DataType *t) {
                    (unsigned)t->collation * 13u + t->start_field * 3u + t->end_field) &
                   (PB_IR_SCALAR_CACHE_SLOTS - 1);
     struct PbScalarTypeSlot *e = &w->ir_scalar_cache[slot];
-    if (e->used && e->id == (int32_t)t->id && e->length == t->length && e->collation == t->collation &&
+    if (e->gen == w->gen && e->id == (int32_t)t->id && e->length == t->length && e->collation == t->collation &&
         e->precision == t->precision && e->scale == t->scale && e->start_field == t->start_field &&
         e->end_field == t->end_field && e->contains_null == t->contains_null) {
         put_copy(w, e->end, e->len);
@@ -131,7 +133,7 @@ static unsigned put_scalar_type(WireCtx *c, const DataType *t) {
     }
     size_t since = written(w);
     unsigned depth = prepend_data_type(c, t);
-    e->used = 1;
+    e->gen = w->gen;
     e->id = (int32_t)t->id;
     e->length = t->length;
     e->collation = t->collation;
@@ -151,7 +153,7 @@ static unsigned put_scalar_type(WireCtx *c, const DataType *t) {
 static unsigned put_data_type(WireCtx *c, unsigned id, const DataType *t) {
     PbRevWriter *w = c->w;
     size_t slot = ((uintptr_t)t >> 4) & (PB_IR_TYPE_CACHE_SLOTS - 1);
-    if (t && w->ir_type_cache[slot].key == t) {
+    if (t && w->ir_type_cache[slot].key == t && w->ir_type_cache[slot].gen == w->gen) {
         if (w->ir_type_cache[slot].field_id == id) {
             put_copy(w, w->ir_type_cache[slot].field_end, w->ir_type_cache[slot].field_len);
             return w->ir_type_cache[slot].depth;
@@ -170,6 +172,7 @@ static unsigned put_data_type(WireCtx *c, unsigned id, const DataType *t) {
     close_len_field(w, id, since);
     if (t) {
         w->ir_type_cache[slot].key = t;
+        w->ir_type_cache[slot].gen = w->gen;
         w->ir_type_cache[slot].end = end;
         w->ir_type_cache[slot].len = len;
         w->ir_type_cache[slot].depth = depth;
