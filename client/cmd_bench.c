@@ -19,6 +19,7 @@
 #include "catalyzer.h"
 #include "plan_encode.h"
 #include "plan_pack.h"
+#include "plan_wire.h"
 #include "cli_opts.h"
 #include "commands.h"
 #include "external_catalogs.h"
@@ -30,20 +31,19 @@ enum { PH_PARSE, PH_RESOLVE, PH_CHECK, PH_OUTPUT, PH_TREE, PH_PLAN, PH_ENCODE, P
 static const char *const PHASE_NAMES[PH_COUNT_] = {"parse", "resolve", "check", "output", "tree", "plan", "encode", "total"};
 
 /* The structured plan and output attributes as the daemon's Analyze response
- * carries them, packed (plan_pack.c, as the daemon packs them); returns the
- * packed size. */
+ * carries them, packed; returns the packed size. Both are encoded from the
+ * IR straight to bytes, their depth computed on the way (plan_wire.c), as
+ * the daemon's gRPC path does. */
 static size_t encode_structured(CzResult *r, PbRevWriter *w) {
     const Node *plan = cz_result_plan(r);
     pb_rev_writer_reset(w);
     if (!plan) return 0;
     Arena *a = cz_result_arena(r);
     size_t nout = 0;
-    Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
-    Catalyzer__V1__ResolvedPlan *pb = plan_encode(a, plan);
     /* back to front: the attributes after the plan */
-    for (size_t i = nout; i-- > 0;) pb_prepend_attribute(w, out[i]);
-    pb_prepend_resolved_plan(w, pb);
-    if (w->failed) abort();
+    plan_wire_prepend_output(w, a, plan, &nout);
+    unsigned depth = plan_wire_prepend_plan(w, a, plan, false);
+    if (w->failed || !depth) abort();
     return pb_rev_writer_len(w);
 }
 

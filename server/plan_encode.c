@@ -56,9 +56,7 @@ static Catalyzer__V1__DataType *datatype_encode_memo(EncodeCtx *c, const DataTyp
     return datatype_encode(c->a, t);
 }
 
-Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t) {
-    Catalyzer__V1__DataType *o = NEW(Catalyzer__V1__DataType, CATALYZER__V1__DATA_TYPE__INIT);
-    if (!t) return o;
+Catalyzer__V1__DataType__Kind datatype_kind(TypeId id) {
     static const Catalyzer__V1__DataType__Kind K[T_COUNT_] = {
         [T_NULL] = CATALYZER__V1__DATA_TYPE__KIND__KIND_NULL,
         [T_BOOLEAN] = CATALYZER__V1__DATA_TYPE__KIND__KIND_BOOLEAN,
@@ -84,7 +82,13 @@ Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t) {
         [T_STRUCT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_STRUCT,
         [T_VARIANT] = CATALYZER__V1__DATA_TYPE__KIND__KIND_VARIANT,
     };
-    o->kind = t->id < T_COUNT_ ? K[t->id] : CATALYZER__V1__DATA_TYPE__KIND__KIND_UNSPECIFIED;
+    return id < T_COUNT_ ? K[id] : CATALYZER__V1__DATA_TYPE__KIND__KIND_UNSPECIFIED;
+}
+
+Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t) {
+    Catalyzer__V1__DataType *o = NEW(Catalyzer__V1__DataType, CATALYZER__V1__DATA_TYPE__INIT);
+    if (!t) return o;
+    o->kind = datatype_kind(t->id);
     o->precision = t->precision;
     o->scale = t->scale;
     o->length = t->length;
@@ -308,10 +312,17 @@ Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t
     return encode_output(encode_ctx_new(a, false), plan, n);
 }
 
+const Node **plan_output_exprs(Arena *a, const Node *plan, size_t *n) {
+    OutList l = {0};
+    collect_output(a, plan, &l, 0);
+    *n = l.n;
+    return l.v;
+}
+
 static Catalyzer__V1__Attribute **encode_output(EncodeCtx *c, const Node *plan, size_t *n) {
     Arena *a = c->a;
     OutList l = {0};
-    collect_output(a, plan, &l, 0);
+    l.v = plan_output_exprs(a, plan, &l.n);
     /* A SubqueryAlias on top requalifies its output. */
     NameParts qual = {0};
     if (plan && plan->kind == NK_SubqueryAlias) qual = plan->u.alias.name;

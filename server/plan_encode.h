@@ -16,9 +16,13 @@ Catalyzer__V1__ResolvedPlan *plan_encode(Arena *a, const Node *plan);
 Catalyzer__V1__ResolvedPlan *plan_encode_detailed(Arena *a, const Node *plan);
 Catalyzer__V1__ResolvedExpression *expr_encode(Arena *a, const Node *e);
 Catalyzer__V1__DataType *datatype_encode(Arena *a, const DataType *t);
+Catalyzer__V1__DataType__Kind datatype_kind(TypeId id);
 /* The output attributes of a resolved plan (Spark's LogicalPlan.output),
  * derived structurally; *n gets the count. */
 Catalyzer__V1__Attribute **plan_output_encode(Arena *a, const Node *plan, size_t *n);
+/* The expressions plan_output_encode makes its attributes of, in order (a
+ * SubqueryAlias on top then requalifies them). */
+const Node **plan_output_exprs(Arena *a, const Node *plan, size_t *n);
 /* Levels of nested messages in m, m itself included (what a decoder's
  * recursion limit counts). */
 unsigned pb_message_depth(const ProtobufCMessage *m);

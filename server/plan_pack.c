@@ -2,31 +2,41 @@
  * Every message is written last field first, repeated fields last element
  * first, so the result reads in field-number order as protobuf-c writes it. */
 #include "plan_pack.h"
+#include "plan_pack_put.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { WT_VARINT = 0, WT_LEN = 2 };
-
-void pb_rev_writer_init(PbRevWriter *w) { memset(w, 0, sizeof *w); }
+void pb_rev_writer_init(PbRevWriter *w) {
+    memset(w, 0, sizeof *w);
+    w->gen = 1;
+}
 
 void pb_rev_writer_reset(PbRevWriter *w) {
     w->pos = w->cap;
     w->failed = false;
-    memset(w->type_cache, 0, sizeof w->type_cache);
-    memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
+    if (++w->gen == 0) { /* wrapped: entries of gen 0 would hold again */
+        memset(w->type_cache, 0, sizeof w->type_cache);
+        memset(w->qualifier_cache, 0, sizeof w->qualifier_cache);
+        memset(w->ir_type_cache, 0, sizeof w->ir_type_cache);
+        memset(w->ir_scalar_cache, 0, sizeof w->ir_scalar_cache);
+        w->gen = 1;
+    }
 }
 
+/* The buffer freed; the writer as after pb_rev_writer_init again (its
+ * caches invalid: a new gen). */
 void pb_rev_writer_free(PbRevWriter *w) {
     free(w->buf);
-    pb_rev_writer_init(w);
+    w->buf = NULL;
+    w->cap = w->pos = 0;
+    pb_rev_writer_reset(w);
 }
 
-/* Room for n more bytes before pos: a bigger buffer takes the data at its end. */
-static bool grow(PbRevWriter *w, size_t n) {
+bool pb_rev_writer_grow(PbRevWriter *w, size_t n) {
     if (w->failed) return false;
     size_t len = w->cap - w->pos;
-    size_t cap = w->cap ? w->cap * 2 : 4096;
+    size_t cap = w->cap ? w->cap * 2 : 32768; /* a TPC-DS plan packs to ~23 KB */
     while (cap - len < n) cap *= 2;
     uint8_t *b = malloc(cap);
     if (!b) {
@@ -41,125 +51,18 @@ static bool grow(PbRevWriter *w, size_t n) {
     return true;
 }
 
-static inline bool reserve(PbRevWriter *w, size_t n) { return w->pos >= n || grow(w, n); }
-
-/* Distance from the end: stable while the buffer grows. */
-static inline size_t written(const PbRevWriter *w) { return w->cap - w->pos; }
-
-static inline size_t varint_len(uint64_t v) {
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-static inline void put_varint(PbRevWriter *w, uint64_t v) {
-    if (!reserve(w, 10)) return;
-    uint8_t *end = w->buf + w->pos;
-    if (v < 0x80) { /* lengths, flags, small ids: one byte */
-        end[-1] = (uint8_t)v;
-        w->pos -= 1;
-        return;
-    }
-    if (v < 0x4000) { /* source offsets, most expression ids */
-        end[-2] = (uint8_t)(v | 0x80);
-        end[-1] = (uint8_t)(v >> 7);
-        w->pos -= 2;
-        return;
-    }
-    size_t n = varint_len(v);
-    uint8_t *p = end - n;
-    w->pos -= n;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p = (uint8_t)v;
-}
-
-/* Field numbers here are below 16: a tag is one byte. */
-static inline void put_tag(PbRevWriter *w, unsigned id, unsigned wire_type) {
-    if (!reserve(w, 1)) return;
-    w->buf[--w->pos] = (uint8_t)(id << 3 | wire_type);
-}
-
-static inline void put_len(PbRevWriter *w, size_t n) {
-    if (n < 0x80 && reserve(w, 1)) w->buf[--w->pos] = (uint8_t)n;
-    else put_varint(w, n);
-}
-
-/* A length-delimited field whose payload is the last `since`..now bytes. */
-static inline void close_len_field(PbRevWriter *w, unsigned id, size_t since) {
-    put_len(w, written(w) - since);
-    put_tag(w, id, WT_LEN);
-}
-
-static void put_string_always(PbRevWriter *w, unsigned id, const char *s) {
-    size_t n = s ? strlen(s) : 0;
-    if (n < 0x80) { /* the common case: one reserve, one-byte length */
-        if (!reserve(w, n + 2)) return;
-        w->pos -= n;
-        memcpy(w->buf + w->pos, s, n);
-        w->buf[--w->pos] = (uint8_t)n;
-        w->buf[--w->pos] = (uint8_t)(id << 3 | WT_LEN);
-        return;
-    }
-    if (!reserve(w, n)) return;
-    w->pos -= n;
-    memcpy(w->buf + w->pos, s, n);
-    put_varint(w, n);
-    put_tag(w, id, WT_LEN);
-}
-
-/* proto3: an empty string is not written */
-static inline void put_string(PbRevWriter *w, unsigned id, const char *s) {
-    if (s && *s) put_string_always(w, id, s);
-}
-
-static void put_repeated_strings(PbRevWriter *w, unsigned id, char *const *v, size_t n) {
-    for (size_t i = n; i-- > 0;) put_string_always(w, id, v[i]);
-}
-
-/* int32 and enums go as their 64-bit sign extension (ten bytes when negative) */
-static inline void put_int32(PbRevWriter *w, unsigned id, int32_t v) {
-    if (!v) return;
-    put_varint(w, (uint64_t)(int64_t)v);
-    put_tag(w, id, WT_VARINT);
-}
-
-static inline void put_int64(PbRevWriter *w, unsigned id, int64_t v) {
-    if (!v) return;
-    put_varint(w, (uint64_t)v);
-    put_tag(w, id, WT_VARINT);
-}
-
-static inline void put_bool(PbRevWriter *w, unsigned id, protobuf_c_boolean v) {
-    if (!v) return;
-    put_varint(w, 1);
-    put_tag(w, id, WT_VARINT);
-}
-
-/* Bytes written earlier, [end - len, end) counted from the end, again. */
-static void put_copy(PbRevWriter *w, size_t end, size_t len) {
-    if (!reserve(w, len)) return; /* may move the buffer: offsets from the end hold */
-    const uint8_t *src = w->buf + w->cap - end;
-    w->pos -= len;
-    memcpy(w->buf + w->pos, src, len);
-}
-
 /* An expression's qualifier (field 6), its packed bytes reused. */
 static void put_expression_qualifier(PbRevWriter *w, char *const *v, size_t n) {
     if (!n) return;
     size_t slot = ((uintptr_t)v >> 3) & (PB_TYPE_CACHE_SLOTS - 1);
-    if (w->qualifier_cache[slot].key == v && w->qualifier_cache[slot].n == n) {
+    if (w->qualifier_cache[slot].key == v && w->qualifier_cache[slot].n == n && w->qualifier_cache[slot].gen == w->gen) {
         put_copy(w, w->qualifier_cache[slot].end, w->qualifier_cache[slot].len);
         return;
     }
     size_t since = written(w);
     put_repeated_strings(w, 6, v, n);
     w->qualifier_cache[slot].key = v;
+    w->qualifier_cache[slot].gen = w->gen;
     w->qualifier_cache[slot].n = n;
     w->qualifier_cache[slot].end = written(w);
     w->qualifier_cache[slot].len = written(w) - since;
@@ -180,11 +83,12 @@ static void put_data_type(PbRevWriter *w, unsigned id, const Catalyzer__V1__Data
     if (!t) return;
     size_t slot = ((uintptr_t)t >> 4) & (PB_TYPE_CACHE_SLOTS - 1);
     size_t since = written(w);
-    if (w->type_cache[slot].key == t) {
+    if (w->type_cache[slot].key == t && w->type_cache[slot].gen == w->gen) {
         put_copy(w, w->type_cache[slot].end, w->type_cache[slot].len);
     } else {
         pb_prepend_data_type(w, t);
         w->type_cache[slot].key = t;
+        w->type_cache[slot].gen = w->gen;
         w->type_cache[slot].end = written(w);
         w->type_cache[slot].len = written(w) - since;
     }
@@ -287,27 +191,27 @@ Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__Resol
     PbRevWriter w;
     pb_rev_writer_init(&w);
     pb_prepend_resolved_plan(&w, p);
-    if (w.failed) {
-        pb_rev_writer_free(&w);
-        return NULL;
-    }
-    size_t len = pb_rev_writer_len(&w);
-    uint8_t *bytes = arena_alloc(a, len ? len : 1);
-    if (len) memcpy(bytes, pb_rev_writer_data(&w), len);
+    Catalyzer__V1__ResolvedPlan *o = w.failed ? NULL : plan_carrier(a, pb_rev_writer_data(&w), pb_rev_writer_len(&w));
     pb_rev_writer_free(&w);
+    return o;
+}
+
+/* A message's packed fields as unknown fields (copied into a), set on m:
+ * false if the bytes do not parse. */
+static bool carry_fields(Arena *a, ProtobufCMessage *m, const uint8_t *packed, size_t len) {
+    uint8_t *bytes = arena_alloc(a, len ? len : 1);
+    if (len) memcpy(bytes, packed, len);
     /* The top-level fields: kind, each child, each expression, ... An
      * unknown field's data is what follows its tag, a length prefix included. */
     size_t nfields = 0;
     for (const uint8_t *q = bytes, *end = bytes + len; q < end; nfields++) {
         uint64_t tag, n;
-        if (!read_varint(&q, end, &tag) || !read_varint(&q, end, &n)) return NULL;
+        if (!read_varint(&q, end, &tag) || !read_varint(&q, end, &n)) return false;
         if ((tag & 7) == WT_LEN) {
-            if (n > (uint64_t)(end - q)) return NULL;
+            if (n > (uint64_t)(end - q)) return false;
             q += n;
         }
     }
-    Catalyzer__V1__ResolvedPlan *o = arena_alloc(a, sizeof *o);
-    *o = (Catalyzer__V1__ResolvedPlan)CATALYZER__V1__RESOLVED_PLAN__INIT;
     ProtobufCMessageUnknownField *uf = ARENA_ARRAY(a, ProtobufCMessageUnknownField, nfields ? nfields : 1);
     size_t k = 0;
     for (const uint8_t *q = bytes, *end = bytes + len; q < end; k++) {
@@ -321,7 +225,19 @@ Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__Resol
         uf[k].len = (size_t)(q - data);
         uf[k].data = (uint8_t *)data;
     }
-    o->base.n_unknown_fields = (unsigned)nfields;
-    o->base.unknown_fields = uf;
-    return o;
+    m->n_unknown_fields = (unsigned)nfields;
+    m->unknown_fields = uf;
+    return true;
+}
+
+Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len) {
+    Catalyzer__V1__ResolvedPlan *o = arena_alloc(a, sizeof *o);
+    *o = (Catalyzer__V1__ResolvedPlan)CATALYZER__V1__RESOLVED_PLAN__INIT;
+    return carry_fields(a, &o->base, packed, len) ? o : NULL;
+}
+
+Catalyzer__V1__Attribute *attribute_carrier(Arena *a, const uint8_t *packed, size_t len) {
+    Catalyzer__V1__Attribute *o = arena_alloc(a, sizeof *o);
+    *o = (Catalyzer__V1__Attribute)CATALYZER__V1__ATTRIBUTE__INIT;
+    return carry_fields(a, &o->base, packed, len) ? o : NULL;
 }

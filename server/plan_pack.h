@@ -24,7 +24,7 @@
  * buf[pos, cap). Each pb_prepend_* puts a message's bytes before the data
  * already there, so messages concatenated in wire order are prepended last
  * first. On allocation failure `failed` is set and the data is dropped. */
-enum { PB_TYPE_CACHE_SLOTS = 64 }; /* a power of two */
+enum { PB_TYPE_CACHE_SLOTS = 64, PB_IR_TYPE_CACHE_SLOTS = 128, PB_IR_SCALAR_CACHE_SLOTS = 32 }; /* powers of two */
 typedef struct PbRevWriter {
     uint8_t *buf;
     size_t cap, pos;
@@ -34,13 +34,35 @@ typedef struct PbRevWriter {
     struct {
         const Catalyzer__V1__DataType *key;
         size_t end, len;
+        uint32_t gen;
     } type_cache[PB_TYPE_CACHE_SLOTS];
     /* Likewise an expression's qualifier (its strings' array, shared by
      * copies of an attribute): where its packed fields lie. */
     struct {
         char *const *key;
         size_t n, end, len;
+        uint32_t gen;
     } qualifier_cache[PB_TYPE_CACHE_SLOTS];
+    /* The IR encoder's (plan_wire.c) types: an IR DataType's packed payload,
+     * its nesting depth, and the last field (number, bytes) it was packed as. */
+    struct {
+        const void *key;
+        size_t end, len;
+        unsigned depth, field_id;
+        size_t field_end, field_len;
+        uint32_t gen;
+    } ir_type_cache[PB_IR_TYPE_CACHE_SLOTS];
+    /* Scalar types by value (the analyser allocates e.g. a decimal(7,2) per
+     * node that has one): what they pack to depends on these fields only. */
+    struct PbScalarTypeSlot {
+        int32_t id, length, collation;
+        uint8_t precision, scale, start_field, end_field, contains_null;
+        size_t end, len;
+        uint32_t gen;
+    } ir_scalar_cache[PB_IR_SCALAR_CACHE_SLOTS];
+    /* A cache entry holds only when its gen is this: a reset bumps it
+     * instead of clearing ~11 KB of entries. */
+    uint32_t gen;
 } PbRevWriter;
 
 void pb_rev_writer_init(PbRevWriter *w);
@@ -62,5 +84,10 @@ void pb_prepend_data_type(PbRevWriter *w, const Catalyzer__V1__DataType *t);
  * Only for packing: readers of the structs (JSON, depth checks) need the
  * original. NULL if p is NULL or on allocation failure. */
 Catalyzer__V1__ResolvedPlan *plan_prepacked(Arena *a, const Catalyzer__V1__ResolvedPlan *p);
+/* The same carrier for a ResolvedPlan's packed bytes (its fields, no tag or
+ * length), copied into a. NULL if the bytes do not parse. */
+Catalyzer__V1__ResolvedPlan *plan_carrier(Arena *a, const uint8_t *packed, size_t len);
+/* Likewise for an Attribute. */
+Catalyzer__V1__Attribute *attribute_carrier(Arena *a, const uint8_t *packed, size_t len);
 
 #endif

@@ -20,6 +20,7 @@
 #include "plan_decode.h"
 #include "plan_encode.h"
 #include "plan_pack.h"
+#include "plan_wire.h"
 #include "server.h"
 
 #define NEW(T, INIT)                      \
@@ -225,9 +226,27 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
     o->schema = (char *)S(cz_result_schema(r));
     o->tree_string = (char *)S(cz_result_tree(r));
     const Node *plan = cz_result_plan(r);
+    /* On gRPC the plan goes from the IR straight to its bytes (plan_wire.c),
+       carried so that the generic packer copies them; its depth comes with
+       them. JSON reads the structs. */
+    Catalyzer__V1__ResolvedPlan *wire_plan = NULL;
+    unsigned wire_plan_depth = 0, wire_output_depth = 0;
     if (plan && o->ok) {
-        o->output = plan_output_encode(a, plan, &o->n_output);
-        if (want_plan == PLAN_DETAILED) o->plan = plan_encode_detailed(a, plan);
+        if (c->j->fmt == JOB_GRPC) o->output = plan_wire_output(a, plan, &o->n_output, &wire_output_depth);
+        if (!o->output) {
+            o->output = plan_output_encode(a, plan, &o->n_output);
+            wire_output_depth = 0;
+        }
+        if (want_plan != PLAN_NONE && c->j->fmt == JOB_GRPC) {
+            PbRevWriter w;
+            pb_rev_writer_init(&w);
+            wire_plan_depth = plan_wire_prepend_plan(&w, a, plan, want_plan == PLAN_DETAILED);
+            if (!w.failed) wire_plan = plan_carrier(a, pb_rev_writer_data(&w), pb_rev_writer_len(&w));
+            pb_rev_writer_free(&w);
+        }
+        if (wire_plan) {
+            /* set after the depth of the rest is known */
+        } else if (want_plan == PLAN_DETAILED) o->plan = plan_encode_detailed(a, plan);
         else if (want_plan == PLAN_PLAIN) o->plan = plan_encode(a, plan);
     }
     const CzRuleTotal *t;
@@ -248,13 +267,23 @@ static Catalyzer__V1__AnalyzeResult *make_result(Rpc *c, CzResult *r, int index,
     }
     /* within what stock decoders read: the result sits under one response
        message (AnalyzeResponse, ExecuteResponse) */
-    unsigned depth = pb_message_depth(&o->base) + 1;
+    /* The result's depth is the deepest of its fields', plus one. Carriers
+       (wire_*) hide their fields from pb_message_depth: their depth comes
+       from plan_wire. */
+    unsigned rest = pb_message_depth(&o->base) + 1;
+    if (wire_output_depth + 2 > rest) rest = wire_output_depth + 2;
+    unsigned depth = rest;
+    if (wire_plan) {
+        o->plan = wire_plan;
+        if (wire_plan_depth + 2 > depth) depth = wire_plan_depth + 2;
+    }
     if (depth > PB_STOCK_DECODER_DEPTH && o->plan) {
         o->omitted = arena_printf(a, "plan: the response would nest %u protobuf messages deep, past the %d that stock "
                                      "decoders accept (see tree_string)",
                                   depth, PB_STOCK_DECODER_DEPTH);
         o->plan = NULL;
         depth = pb_message_depth(&o->base) + 1;
+        if (wire_output_depth + 2 > depth) depth = wire_output_depth + 2;
     }
     if (depth > PB_STOCK_DECODER_DEPTH && o->n_output) {
         o->omitted = arena_printf(a, "%s%soutput: its types nest %u protobuf messages deep, past the %d that stock "
@@ -420,12 +449,6 @@ static int do_analyze(Rpc *c, Catalyzer__V1__AnalyzeRequest *rq, char *err, size
     Catalyzer__V1__AnalyzeResponse resp = CATALYZER__V1__ANALYZE_RESPONSE__INIT;
     resp.kind_case = CATALYZER__V1__ANALYZE_RESPONSE__KIND_RESULT;
     resp.result = make_result(c, r, 0, rq->omit_resolved_plan ? PLAN_NONE : rq->plan_details ? PLAN_DETAILED : PLAN_PLAIN);
-    /* On gRPC the plan is packed by plan_pack.c, once, and the generic
-       packer copies its bytes (the same bytes); JSON still reads the structs. */
-    if (j->fmt == JOB_GRPC && resp.result->plan) {
-        Catalyzer__V1__ResolvedPlan *packed = plan_prepacked(c->a, resp.result->plan);
-        if (packed) resp.result->plan = packed;
-    }
     if (!fault_point(j, FAULT_AT_RESPOND)) {
         status = run_status(j) == GRPC_OK ? GRPC_CANCELLED : run_status(j);
         snprintf(err, errlen, "%s", status == GRPC_DEADLINE_EXCEEDED ? "deadline exceeded" : "cancelled");

@@ -23,27 +23,27 @@ void decimal_print(StrBuf *sb, __int128 unscaled, int scale) {
     unsigned __int128 mag = neg ? (unsigned __int128)0 - (unsigned __int128)unscaled : (unsigned __int128)unscaled;
     int n = u128_digits(mag, d);
     long adjusted = -(long)scale + (n - 1);
-    if (neg) sb_putc(sb, '-');
+    if (neg) pr_putc(sb, '-');
     if (scale == 0) {
-        sb_putn(sb, d, (size_t)n);
+        pr_putn(sb, d, (size_t)n);
         return;
     }
     if (scale > 0 && adjusted >= -6) {
         if (n > scale) {
-            sb_putn(sb, d, (size_t)(n - scale));
-            sb_putc(sb, '.');
-            sb_putn(sb, d + n - scale, (size_t)scale);
+            pr_putn(sb, d, (size_t)(n - scale));
+            pr_putc(sb, '.');
+            pr_putn(sb, d + n - scale, (size_t)scale);
         } else {
-            sb_puts(sb, "0.");
-            for (int i = 0; i < scale - n; i++) sb_putc(sb, '0');
-            sb_putn(sb, d, (size_t)n);
+            pr_puts(sb, "0.");
+            for (int i = 0; i < scale - n; i++) pr_putc(sb, '0');
+            pr_putn(sb, d, (size_t)n);
         }
         return;
     }
-    sb_putc(sb, d[0]);
+    pr_putc(sb, d[0]);
     if (n > 1) {
-        sb_putc(sb, '.');
-        sb_putn(sb, d + 1, (size_t)(n - 1));
+        pr_putc(sb, '.');
+        pr_putn(sb, d + 1, (size_t)(n - 1));
     }
     sb_printf(sb, "E%s%ld", adjusted >= 0 ? "+" : "", adjusted);
 }
@@ -58,18 +58,18 @@ void decimal_print_plain_stripped(StrBuf *sb, __int128 unscaled, int scale) {
     }
     char d[48];
     int n = u128_digits(mag, d);
-    if (neg && mag) sb_putc(sb, '-');
+    if (neg && mag) pr_putc(sb, '-');
     if (scale <= 0 || mag == 0) {
-        sb_putn(sb, d, (size_t)n);
+        pr_putn(sb, d, (size_t)n);
         return;
     }
     if (n > scale) {
-        sb_putn(sb, d, (size_t)(n - scale));
-        sb_putc(sb, '.');
-        sb_putn(sb, d + n - scale, (size_t)scale);
+        pr_putn(sb, d, (size_t)(n - scale));
+        pr_putc(sb, '.');
+        pr_putn(sb, d + n - scale, (size_t)scale);
     } else {
-        sb_puts(sb, "0.");
-        for (int i = 0; i < scale - n; i++) sb_putc(sb, '0');
-        sb_putn(sb, d, (size_t)n);
+        pr_puts(sb, "0.");
+        for (int i = 0; i < scale - n; i++) pr_putc(sb, '0');
+        pr_putn(sb, d, (size_t)n);
     }
 }

@@ -22,29 +22,29 @@ static bool plain_ident(const char *s) {
 
 void ident_print_if_needed(StrBuf *sb, const char *s) {
     if (plain_ident(s))
-        sb_puts(sb, s);
+        pr_puts(sb, s);
     else
         sb_put_quoted_ident(sb, s);
 }
 
 void name_parts_print(StrBuf *sb, NameParts np, bool quote_if_needed) {
     for (uint32_t i = 0; i < np.n; i++) {
-        if (i) sb_putc(sb, '.');
+        if (i) pr_putc(sb, '.');
         if (quote_if_needed)
             ident_print_if_needed(sb, np.v[i]);
         else
-            sb_puts(sb, np.v[i]);
+            pr_puts(sb, np.v[i]);
     }
 }
 
 /* UnresolvedAttribute.name: parts containing '.' are backquoted. */
 static void unresolved_name_print(StrBuf *sb, NameParts np) {
     for (uint32_t i = 0; i < np.n; i++) {
-        if (i) sb_putc(sb, '.');
+        if (i) pr_putc(sb, '.');
         if (strchr(np.v[i], '.'))
             sb_put_quoted_ident(sb, np.v[i]);
         else
-            sb_puts(sb, np.v[i]);
+            pr_puts(sb, np.v[i]);
     }
 }
 
@@ -52,7 +52,7 @@ static void unresolved_name_print(StrBuf *sb, NameParts np) {
 
 static void args_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle st, const char *sep) {
     for (uint32_t i = 0; i < n; i++) {
-        if (i) sb_puts(sb, sep);
+        if (i) pr_puts(sb, sep);
         expr_print_style(sb, v[i], st);
     }
 }
@@ -60,14 +60,14 @@ static void args_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle st, co
 void expr_list_print(StrBuf *sb, Node *const *v, uint32_t n, PrintStyle st) {
     /* Spark's truncatedString: at most maxToStringFields items, then a count */
     uint32_t shown = n > PRINT_MAX_FIELDS ? PRINT_MAX_FIELDS : n;
-    sb_putc(sb, '[');
+    pr_putc(sb, '[');
     args_print(sb, v, shown, st, ", ");
     if (shown < n) sb_printf(sb, ", ... %u more fields", n - shown);
-    sb_putc(sb, ']');
+    pr_putc(sb, ']');
 }
 
 static void type_suffix(StrBuf *sb, const Node *e, const DataType *t) {
-    if (node_resolved(e) && t && t->id == T_LONG) sb_putc(sb, 'L');
+    if (node_resolved(e) && t && t->id == T_LONG) pr_putc(sb, 'L');
 }
 
 /* "#<id>" without printf: ids are printed once per attribute, and the
@@ -81,7 +81,7 @@ static void id_print(StrBuf *sb, ExprId id) {
         v /= 10;
     } while (v);
     digits[--at] = '#';
-    sb_putn(sb, digits + at, sizeof digits - at);
+    pr_putn(sb, digits + at, sizeof digits - at);
 }
 
 static void print_arg_cb(StrBuf *sb, const Node *arg, void *ctx) {
@@ -155,61 +155,61 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
     case OP_BINARY:
         if (n < 2) break;
         /* `a AND b AND c` with n > 2 arguments folds left as Spark's parser builds it */
-        for (uint32_t i = 1; i < n; i++) sb_putc(sb, '(');
+        for (uint32_t i = 1; i < n; i++) pr_putc(sb, '(');
         expr_print_style(sb, k[0], st);
         for (uint32_t i = 1; i < n; i++) {
-            { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ' '); }
+            { pr_putc(sb, ' '); pr_puts(sb, op->sym); pr_putc(sb, ' '); }
             expr_print_style(sb, k[i], st);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     case OP_NOT_EQ:
         if (n < 2) break;
-        sb_puts(sb, s ? "(NOT (" : "NOT (");
+        pr_puts(sb, s ? "(NOT (" : "NOT (");
         expr_print_style(sb, k[0], st);
-        sb_puts(sb, " = ");
+        pr_puts(sb, " = ");
         expr_print_style(sb, k[1], st);
-        sb_puts(sb, s ? "))" : ")");
+        pr_puts(sb, s ? "))" : ")");
         return;
     case OP_NOT:
         if (n < 1) break;
-        sb_puts(sb, s ? "(NOT " : "NOT ");
+        pr_puts(sb, s ? "(NOT " : "NOT ");
         expr_print_style(sb, k[0], st);
-        if (s) sb_putc(sb, ')');
+        if (s) pr_putc(sb, ')');
         return;
     case OP_NEG:
         if (n < 1) break;
-        sb_puts(sb, s ? "(- " : "-");
+        pr_puts(sb, s ? "(- " : "-");
         expr_print_style(sb, k[0], st);
-        if (s) sb_putc(sb, ')');
+        if (s) pr_putc(sb, ')');
         return;
     case OP_POS:
         if (n < 1) break;
-        sb_puts(sb, s ? "(+ " : "positive(");
+        pr_puts(sb, s ? "(+ " : "positive(");
         expr_print_style(sb, k[0], st);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case OP_BITNOT:
         if (n < 1) break;
-        sb_putc(sb, '~');
+        pr_putc(sb, '~');
         expr_print_style(sb, k[0], st);
         return;
     case OP_POSTFIX:
         if (n < 1) break;
         if (s) {
-            sb_putc(sb, '(');
+            pr_putc(sb, '(');
             expr_print_style(sb, k[0], st);
-            { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ')'); }
+            { pr_putc(sb, ' '); pr_puts(sb, op->sym); pr_putc(sb, ')'); }
         } else {
-            sb_puts(sb, strcmp(op->sym, "IS NULL") ? "isnotnull(" : "isnull(");
+            pr_puts(sb, strcmp(op->sym, "IS NULL") ? "isnotnull(" : "isnull(");
             expr_print_style(sb, k[0], st);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     case OP_LIKE:
         if (n < 2) break;
         expr_print_style(sb, k[0], st);
-        { sb_putc(sb, ' '); sb_puts(sb, op->sym); sb_putc(sb, ' '); }
+        { pr_putc(sb, ' '); pr_puts(sb, op->sym); pr_putc(sb, ' '); }
         expr_print_style(sb, k[1], st);
         if (n > 2) {
             /* Spark keeps the escape as a char and shows it only when it is not `\` */
@@ -218,12 +218,12 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
                 type_is_string(esc->u.lit.v.type)) {
                 const Value *v = &esc->u.lit.v;
                 if (!(v->u.s.len == 1 && v->u.s.p[0] == '\\')) {
-                    sb_puts(sb, " ESCAPE '");
-                    sb_putn(sb, v->u.s.p, v->u.s.len);
-                    sb_putc(sb, '\'');
+                    pr_puts(sb, " ESCAPE '");
+                    pr_putn(sb, v->u.s.p, v->u.s.len);
+                    pr_putc(sb, '\'');
                 }
             } else {
-                sb_puts(sb, " ESCAPE ");
+                pr_puts(sb, " ESCAPE ");
                 expr_print_style(sb, esc, st);
             }
         }
@@ -232,37 +232,37 @@ static void operator_print(StrBuf *sb, const Node *f, const OpInfo *op, PrintSty
         if (n < 2) break;
         if (s) {
             expr_print_style(sb, k[0], st);
-            sb_puts(sb, " RLIKE ");
+            pr_puts(sb, " RLIKE ");
             expr_print_style(sb, k[1], st);
         } else {
-            sb_puts(sb, "RLIKE(");
+            pr_puts(sb, "RLIKE(");
             expr_print_style(sb, k[0], st);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             expr_print_style(sb, k[1], st);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     case OP_IN:
         if (n < 1) break;
-        if (s) sb_putc(sb, '(');
+        if (s) pr_putc(sb, '(');
         expr_print_style(sb, k[0], st);
-        sb_puts(sb, " IN (");
+        pr_puts(sb, " IN (");
         args_print(sb, k + 1, n - 1, st, s ? ", " : ",");
-        sb_putc(sb, ')');
-        if (s) sb_putc(sb, ')');
+        pr_putc(sb, ')');
+        if (s) pr_putc(sb, ')');
         return;
     case OP_CONCAT:
-        sb_puts(sb, "concat(");
+        pr_puts(sb, "concat(");
         args_print(sb, k, n, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     }
     /* wrong arity: print it as a plain call */
-    sb_puts(sb, s ? "" : "'");
-    sb_puts(sb, op->name);
-    sb_putc(sb, '(');
+    pr_puts(sb, s ? "" : "'");
+    pr_puts(sb, op->name);
+    pr_putc(sb, '(');
     args_print(sb, k, n, st, ", ");
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 static void unresolved_function_print(StrBuf *sb, const Node *f, PrintStyle st) {
@@ -274,36 +274,36 @@ static void unresolved_function_print(StrBuf *sb, const Node *f, PrintStyle st) 
         }
     }
     bool s = st != PS_STRING;
-    if (!s) sb_putc(sb, '\'');
+    if (!s) pr_putc(sb, '\'');
     if (s)
         name_parts_print(sb, f->u.un.name, true);
     else
         name_parts_print(sb, f->u.un.name, false);
-    sb_putc(sb, '(');
-    if (f->flags & NF_DISTINCT) sb_puts(sb, s ? "DISTINCT " : "distinct ");
+    pr_putc(sb, '(');
+    if (f->flags & NF_DISTINCT) pr_puts(sb, s ? "DISTINCT " : "distinct ");
     if (s) {
         /* sql: arguments only; FILTER and WITHIN GROUP after */
         uint32_t nargs = f->u.un.nargs;
         if (nargs > f->nkids) nargs = f->nkids;
         args_print(sb, f->kids, nargs, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         uint32_t i = nargs;
         if ((f->flags & NF_HAS_FILTER) && i < f->nkids) {
-            sb_puts(sb, " FILTER (WHERE ");
+            pr_puts(sb, " FILTER (WHERE ");
             expr_print_style(sb, f->kids[i++], st);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         if (f->u.un.norder && i < f->nkids) {
-            sb_puts(sb, " WITHIN GROUP (ORDER BY ");
+            pr_puts(sb, " WITHIN GROUP (ORDER BY ");
             args_print(sb, node_kids_from(f, i), f->nkids - i, st, ", ");
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
-        if (f->u.un.ignore_nulls) sb_puts(sb, " IGNORE NULLS");
+        if (f->u.un.ignore_nulls) pr_puts(sb, " IGNORE NULLS");
         return;
     }
     /* toString: Spark prints children = arguments ++ filter ++ ordering */
     args_print(sb, f->kids, f->nkids, st, ", ");
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 /* ---- literals ---- */
@@ -317,7 +317,7 @@ static void literal_print(StrBuf *sb, const Value *v, PrintStyle st) {
         /* usePrettyExpression: strings bare, numbers in toString form, NULL */
         const DataType *t = v->type ? v->type : &TYPE_NULL;
         if (v->is_null) {
-            sb_puts(sb, "NULL");
+            pr_puts(sb, "NULL");
             return;
         }
         if (type_is_string(t) || type_is_numeric(t)) {
@@ -351,10 +351,10 @@ static void frame_bound_sql(StrBuf *sb, const Node *b, PrintStyle st) {
         expr_print_style(sb, b, st);
     } else if (is_unary_minus(b, &operand)) {
         expr_print_style(sb, operand, st);
-        sb_puts(sb, " PRECEDING");
+        pr_puts(sb, " PRECEDING");
     } else {
         expr_print_style(sb, b, st);
-        sb_puts(sb, " FOLLOWING");
+        pr_puts(sb, " FOLLOWING");
     }
 }
 
@@ -363,30 +363,30 @@ static void window_spec_print(StrBuf *sb, const Node *w, PrintStyle st) {
     if (np + no > w->nkids) np = no = 0;
     if (st == PS_STRING) {
         /* children = partitionSpec ++ orderSpec :+ frameSpecification */
-        sb_puts(sb, "windowspecdefinition(");
+        pr_puts(sb, "windowspecdefinition(");
         args_print(sb, w->kids, w->nkids, st, ", ");
-        if (!w->u.wspec.has_frame) sb_puts(sb, w->nkids ? ", unspecifiedframe$()" : "unspecifiedframe$()");
-        sb_putc(sb, ')');
+        if (!w->u.wspec.has_frame) pr_puts(sb, w->nkids ? ", unspecifiedframe$()" : "unspecifiedframe$()");
+        pr_putc(sb, ')');
         return;
     }
-    sb_putc(sb, '(');
+    pr_putc(sb, '(');
     bool any = false;
     if (np) {
-        sb_puts(sb, "PARTITION BY ");
+        pr_puts(sb, "PARTITION BY ");
         args_print(sb, w->kids, np, st, ", ");
         any = true;
     }
     if (no) {
-        if (any) sb_putc(sb, ' ');
-        sb_puts(sb, "ORDER BY ");
+        if (any) pr_putc(sb, ' ');
+        pr_puts(sb, "ORDER BY ");
         args_print(sb, node_kids_from(w, np), no, st, ", ");
         any = true;
     }
     if (w->u.wspec.has_frame && np + no < w->nkids) {
-        if (any) sb_putc(sb, ' ');
+        if (any) pr_putc(sb, ' ');
         expr_print_style(sb, w->kids[np + no], st);
     }
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 /* ---- subqueries ---- */
@@ -399,19 +399,22 @@ static void subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
                           : e->kind == NK_Exists       ? "exists"
                           : e->kind == NK_LateralSubquery ? "lateral-subquery"
                                                        : "list";
-        sb_printf(sb, "%s#%llu [", tag, (unsigned long long)e->u.subq.id);
+        pr_puts(sb, tag);
+        pr_putc(sb, '#');
+        print_uint64(sb, (unsigned long long)e->u.subq.id);
+        pr_puts(sb, " [");
         args_print(sb, node_kids_from(e, first), e->nkids - first, st, " && ");
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     }
     const char *name = e->kind == NK_ScalarSubquery ? "scalarsubquery"
                        : e->kind == NK_Exists       ? "exists"
                        : e->kind == NK_LateralSubquery ? "lateralsubquery"
                                                     : "listquery";
-    sb_puts(sb, name);
-    sb_putc(sb, '(');
+    pr_puts(sb, name);
+    pr_putc(sb, '(');
     args_print(sb, node_kids_from(e, first), e->nkids - first, st, ", ");
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 static void in_subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
@@ -421,43 +424,43 @@ static void in_subquery_print(StrBuf *sb, const Node *e, PrintStyle st) {
         if (nv == 1) {
             expr_print_style(sb, e->kids[0], st);
         } else {
-            sb_puts(sb, "named_struct(");
+            pr_puts(sb, "named_struct(");
             for (uint32_t i = 0; i < nv; i++) {
-                if (i) sb_puts(sb, ", ");
+                if (i) pr_puts(sb, ", ");
                 /* Spark's InSubquery.value: a named value is keyed by its name */
                 const Node *k = e->kids[i];
                 if (k->kind == NK_AttributeReference || k->kind == NK_Alias) sb_printf(sb, "%s, ", k->u.attr.name);
                 else if (k->kind == NK_UnresolvedAttribute) {
                     for (uint32_t j = 0; j < k->u.un.name.n; j++) sb_printf(sb, "%s%s", j ? "." : "", k->u.un.name.v[j]);
-                    sb_puts(sb, ", ");
+                    pr_puts(sb, ", ");
                 } else sb_printf(sb, "_%u, ", i);
                 expr_print_style(sb, k, st);
             }
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
-        sb_puts(sb, " IN (");
+        pr_puts(sb, " IN (");
         subquery_print(sb, e, st);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     }
-    sb_putc(sb, '(');
+    pr_putc(sb, '(');
     if (nv == 1) {
         expr_print_style(sb, e->kids[0], st);
     } else {
-        sb_putc(sb, '(');
+        pr_putc(sb, '(');
         args_print(sb, e->kids, nv, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
     }
-    sb_puts(sb, " IN (");
+    pr_puts(sb, " IN (");
     subquery_print(sb, e, st);
-    sb_puts(sb, "))");
+    pr_puts(sb, "))");
 }
 
 /* ---- the dispatcher ---- */
 
 void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     if (!e) {
-        sb_puts(sb, "null");
+        pr_puts(sb, "null");
         return;
     }
     bool s = st != PS_STRING;
@@ -468,20 +471,20 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         if (s) {
             name_parts_print(sb, e->u.un.name, true);
         } else {
-            sb_putc(sb, '\'');
+            pr_putc(sb, '\'');
             unresolved_name_print(sb, e->u.un.name);
         }
         return;
     case NK_UnresolvedStar:
         if (e->u.un.name.n) {
             name_parts_print(sb, e->u.un.name, s);
-            sb_putc(sb, '.');
+            pr_putc(sb, '.');
         }
-        sb_putc(sb, '*');
+        pr_putc(sb, '*');
         if (e->nkids) {
-            sb_puts(sb, " EXCEPT (");
+            pr_puts(sb, " EXCEPT (");
             args_print(sb, e->kids, e->nkids, st, ", ");
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     case NK_UnresolvedAlias:
@@ -489,46 +492,46 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
             if (e->nkids) expr_print_style(sb, e->kids[0], st);
             return;
         }
-        sb_puts(sb, "unresolvedalias(");
+        pr_puts(sb, "unresolvedalias(");
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case NK_UnresolvedFunction: unresolved_function_print(sb, e, st); return;
     case NK_UnresolvedExtractValue:
         if (e->nkids < 2) break;
         expr_print_style(sb, e->kids[0], st);
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         expr_print_style(sb, e->kids[1], st);
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     case NK_UnresolvedOrdinal: sb_printf(sb, "unresolvedordinal(%d)", e->u.ordinal.ordinal); return;
     case NK_UnresolvedIdentifierExpr:
-        sb_puts(sb, s ? "IDENTIFIER(" : "'IDENTIFIER(");
+        pr_puts(sb, s ? "IDENTIFIER(" : "'IDENTIFIER(");
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         if (e->u.idexpr.is_function) {
-            sb_putc(sb, '(');
-            if (e->u.idexpr.distinct) sb_puts(sb, s ? "DISTINCT " : "distinct ");
+            pr_putc(sb, '(');
+            if (e->u.idexpr.distinct) pr_puts(sb, s ? "DISTINCT " : "distinct ");
             if (e->nkids > 1) args_print(sb, node_kids_from(e, 1), e->nkids - 1, st, ", ");
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     case NK_UnresolvedNamedLambdaVariable:
-        if (!s) sb_puts(sb, "lambda '");
+        if (!s) pr_puts(sb, "lambda '");
         name_parts_print(sb, e->u.un.name, false);
         return;
     case NK_UnresolvedWindowExpression:
         if (s) {
             if (e->nkids) expr_print_style(sb, e->kids[0], st);
-            sb_puts(sb, " OVER ");
+            pr_puts(sb, " OVER ");
             name_parts_print(sb, e->u.un.name, true);
             return;
         }
-        sb_puts(sb, "unresolvedwindowexpression(");
+        pr_puts(sb, "unresolvedwindowexpression(");
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, ", WindowSpecReference(");
+        pr_puts(sb, ", WindowSpecReference(");
         name_parts_print(sb, e->u.un.name, false);
-        sb_puts(sb, "))");
+        pr_puts(sb, "))");
         return;
     case NK_NamedParameter:
         if (s)
@@ -538,65 +541,65 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         return;
     case NK_PosParameter:
         if (s)
-            sb_putc(sb, '?');
+            pr_putc(sb, '?');
         else
             sb_printf(sb, "posparameter(%d)", e->u.pos.index);
         return;
 
     case NK_Alias:
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, " AS ");
+        pr_puts(sb, " AS ");
         if (s) {
             ident_print_if_needed(sb, e->u.attr.name ? e->u.attr.name : "");
             return;
         }
-        sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+        pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
         id_print(sb, e->u.attr.id);
         type_suffix(sb, e, e->nkids && e->kids[0] ? e->kids[0]->type : e->type);
         return;
     case NK_AttributeReference:
         if (st == PS_PRETTY) {
-            sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+            pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
         } else if (st == PS_SQL) {
             for (uint32_t i = 0; i < e->u.attr.qualifier.n; i++) {
                 ident_print_if_needed(sb, e->u.attr.qualifier.v[i]);
-                sb_putc(sb, '.');
+                pr_putc(sb, '.');
             }
             ident_print_if_needed(sb, e->u.attr.name ? e->u.attr.name : "");
         } else {
-            sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+            pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
             id_print(sb, e->u.attr.id);
             type_suffix(sb, e, e->type);
         }
         return;
     case NK_OuterReference:
-        sb_puts(sb, "outer(");
+        pr_puts(sb, "outer(");
         /* OuterReference is not an Attribute: the pretty rewrite does not reach
            inside, so Spark shows the qualified sql of the attribute */
         if (e->nkids) expr_print_style(sb, e->kids[0], s ? PS_SQL : PS_STRING);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case NK_LateralColumnAliasReference: {
-        sb_puts(sb, "lateralAliasReference(");
+        pr_puts(sb, "lateralAliasReference(");
         /* Spark: the name parts as written, quoted if needed (`foo.a`, `New_Salary`) */
         if (e->u.lca.name.n)
             name_parts_print(sb, e->u.lca.name, true);
         else if (e->nkids && e->kids[0] && e->kids[0]->kind == NK_AttributeReference && e->kids[0]->u.attr.name)
-            sb_puts(sb, e->kids[0]->u.attr.name);
-        sb_putc(sb, ')');
+            pr_puts(sb, e->kids[0]->u.attr.name);
+        pr_putc(sb, ')');
         return;
     }
     case NK_VariableReference:
-        sb_puts(sb, "variablereference(");
+        pr_puts(sb, "variablereference(");
         name_parts_print(sb, e->u.attr.qualifier, false);
-        if (e->u.attr.qualifier.n) sb_putc(sb, '.');
-        sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
-        sb_putc(sb, '=');
+        if (e->u.attr.qualifier.n) pr_putc(sb, '.');
+        pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+        pr_putc(sb, '=');
         if (e->u.attr.value)
             value_print_sql(sb, e->u.attr.value);
         else
-            sb_puts(sb, "NULL");
-        sb_putc(sb, ')');
+            pr_puts(sb, "NULL");
+        pr_putc(sb, ')');
         return;
 
     case NK_Call:
@@ -611,10 +614,10 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     case NK_SQLScalarFunction: {
         /* Spark: name(inputs) — a SQLScalarFunction shows its inputs, not its body */
         uint32_t n = e->kind == NK_SQLScalarFunction && e->nkids ? e->nkids - 1 : e->nkids;
-        sb_puts(sb, e->u.sqlfn.name ? e->u.sqlfn.name : "");
-        sb_putc(sb, '(');
+        pr_puts(sb, e->u.sqlfn.name ? e->u.sqlfn.name : "");
+        pr_putc(sb, '(');
         args_print(sb, e->kids, n, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     }
     case NK_AggregateExpression:
@@ -634,43 +637,43 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
             return;
         }
         if (s) {
-            sb_puts(sb, e->u.cast.try_ ? "TRY_CAST(" : "CAST(");
+            pr_puts(sb, e->u.cast.try_ ? "TRY_CAST(" : "CAST(");
             expr_print_style(sb, e->kids[0], st);
-            sb_puts(sb, " AS ");
+            pr_puts(sb, " AS ");
             type_print_sql(sb, t);
         } else {
-            sb_puts(sb, e->u.cast.try_ ? "try_cast(" : "cast(");
+            pr_puts(sb, e->u.cast.try_ ? "try_cast(" : "cast(");
             expr_print_style(sb, e->kids[0], st);
-            sb_puts(sb, " as ");
+            pr_puts(sb, " as ");
             type_print_catalog(sb, t);
         }
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     }
     case NK_CaseWhen: {
         uint32_t n = e->nkids, nb = (e->u.casew.has_else && n ? n - 1 : n) / 2;
-        sb_puts(sb, "CASE");
+        pr_puts(sb, "CASE");
         for (uint32_t i = 0; i < nb; i++) {
-            sb_puts(sb, " WHEN ");
+            pr_puts(sb, " WHEN ");
             expr_print_style(sb, e->kids[2 * i], st);
-            sb_puts(sb, " THEN ");
+            pr_puts(sb, " THEN ");
             expr_print_style(sb, e->kids[2 * i + 1], st);
         }
         if (e->u.casew.has_else && n) {
-            sb_puts(sb, " ELSE ");
+            pr_puts(sb, " ELSE ");
             expr_print_style(sb, e->kids[n - 1], st);
         }
-        sb_puts(sb, " END");
+        pr_puts(sb, " END");
         return;
     }
     case NK_In:
         if (!e->nkids) break;
-        if (s) sb_putc(sb, '(');
+        if (s) pr_putc(sb, '(');
         expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, " IN (");
+        pr_puts(sb, " IN (");
         args_print(sb, node_kids_from(e, 1), e->nkids - 1, st, s ? ", " : ",");
-        sb_putc(sb, ')');
-        if (s) sb_putc(sb, ')');
+        pr_putc(sb, ')');
+        if (s) pr_putc(sb, ')');
         return;
     case NK_InSubquery: in_subquery_print(sb, e, st); return;
     case NK_ScalarSubquery:
@@ -680,7 +683,7 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     case NK_GetStructField: {
         if (!e->nkids) break;
         expr_print_style(sb, e->kids[0], st);
-        sb_putc(sb, '.');
+        pr_putc(sb, '.');
         const char *name = e->u.field.name;
         if (!name && e->kids[0] && e->kids[0]->type && e->kids[0]->type->id == T_STRUCT && e->u.field.ordinal >= 0 &&
             e->u.field.ordinal < e->kids[0]->type->nfields)
@@ -689,24 +692,24 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
         if (st == PS_SQL)
             ident_print_if_needed(sb, name);
         else
-            sb_puts(sb, name);
+            pr_puts(sb, name);
         return;
     }
     case NK_SortOrder:
         if (!e->nkids) break;
         expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, e->u.sort_order.descending ? " DESC" : " ASC");
-        sb_puts(sb, e->u.sort_order.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+        pr_puts(sb, e->u.sort_order.descending ? " DESC" : " ASC");
+        pr_puts(sb, e->u.sort_order.nulls_first ? " NULLS FIRST" : " NULLS LAST");
         return;
     case NK_WindowExpression:
         if (e->nkids < 2) break;
         expr_print_style(sb, e->kids[0], st);
-        sb_puts(sb, s ? " OVER " : " ");
+        pr_puts(sb, s ? " OVER " : " ");
         expr_print_style(sb, e->kids[1], st);
         return;
     case NK_WindowSpecDefinition:
         if (e->u.wspec.ref_name && !e->nkids) {
-            sb_puts(sb, e->u.wspec.ref_name);
+            pr_puts(sb, e->u.wspec.ref_name);
             return;
         }
         window_spec_print(sb, e, st);
@@ -714,65 +717,65 @@ void expr_print_style(StrBuf *sb, const Node *e, PrintStyle st) {
     case NK_SpecifiedWindowFrame:
         if (e->nkids < 2) break;
         if (!s) {
-            sb_puts(sb, e->u.frame.type == FRAME_ROWS ? "specifiedwindowframe(RowFrame, "
+            pr_puts(sb, e->u.frame.type == FRAME_ROWS ? "specifiedwindowframe(RowFrame, "
                                                       : "specifiedwindowframe(RangeFrame, ");
             expr_print_style(sb, e->kids[0], st);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             expr_print_style(sb, e->kids[1], st);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
             return;
         }
-        sb_puts(sb, e->u.frame.type == FRAME_ROWS ? "ROWS BETWEEN " : "RANGE BETWEEN ");
+        pr_puts(sb, e->u.frame.type == FRAME_ROWS ? "ROWS BETWEEN " : "RANGE BETWEEN ");
         frame_bound_sql(sb, e->kids[0], st);
-        sb_puts(sb, " AND ");
+        pr_puts(sb, " AND ");
         frame_bound_sql(sb, e->kids[1], st);
         return;
     case NK_FrameBoundary:
         switch (e->u.bound.type) {
-        case BOUND_UNBOUNDED_PRECEDING: sb_puts(sb, s ? "UNBOUNDED PRECEDING" : "unboundedpreceding$()"); return;
-        case BOUND_UNBOUNDED_FOLLOWING: sb_puts(sb, s ? "UNBOUNDED FOLLOWING" : "unboundedfollowing$()"); return;
-        case BOUND_CURRENT_ROW: sb_puts(sb, s ? "CURRENT ROW" : "currentrow$()"); return;
+        case BOUND_UNBOUNDED_PRECEDING: pr_puts(sb, s ? "UNBOUNDED PRECEDING" : "unboundedpreceding$()"); return;
+        case BOUND_UNBOUNDED_FOLLOWING: pr_puts(sb, s ? "UNBOUNDED FOLLOWING" : "unboundedfollowing$()"); return;
+        case BOUND_CURRENT_ROW: pr_puts(sb, s ? "CURRENT ROW" : "currentrow$()"); return;
         }
         return;
     case NK_LambdaFunction:
-        sb_puts(sb, "lambdafunction(");
+        pr_puts(sb, "lambdafunction(");
         args_print(sb, e->kids, e->nkids, st, ", ");
         /* LambdaFunction(function, arguments, hidden): hidden for a plain expression in a function slot */
-        if (!s) sb_puts(sb, (e->flags & NF_IMPLICIT) ? (e->nkids ? ", true" : "true") : (e->nkids ? ", false" : "false"));
-        sb_putc(sb, ')');
+        if (!s) pr_puts(sb, (e->flags & NF_IMPLICIT) ? (e->nkids ? ", true" : "true") : (e->nkids ? ", false" : "false"));
+        pr_putc(sb, ')');
         return;
     case NK_NamedLambdaVariable:
         if (s) {
-            sb_puts(sb, "namedlambdavariable()");
+            pr_puts(sb, "namedlambdavariable()");
             return;
         }
-        sb_puts(sb, "lambda ");
-        sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+        pr_puts(sb, "lambda ");
+        pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
         id_print(sb, e->u.attr.id);
         type_suffix(sb, e, e->type);
         return;
     case NK_NamedArgument:
-        sb_puts(sb, e->u.named.name ? e->u.named.name : "");
-        sb_puts(sb, " => ");
+        pr_puts(sb, e->u.named.name ? e->u.named.name : "");
+        pr_puts(sb, " => ");
         if (e->nkids) expr_print_style(sb, e->kids[0], st);
         return;
     case NK_ExprList:
-        sb_putc(sb, '(');
+        pr_putc(sb, '(');
         args_print(sb, e->kids, e->nkids, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case NK_GroupingSets:
     case NK_Cube:
     case NK_Rollup:
-        sb_puts(sb, e->kind == NK_Cube ? "cube(" : e->kind == NK_Rollup ? "rollup(" : "groupingsets(");
+        pr_puts(sb, e->kind == NK_Cube ? "cube(" : e->kind == NK_Rollup ? "rollup(" : "groupingsets(");
         args_print(sb, e->kids, e->nkids, st, ", ");
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
-    case NK_Star: sb_putc(sb, '*'); return;
+    case NK_Star: pr_putc(sb, '*'); return;
     default: break;
     }
     /* a plan where an expression was expected, or a malformed node */
-    sb_puts(sb, node_kind_name(e->kind));
+    pr_puts(sb, node_kind_name(e->kind));
 }
 
 void expr_print(StrBuf *sb, const Node *e) { expr_print_style(sb, e, PS_STRING); }
@@ -823,21 +826,21 @@ const char *expr_sql(Arena *a, const Node *e) {
 const char *sql_id_dotted(Arena *a, const char *s) {
     StrBuf sb;
     sb_init(&sb, a, 64);
-    sb_putc(&sb, '`');
+    pr_putc(&sb, '`');
     for (const char *p = s; *p; p++) {
-        if (*p == '.') sb_puts(&sb, "`.`");
-        else if (*p == '`') sb_puts(&sb, "``");
-        else sb_putc(&sb, *p);
+        if (*p == '.') pr_puts(&sb, "`.`");
+        else if (*p == '`') pr_puts(&sb, "``");
+        else pr_putc(&sb, *p);
     }
-    sb_putc(&sb, '`');
+    pr_putc(&sb, '`');
     return sb_str(&sb);
 }
 
 const char *expr_sql_quoted(Arena *a, const Node *e) {
     StrBuf sb;
     sb_init(&sb, a, 64);
-    sb_putc(&sb, '"');
+    pr_putc(&sb, '"');
     expr_print_style(&sb, e, PS_PRETTY);
-    sb_putc(&sb, '"');
+    pr_putc(&sb, '"');
     return sb_str(&sb);
 }

@@ -12,30 +12,30 @@
 
 /* digits (no leading zeros) and decimal exponent e: value = 0.d1d2... × 10^e */
 static void java_format(StrBuf *sb, bool neg, const char *digits, int nd, int e) {
-    if (neg) sb_putc(sb, '-');
+    if (neg) pr_putc(sb, '-');
     /* Java: plain when 10^-3 <= |v| < 10^7, i.e. -2 <= e <= 7 */
     if (e > -3 && e <= 7) {
         if (e <= 0) {
-            sb_puts(sb, "0.");
-            for (int i = 0; i < -e; i++) sb_putc(sb, '0');
-            sb_putn(sb, digits, (size_t)nd);
+            pr_puts(sb, "0.");
+            for (int i = 0; i < -e; i++) pr_putc(sb, '0');
+            pr_putn(sb, digits, (size_t)nd);
         } else if (nd <= e) {
-            sb_putn(sb, digits, (size_t)nd);
-            for (int i = nd; i < e; i++) sb_putc(sb, '0');
-            sb_puts(sb, ".0");
+            pr_putn(sb, digits, (size_t)nd);
+            for (int i = nd; i < e; i++) pr_putc(sb, '0');
+            pr_puts(sb, ".0");
         } else {
-            sb_putn(sb, digits, (size_t)e);
-            sb_putc(sb, '.');
-            sb_putn(sb, digits + e, (size_t)(nd - e));
+            pr_putn(sb, digits, (size_t)e);
+            pr_putc(sb, '.');
+            pr_putn(sb, digits + e, (size_t)(nd - e));
         }
         return;
     }
-    sb_putc(sb, digits[0]);
-    sb_putc(sb, '.');
+    pr_putc(sb, digits[0]);
+    pr_putc(sb, '.');
     if (nd > 1)
-        sb_putn(sb, digits + 1, (size_t)(nd - 1));
+        pr_putn(sb, digits + 1, (size_t)(nd - 1));
     else
-        sb_putc(sb, '0');
+        pr_putc(sb, '0');
     sb_printf(sb, "E%d", e - 1);
 }
 
@@ -363,15 +363,15 @@ static void dtoa(Digits *o, int bin_exp, uint64_t fract_bits, int nsig) {
 
 static bool special(StrBuf *sb, double d) {
     if (isnan(d)) {
-        sb_puts(sb, "NaN");
+        pr_puts(sb, "NaN");
         return true;
     }
     if (isinf(d)) {
-        sb_puts(sb, d < 0 ? "-Infinity" : "Infinity");
+        pr_puts(sb, d < 0 ? "-Infinity" : "Infinity");
         return true;
     }
     if (d == 0) {
-        sb_puts(sb, signbit(d) ? "-0.0" : "0.0");
+        pr_puts(sb, signbit(d) ? "-0.0" : "0.0");
         return true;
     }
     return false;

@@ -16,7 +16,7 @@ static void list(StrBuf *sb, Node *const *v, uint32_t n) { expr_list_print(sb, v
 /* `, [a, b]` unless empty (Spark drops empty Seqs from argString) */
 static void opt_list(StrBuf *sb, bool *first, Node *const *v, uint32_t n) {
     if (!n) return;
-    if (!*first) sb_puts(sb, ", ");
+    if (!*first) pr_puts(sb, ", ");
     *first = false;
     list(sb, v, n);
 }
@@ -30,18 +30,18 @@ static uint32_t shown_of(uint32_t n) { return n > PRINT_MAX_FIELDS ? PRINT_MAX_F
 
 static void str_list(StrBuf *sb, const char *const *v, uint32_t n) {
     uint32_t shown = shown_of(n);
-    sb_putc(sb, '[');
+    pr_putc(sb, '[');
     for (uint32_t i = 0; i < shown; i++) {
-        if (i) sb_puts(sb, ", ");
-        sb_puts(sb, v[i] ? v[i] : "");
+        if (i) pr_puts(sb, ", ");
+        pr_puts(sb, v[i] ? v[i] : "");
     }
     more_fields(sb, n, shown, ", ");
-    sb_putc(sb, ']');
+    pr_putc(sb, ']');
 }
 
 static void backquoted_name(StrBuf *sb, NameParts np) {
     for (uint32_t i = 0; i < np.n; i++) {
-        if (i) sb_putc(sb, '.');
+        if (i) pr_putc(sb, '.');
         sb_put_quoted_ident(sb, np.v[i]);
     }
 }
@@ -50,7 +50,7 @@ static void backquoted_name(StrBuf *sb, NameParts np) {
  * one-part name is left as the analyzer gave it: only it knows the current
  * namespace). */
 static void catalog_name(StrBuf *sb, NameParts np) {
-    if (np.n == 2) sb_puts(sb, "`spark_catalog`.");
+    if (np.n == 2) pr_puts(sb, "`spark_catalog`.");
     backquoted_name(sb, np);
 }
 
@@ -76,19 +76,19 @@ static void join_type_print(StrBuf *sb, const Node *n) {
     } else if (n->u.join.nusing) {
         sb_printf(sb, "UsingJoin(%s,List(", t);
         for (uint32_t i = 0; i < n->u.join.nusing; i++) {
-            if (i) sb_puts(sb, ", ");
-            sb_puts(sb, n->u.join.using_cols[i]);
+            if (i) pr_puts(sb, ", ");
+            pr_puts(sb, n->u.join.using_cols[i]);
         }
-        sb_puts(sb, "))");
+        pr_puts(sb, "))");
     } else {
-        sb_puts(sb, t);
+        pr_puts(sb, t);
     }
 }
 
 /* The source text of an expression or clause, when the statement text is known. */
 static bool source_text(StrBuf *sb, const Node *e, const char *sql, size_t len) {
     if (!sql || !e || e->start < 0 || e->stop < e->start || (size_t)e->stop >= len) return false;
-    sb_putn(sb, sql + e->start, (size_t)(e->stop - e->start + 1));
+    pr_putn(sb, sql + e->start, (size_t)(e->stop - e->start + 1));
     return true;
 }
 
@@ -107,19 +107,19 @@ static void query_column_names(StrBuf *sb, const Node *q) {
     while (q && (q->kind == NK_SubqueryAlias || q->kind == NK_Sort || q->kind == NK_Distinct ||
                  q->kind == NK_GlobalLimit || q->kind == NK_LocalLimit || q->kind == NK_WithCTE) && q->nkids)
         q = q->kind == NK_WithCTE ? q->kids[q->nkids - 1] : q->kids[0];
-    sb_putc(sb, '[');
+    pr_putc(sb, '[');
     if (q && (q->kind == NK_Project || q->kind == NK_Aggregate || q->kind == NK_LocalRelation)) {
         uint32_t from = q->kind == NK_Aggregate ? q->u.aggregate.ngroup : 0;
         for (uint32_t i = from; i < q->nexprs; i++) {
             const Node *e = q->exprs[i];
-            if (i > from) sb_puts(sb, ", ");
+            if (i > from) pr_puts(sb, ", ");
             if (e && (e->kind == NK_Alias || e->kind == NK_AttributeReference))
-                sb_puts(sb, e->u.attr.name ? e->u.attr.name : "");
+                pr_puts(sb, e->u.attr.name ? e->u.attr.name : "");
             else
                 expr_print_style(sb, e, PS_PRETTY);
         }
     }
-    sb_putc(sb, ']');
+    pr_putc(sb, ']');
 }
 
 bool plan_kids_are_inner(const Node *n) {
@@ -163,7 +163,7 @@ static bool use_namespace_is_schema(const Node *n, const char *sql, size_t len) 
  * files mask it. */
 static void catalog_object(StrBuf *sb, const Node *n) {
     if (n->u.ddl.catalog_plugin) sb_printf(sb, "%s@xxxxxxxx, ", n->u.ddl.catalog_plugin);
-    else sb_puts(sb, "V2SessionCatalog(spark_catalog), ");
+    else pr_puts(sb, "V2SessionCatalog(spark_catalog), ");
 }
 
 
@@ -173,14 +173,14 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
     case NK_CreateNamespace:
     case NK_DropNamespace:
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedNamespace ");
+        pr_puts(&sb, "ResolvedNamespace ");
         catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
     case NK_UseNamespace:
         if (n->u.ddl.namespace_only || use_namespace_is_schema(n, sql, len)) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedNamespace ");
+        pr_puts(&sb, "ResolvedNamespace ");
         catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
@@ -188,21 +188,21 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
     case NK_ShowTables:
         if (!n->u.ddl.catalog) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedNamespace ");
+        pr_puts(&sb, "ResolvedNamespace ");
         catalog_object(&sb, n);
         str_list(&sb, n->u.ddl.name.v, n->u.ddl.name.n);
         return sb_str(&sb);
     case NK_CreateTable:
         if (!n->u.ddl.catalog_plugin) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedIdentifier ");
+        pr_puts(&sb, "ResolvedIdentifier ");
         catalog_object(&sb, n);
         name_parts_print(&sb, n->u.ddl.name, true);
         return sb_str(&sb);
     case NK_DropTable:
         if (n->u.ddl.is_view) return NULL;
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedIdentifier ");
+        pr_puts(&sb, "ResolvedIdentifier ");
         catalog_object(&sb, n);
         if (n->u.ddl.catalog_plugin) {
             name_parts_print(&sb, n->u.ddl.name, true);
@@ -212,18 +212,18 @@ const char *plan_synthetic_child(Arena *a, const Node *n, const char *sql, size_
             /* the namespace and table, without the catalog */
             NameParts np = n->u.ddl.name;
             uint32_t from = np.n > 2 ? np.n - 2 : 0;
-            if (np.n == 1) sb_puts(&sb, "default.");
+            if (np.n == 1) pr_puts(&sb, "default.");
             for (uint32_t i = from; i < np.n; i++) {
-                if (i > from) sb_putc(&sb, '.');
-                sb_puts(&sb, np.v[i]);
+                if (i > from) pr_putc(&sb, '.');
+                pr_puts(&sb, np.v[i]);
             }
         }
         return sb_str(&sb);
     case NK_DeclareVariable:
     case NK_DropVariable:
         sb_init(&sb, a, 64);
-        sb_puts(&sb, "ResolvedIdentifier org.apache.spark.sql.catalyst.analysis.FakeSystemCatalog$@xxxxxxxx, session.");
-        if (n->u.ddl.name.n) sb_puts(&sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
+        pr_puts(&sb, "ResolvedIdentifier org.apache.spark.sql.catalyst.analysis.FakeSystemCatalog$@xxxxxxxx, session.");
+        if (n->u.ddl.name.n) pr_puts(&sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
         return sb_str(&sb);
     default: return statement_synthetic_child(a, n);
     }
@@ -247,9 +247,9 @@ static void insert_line(StrBuf *sb, const Node *n) {
     const char *db = np.n >= 2 ? np.v[np.n - 2] : "default";
     StrBuf loc;
     sb_init(&loc, sb->arena, 64);
-    sb_puts(&loc, "file:[not included in comparison]/{warehouse_dir}/");
+    pr_puts(&loc, "file:[not included in comparison]/{warehouse_dir}/");
     if (strcasecmp(db, "default")) sb_printf(&loc, "%s.db/", db);
-    sb_puts(&loc, t);
+    pr_puts(&loc, t);
     sb_printf(sb, "InsertIntoHadoopFsRelationCommand %s, false, %s, [path=%s], Append, ", loc.data,
               file_format_name(n->u.ddl.provider), loc.data);
     sb_printf(sb, "`spark_catalog`.`%s`.`%s`, ", db, t);
@@ -260,30 +260,30 @@ static void insert_line(StrBuf *sb, const Node *n) {
 static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     switch (n->kind) {
     case NK_CreateView: {
-        sb_puts(sb, "CreateViewCommand ");
+        pr_puts(sb, "CreateViewCommand ");
         if (n->u.ddl.temporary)
             backquoted_name(sb, n->u.ddl.name);
         else
             catalog_name(sb, n->u.ddl.name);
         if (n->u.ddl.ncols && n->u.ddl.col_names) {
-            sb_puts(sb, ", [");
+            pr_puts(sb, ", [");
             for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
-                if (i) sb_puts(sb, ", ");
+                if (i) pr_puts(sb, ", ");
                 const char *cm = n->u.ddl.col_comments ? n->u.ddl.col_comments[i] : NULL;
                 if (cm)
                     sb_printf(sb, "(%s,Some(%s))", n->u.ddl.col_names[i], cm);
                 else
                     sb_printf(sb, "(%s,None)", n->u.ddl.col_names[i]);
             }
-            sb_putc(sb, ']');
+            pr_putc(sb, ']');
         }
         if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value); /* COMMENT */
         if (ddl_spec(n)->nprops) {                                 /* TBLPROPERTIES */
             const StmtSpec *sp = ddl_spec(n);
-            sb_puts(sb, ", [");
+            pr_puts(sb, ", [");
             for (uint32_t i = 0; i < sp->nprops; i++)
                 sb_printf(sb, "%s%s=%s", i ? ", " : "", sp->prop_keys[i], sp->prop_values[i] ? sp->prop_values[i] : "null");
-            sb_putc(sb, ']');
+            pr_putc(sb, ']');
         }
         if (n->u.ddl.text) sb_printf(sb, ", %s", n->u.ddl.text);
         bool temp = n->u.ddl.temporary;
@@ -297,35 +297,35 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
     case NK_CreateTable:
         if (n->u.ddl.catalog_plugin) {
             /* a v2 catalog's CreateTable / CreateTableAsSelect: the columns, ignoreIfExists */
-            sb_puts(sb, n->nkids ? "CreateTableAsSelect " : "CreateTable ");
+            pr_puts(sb, n->nkids ? "CreateTableAsSelect " : "CreateTable ");
             if (!n->nkids) {
-                sb_putc(sb, '[');
+                pr_putc(sb, '[');
                 for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
-                    if (i) sb_puts(sb, ", ");
-                    sb_puts(sb, n->u.ddl.col_names[i]);
+                    if (i) pr_puts(sb, ", ");
+                    pr_puts(sb, n->u.ddl.col_names[i]);
                 }
-                sb_puts(sb, "], ");
+                pr_puts(sb, "], ");
             }
-            sb_puts(sb, bool_str(n->u.ddl.if_not_exists));
+            pr_puts(sb, bool_str(n->u.ddl.if_not_exists));
             return;
         }
         if (n->nkids) {
-            sb_puts(sb, "CreateDataSourceTableAsSelectCommand ");
+            pr_puts(sb, "CreateDataSourceTableAsSelectCommand ");
             catalog_name(sb, n->u.ddl.name);
-            sb_puts(sb, n->u.ddl.if_not_exists ? ", Ignore, " : n->u.ddl.or_replace ? ", Overwrite, " : ", ErrorIfExists, ");
+            pr_puts(sb, n->u.ddl.if_not_exists ? ", Ignore, " : n->u.ddl.or_replace ? ", Overwrite, " : ", ErrorIfExists, ");
             query_column_names(sb, n->kids[0]);
         } else {
-            sb_puts(sb, "CreateDataSourceTableCommand ");
+            pr_puts(sb, "CreateDataSourceTableCommand ");
             catalog_name(sb, n->u.ddl.name);
             sb_printf(sb, ", %s", bool_str(n->u.ddl.if_not_exists));
         }
         return;
     case NK_DropTable:
         if (n->u.ddl.is_view && n->u.ddl.temporary) {
-            sb_puts(sb, "DropTempViewCommand ");
+            pr_puts(sb, "DropTempViewCommand ");
             name_parts_print(sb, n->u.ddl.name, false);
         } else if (n->u.ddl.is_view) {
-            sb_puts(sb, "DropTableCommand ");
+            pr_puts(sb, "DropTableCommand ");
             catalog_name(sb, n->u.ddl.name);
             sb_printf(sb, ", %s, true, false", bool_str(n->u.ddl.if_exists));
         } else {
@@ -338,37 +338,37 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         return;
     case NK_UseNamespace:
         if (use_namespace_is_schema(n, sql, len)) {
-            sb_puts(sb, "SetNamespaceCommand ");
+            pr_puts(sb, "SetNamespaceCommand ");
             str_list(sb, n->u.ddl.name.v, n->u.ddl.name.n);
         } else {
-            sb_puts(sb, "SetCatalogAndNamespace");
+            pr_puts(sb, "SetCatalogAndNamespace");
         }
         return;
     case NK_DeclareVariable: {
-        sb_puts(sb, "CreateVariable defaultvalueexpression(");
+        pr_puts(sb, "CreateVariable defaultvalueexpression(");
         const Node *d = n->nexprs ? n->exprs[0] : NULL;
         if (d) {
             expr_print(sb, d);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             /* Spark echoes the DEFAULT text as written; the analyzer may have
                wrapped it in a cast, whose position is the original's */
             const Node *orig = d;
             while (orig->kind == NK_Cast && (orig->flags & NF_IMPLICIT) && orig->nkids) orig = orig->kids[0];
             expr_text(sb, orig, sql, len);
         } else {
-            sb_puts(sb, "null, null");
+            pr_puts(sb, "null, null");
         }
         sb_printf(sb, "), %s", bool_str(n->u.ddl.or_replace));
         return;
     }
     case NK_SetVariable:
-        sb_puts(sb, "SetVariable ");
+        pr_puts(sb, "SetVariable ");
         list(sb, n->exprs, n->nexprs);
         return;
     case NK_DropVariable: sb_printf(sb, "DropVariable %s", bool_str(n->u.ddl.if_exists)); return;
     case NK_SetConfig:
         if (!n->u.ddl.text) {
-            sb_puts(sb, "SetCommand None");
+            pr_puts(sb, "SetCommand None");
         } else if (n->u.ddl.value) {
             sb_printf(sb, "SetCommand (%s,Some(%s))", n->u.ddl.text, n->u.ddl.value);
         } else {
@@ -376,17 +376,17 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         }
         return;
     case NK_ResetConfig:
-        sb_puts(sb, "ResetCommand");
+        pr_puts(sb, "ResetCommand");
         if (n->u.ddl.text) sb_printf(sb, " %s", n->u.ddl.text);
         return;
     case NK_ExecuteImmediate: {
-        sb_puts(sb, "'ExecuteImmediateQuery ");
+        pr_puts(sb, "'ExecuteImmediateQuery ");
         uint32_t nu = n->u.ddl.nusing;
         if (1 + nu > n->nexprs) nu = n->nexprs ? n->nexprs - 1 : 0;
         bool first = true;
         opt_list(sb, &first, node_exprs_from(n, 1), nu);
         if (n->nexprs) {
-            if (!first) sb_puts(sb, ", ");
+            if (!first) pr_puts(sb, ", ");
             first = false;
             expr_print(sb, n->exprs[0]);
         }
@@ -397,7 +397,7 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
         if (node_resolved(n)) {
             insert_line(sb, n);
         } else {
-            sb_puts(sb, "'InsertIntoStatement ");
+            pr_puts(sb, "'InsertIntoStatement ");
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
@@ -406,10 +406,10 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
     case NK_ShowCatalogs: {
         /* ShowNamespaces / ShowTables [pattern, ]output; ShowCatalogsCommand [pattern] */
         bool catalogs = n->kind == NK_ShowCatalogs;
-        sb_puts(sb, catalogs ? "ShowCatalogsCommand" : n->kind == NK_ShowTables ? "ShowTables" : "ShowNamespaces");
+        pr_puts(sb, catalogs ? "ShowCatalogsCommand" : n->kind == NK_ShowTables ? "ShowTables" : "ShowNamespaces");
         if (n->u.ddl.value) sb_printf(sb, " %s", n->u.ddl.value);
         if (!catalogs && n->nexprs) {
-            sb_puts(sb, n->u.ddl.value ? ", " : " ");
+            pr_puts(sb, n->u.ddl.value ? ", " : " ");
             list(sb, n->exprs, n->nexprs);
         }
         return;
@@ -417,9 +417,9 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
     default:
         if (statement_print(sb, n, sql, len)) return;
         /* the statements whose Spark text is not printed yet: their keywords and target */
-        sb_puts(sb, n->u.ddl.text ? n->u.ddl.text : node_kind_name(n->kind));
+        pr_puts(sb, n->u.ddl.text ? n->u.ddl.text : node_kind_name(n->kind));
         if (n->u.ddl.name.n) {
-            sb_putc(sb, ' ');
+            pr_putc(sb, ' ');
             backquoted_name(sb, n->u.ddl.name);
         }
         return;
@@ -427,24 +427,24 @@ static void statement_line(StrBuf *sb, const Node *n, const char *sql, size_t le
 }
 
 static void generate_line(StrBuf *sb, const Node *n, bool unresolved) {
-    sb_puts(sb, "Generate ");
+    pr_puts(sb, "Generate ");
     if (n->nexprs) expr_print(sb, n->exprs[0]);
     sb_printf(sb, ", %s", bool_str(n->u.generate.outer));
     if (n->u.generate.qualifier.n) {
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         name_parts_print(sb, n->u.generate.qualifier, false);
     }
     if (n->nexprs > 1) {
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         list(sb, node_exprs_from(n, 1), n->nexprs - 1);
     } else if (n->u.generate.ncols) {
-        sb_puts(sb, ", [");
+        pr_puts(sb, ", [");
         for (uint32_t i = 0; i < n->u.generate.ncols; i++) {
-            if (i) sb_puts(sb, ", ");
-            if (unresolved) sb_putc(sb, '\'');
-            sb_puts(sb, n->u.generate.cols[i]);
+            if (i) pr_puts(sb, ", ");
+            if (unresolved) pr_putc(sb, '\'');
+            pr_puts(sb, n->u.generate.cols[i]);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
     }
 }
 
@@ -453,26 +453,26 @@ static void expand_line(StrBuf *sb, const Node *n) {
     if (no > n->nexprs) no = n->nexprs;
     Node *const *proj = node_exprs_from(n, no);
     uint32_t rest = n->nexprs - no;
-    sb_puts(sb, "Expand [");
+    pr_puts(sb, "Expand [");
     bool lists = rest == np;
     for (uint32_t i = 0; i < rest && lists; i++)
         if (!proj[i] || proj[i]->kind != NK_ExprList) lists = false;
     if (lists) {
         for (uint32_t i = 0; i < shown_of(np); i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             list(sb, proj[i]->kids, proj[i]->nkids);
         }
         more_fields(sb, np, shown_of(np), ", ");
     } else if (no) {
         uint32_t count = (rest + no - 1) / no;
         for (uint32_t i = 0; i < shown_of(count); i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             uint32_t k = rest - i * no < no ? rest - i * no : no;
             list(sb, proj + i * no, k);
         }
         more_fields(sb, count, shown_of(count), ", ");
     }
-    sb_puts(sb, "], ");
+    pr_puts(sb, "], ");
     list(sb, n->exprs, no);
 }
 
@@ -482,29 +482,29 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
            resolved looks at children only) */
         if (!node_resolved(n) && !plan_kids_are_inner(n) && n->kind != NK_ExecuteImmediate &&
             n->kind != NK_InsertInto && n->kind != NK_Explain)
-            sb_putc(sb, '\'');
+            pr_putc(sb, '\'');
         statement_line(sb, n, sql, len);
         return;
     }
     bool unresolved = !node_resolved(n);
-    if (unresolved) sb_putc(sb, '\'');
+    if (unresolved) pr_putc(sb, '\'');
     bool first = true;
     switch (n->kind) {
     case NK_UnresolvedRelation:
-        sb_puts(sb, "UnresolvedRelation ");
+        pr_puts(sb, "UnresolvedRelation ");
         str_list(sb, n->u.un.name.v, n->u.un.name.n);
         sb_printf(sb, ", [], %s", bool_str(n->u.un.is_streaming));
         return;
     case NK_UnresolvedTableValuedFunction:
-        sb_puts(sb, "UnresolvedTableValuedFunction ");
+        pr_puts(sb, "UnresolvedTableValuedFunction ");
         str_list(sb, n->u.un.name.v, n->u.un.name.n);
         if (n->nexprs) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             list(sb, n->exprs, n->nexprs);
         }
         return;
     case NK_UnresolvedInlineTable: {
-        sb_puts(sb, "UnresolvedInlineTable [");
+        pr_puts(sb, "UnresolvedInlineTable [");
         uint32_t nc = n->u.cols.ncols;
         if (nc) {
             for (uint32_t i = 0; i < nc; i++) sb_printf(sb, "%s%s", i ? ", " : "", n->u.cols.cols[i]);
@@ -512,9 +512,9 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             uint32_t w = n->nexprs && n->exprs[0] && n->exprs[0]->kind == NK_ExprList ? n->exprs[0]->nkids : 1;
             for (uint32_t i = 0; i < w; i++) sb_printf(sb, "%scol%u", i ? ", " : "", i + 1);
         }
-        sb_puts(sb, "], [");
+        pr_puts(sb, "], [");
         for (uint32_t i = 0; i < shown_of(n->nexprs); i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             const Node *row = n->exprs[i];
             if (row && row->kind == NK_ExprList)
                 list(sb, row->kids, row->nkids);
@@ -522,63 +522,63 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
                 list(sb, &n->exprs[i], 1);
         }
         more_fields(sb, n->nexprs, shown_of(n->nexprs), ", ");
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     }
     case NK_UnresolvedSubqueryColumnAliases:
-        sb_puts(sb, "UnresolvedSubqueryColumnAliases ");
+        pr_puts(sb, "UnresolvedSubqueryColumnAliases ");
         str_list(sb, n->u.cols.cols, n->u.cols.ncols);
         return;
     case NK_UnresolvedHaving:
-        sb_puts(sb, "UnresolvedHaving ");
+        pr_puts(sb, "UnresolvedHaving ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
         return;
     case NK_UnresolvedWith:
-        sb_puts(sb, "CTE [");
+        pr_puts(sb, "CTE [");
         for (uint32_t i = 1; i < n->nkids; i++) {
-            if (i > 1) sb_puts(sb, ", ");
+            if (i > 1) pr_puts(sb, ", ");
             const Node *k = n->kids[i];
             if (k && k->kind == NK_SubqueryAlias && k->u.alias.name.n)
-                sb_puts(sb, k->u.alias.name.v[k->u.alias.name.n - 1]);
+                pr_puts(sb, k->u.alias.name.v[k->u.alias.name.n - 1]);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     case NK_UnresolvedIdentifierPlan:
-        sb_puts(sb, "PlanWithUnresolvedIdentifier ");
+        pr_puts(sb, "PlanWithUnresolvedIdentifier ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
         return;
     case NK_UnresolvedGenerate: generate_line(sb, n, true); return;
     case NK_Unpivot:
         /* Unpivot(ids, values, aliases, variableColumnName, valueColumnNames, child) */
-        sb_puts(sb, "'Unpivot None, [");
+        pr_puts(sb, "'Unpivot None, [");
         for (uint32_t i = 0; i < n->nexprs; i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             list(sb, n->exprs[i]->kids, n->exprs[i]->nkids);
         }
         sb_printf(sb, "], %s", n->u.unpivot.var_name ? n->u.unpivot.var_name : "");
         return;
     case NK_Pivot:
         /* Pivot(groupByExprsOpt, pivotColumn, pivotValues, aggregates, child) */
-        sb_puts(sb, "'Pivot None, ");
+        pr_puts(sb, "'Pivot None, ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         list(sb, node_exprs_from(n, 1 + n->u.pivot.nagg), n->u.pivot.nvalues);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         list(sb, node_exprs_from(n, 1), n->u.pivot.nagg);
         return;
     case NK_WithWindowDefinition:
-        sb_puts(sb, "WithWindowDefinition [");
+        pr_puts(sb, "WithWindowDefinition [");
         for (uint32_t i = 0; i < n->nexprs; i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             const Node *w = n->exprs[i];
             sb_printf(sb, "%s=", w && w->kind == NK_WindowSpecDefinition && w->u.wspec.ref_name ? w->u.wspec.ref_name : "");
             expr_print(sb, w);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
-    case NK_OneRowRelation: sb_puts(sb, "OneRowRelation"); return;
+    case NK_OneRowRelation: pr_puts(sb, "OneRowRelation"); return;
     case NK_LocalRelation:
-        sb_puts(sb, n->u.local.nrows ? "LocalRelation " : "LocalRelation <empty>, ");
+        pr_puts(sb, n->u.local.nrows ? "LocalRelation " : "LocalRelation <empty>, ");
         list(sb, n->exprs, n->nexprs);
         return;
     case NK_Relation: {
@@ -586,49 +586,49 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         if (t && t->v2) {
             /* DataSourceV2Relation: output, catalog.identifier, the table's name (the in-memory
                catalogs name a table catalog.identifier too) */
-            sb_puts(sb, "RelationV2");
+            pr_puts(sb, "RelationV2");
             list(sb, n->exprs, n->nexprs);
-            sb_putc(sb, ' ');
+            pr_putc(sb, ' ');
             name_parts_print(sb, n->u.relation.name, true);
-            sb_putc(sb, ' ');
-            if (t->table_name) sb_puts(sb, t->table_name);
+            pr_putc(sb, ' ');
+            if (t->table_name) pr_puts(sb, t->table_name);
             else name_parts_print(sb, n->u.relation.name, true);
             return;
         }
-        sb_puts(sb, "Relation ");
+        pr_puts(sb, "Relation ");
         name_parts_print(sb, n->u.relation.name, false);
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         for (uint32_t i = 0; i < shown_of(n->nexprs); i++) {
-            if (i) sb_putc(sb, ',');
+            if (i) pr_putc(sb, ',');
             expr_print(sb, n->exprs[i]);
         }
         more_fields(sb, n->nexprs, shown_of(n->nexprs), ",");
-        sb_putc(sb, ']');
-        sb_putc(sb, ' ');
+        pr_putc(sb, ']');
+        pr_putc(sb, ' ');
         /* HadoopFsRelation prints its format's short name, lower case */
         for (const char *c = t && t->provider ? t->provider : "parquet"; *c; c++)
-            sb_putc(sb, (char)tolower((unsigned char)*c));
+            pr_putc(sb, (char)tolower((unsigned char)*c));
         return;
     }
     case NK_Range:
         sb_printf(sb, "Range (%lld, %lld, step=%lld", (long long)n->u.range.start, (long long)n->u.range.end,
                   (long long)n->u.range.step);
         if (n->u.range.num_slices > 0) sb_printf(sb, ", splits=Some(%d)", n->u.range.num_slices); /* Option[Int] */
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case NK_View:
-        sb_puts(sb, "View (");
+        pr_puts(sb, "View (");
         backquoted_name(sb, n->u.view.name);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         list(sb, n->exprs, n->nexprs);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case NK_SubqueryAlias:
-        sb_puts(sb, "SubqueryAlias ");
+        pr_puts(sb, "SubqueryAlias ");
         name_parts_print(sb, n->u.alias.name, true);
         return;
     case NK_Project: {
-        sb_puts(sb, "Project");
+        pr_puts(sb, "Project");
         /* the hidden columns a USING join keeps for qualified access are not
            in Spark's project list (its hiddenOutput tag) */
         uint32_t shown = 0;
@@ -636,24 +636,24 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         for (uint32_t i = 0; i < n->nexprs; i++)
             if (!(n->exprs[i]->kind == NK_AttributeReference && n->exprs[i]->u.attr.metadata_col)) items[shown++] = n->exprs[i];
         if (n->nexprs) {
-            sb_putc(sb, ' ');
+            pr_putc(sb, ' ');
             list(sb, items, shown);
         }
         return;
     }
     case NK_Filter:
-        sb_puts(sb, "Filter ");
+        pr_puts(sb, "Filter ");
         if (n->nexprs) expr_print(sb, n->exprs[0]);
         /* a condition that is a bare attribute prints as its simpleString (name#id: type) */
         if (n->nexprs && n->exprs[0]->kind == NK_AttributeReference && n->exprs[0]->type) {
-            sb_puts(sb, ": ");
+            pr_puts(sb, ": ");
             type_print_catalog(sb, n->exprs[0]->type);
         }
         return;
     case NK_Aggregate: {
         uint32_t ng = n->u.aggregate.ngroup;
         if (ng > n->nexprs) ng = n->nexprs;
-        sb_puts(sb, "Aggregate ");
+        pr_puts(sb, "Aggregate ");
         opt_list(sb, &first, n->exprs, ng);
         opt_list(sb, &first, node_exprs_from(n, ng), n->nexprs - ng);
         return;
@@ -664,63 +664,68 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
             nw = n->nexprs;
             np = no = 0;
         }
-        sb_puts(sb, "Window ");
+        pr_puts(sb, "Window ");
         opt_list(sb, &first, n->exprs, nw);
         opt_list(sb, &first, node_exprs_from(n, nw), np);
         opt_list(sb, &first, node_exprs_from(n, nw + np), no);
         return;
     }
     case NK_Sort:
-        sb_puts(sb, "Sort ");
+        pr_puts(sb, "Sort ");
         list(sb, n->exprs, n->nexprs);
-        sb_printf(sb, ", %s", bool_str(n->u.sort.global));
+        pr_puts(sb, ", ");
+        pr_puts(sb, bool_str(n->u.sort.global));
         return;
     case NK_GlobalLimit:
     case NK_LocalLimit:
     case NK_Offset:
     case NK_Tail:
-        sb_puts(sb, node_kind_name(n->kind));
+        pr_puts(sb, node_kind_name(n->kind));
         if (n->nexprs) {
-            sb_putc(sb, ' ');
+            pr_putc(sb, ' ');
             expr_print(sb, n->exprs[0]);
         }
         return;
     case NK_Join:
-        sb_puts(sb, "Join ");
+        pr_puts(sb, "Join ");
         join_type_print(sb, n);
         if (n->nexprs) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             expr_print(sb, n->exprs[0]);
         }
         if (n->u.join.hint) sb_printf(sb, ", %s", n->u.join.hint);
         return;
     case NK_LateralJoin:
-        sb_puts(sb, "LateralJoin ");
+        pr_puts(sb, "LateralJoin ");
         if (n->nexprs) {
             expr_print(sb, n->exprs[0]);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
         }
         join_type_print(sb, n);
         if (n->nexprs > 1) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             expr_print(sb, n->exprs[1]);
         }
         return;
     case NK_Union:
-        sb_printf(sb, "Union %s, %s", bool_str(n->u.setop.by_name), bool_str(n->u.setop.allow_missing));
+        pr_puts(sb, "Union ");
+        pr_puts(sb, bool_str(n->u.setop.by_name));
+        pr_puts(sb, ", ");
+        pr_puts(sb, bool_str(n->u.setop.allow_missing));
         return;
     case NK_Intersect:
     case NK_Except:
-        sb_puts(sb, node_kind_name(n->kind));
-        sb_printf(sb, "%s %s", n->u.setop.is_all ? " All" : "", bool_str(n->u.setop.is_all));
+        pr_puts(sb, node_kind_name(n->kind));
+        pr_puts(sb, n->u.setop.is_all ? " All " : " ");
+        pr_puts(sb, bool_str(n->u.setop.is_all));
         return;
-    case NK_Distinct: sb_puts(sb, "Distinct"); return;
+    case NK_Distinct: pr_puts(sb, "Distinct"); return;
     case NK_Deduplicate:
-        sb_puts(sb, "Deduplicate ");
+        pr_puts(sb, "Deduplicate ");
         list(sb, n->exprs, n->nexprs);
         return;
     case NK_RepartitionByExpression:
-        sb_puts(sb, "RepartitionByExpression ");
+        pr_puts(sb, "RepartitionByExpression ");
         list(sb, n->exprs, n->nexprs);
         if (n->u.repart.num_partitions > 0) sb_printf(sb, ", %d", n->u.repart.num_partitions);
         return;
@@ -730,24 +735,24 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
     case NK_ScriptTransformation: {
         sb_printf(sb, "ScriptTransformation %s, ", n->u.script.script ? n->u.script.script : "");
         list(sb, n->exprs, n->nexprs);
-        sb_puts(sb, ", ScriptInputOutputSchema(List(");
+        pr_puts(sb, ", ScriptInputOutputSchema(List(");
         for (uint32_t i = 0; i < n->u.script.nin; i++)
             sb_printf(sb, "%s(%s,%s)", i ? ", " : "", n->u.script.in_fmt[2 * i], n->u.script.in_fmt[2 * i + 1]);
-        sb_puts(sb, "),List(");
+        pr_puts(sb, "),List(");
         for (uint32_t i = 0; i < n->u.script.nout; i++)
             sb_printf(sb, "%s(%s,%s)", i ? ", " : "", n->u.script.out_fmt[2 * i], n->u.script.out_fmt[2 * i + 1]);
-        sb_puts(sb, "),None,None,List(),List(),");
+        pr_puts(sb, "),None,None,List(),List(),");
         if (n->u.script.reader) sb_printf(sb, "Some(%s),", n->u.script.reader);
-        else sb_puts(sb, "None,");
+        else pr_puts(sb, "None,");
         if (n->u.script.writer) sb_printf(sb, "Some(%s),", n->u.script.writer);
-        else sb_puts(sb, "None,");
-        sb_puts(sb, n->u.script.schema_less ? "true)" : "false)");
+        else pr_puts(sb, "None,");
+        pr_puts(sb, n->u.script.schema_less ? "true)" : "false)");
         return;
     }
     case NK_Sample:
-        sb_puts(sb, "Sample ");
+        pr_puts(sb, "Sample ");
         java_double_print(sb, n->u.sample.lower);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         java_double_print(sb, n->u.sample.upper);
         sb_printf(sb, ", %s, %lld", bool_str(n->u.sample.with_replacement), (long long)n->u.sample.seed);
         return;
@@ -757,23 +762,31 @@ void plan_node_line_sql(StrBuf *sb, const Node *n, const char *sql, size_t len) 
         return;
     case NK_ResolvedHint: sb_printf(sb, "ResolvedHint (strategy=%s)", n->u.hint.name ? n->u.hint.name : ""); return;
     case NK_LogicalRDD:
-        sb_puts(sb, "LogicalRDD ");
+        pr_puts(sb, "LogicalRDD ");
         list(sb, n->exprs, n->nexprs);
-        sb_puts(sb, ", false");
+        pr_puts(sb, ", false");
         return;
     case NK_DataFrameOp: sb_printf(sb, "DataFrameOp %d", n->u.dfop.op); return;
     case NK_Generate: generate_line(sb, n, false); return;
     case NK_Expand: expand_line(sb, n); return;
-    case NK_WithCTE: sb_puts(sb, "WithCTE"); return;
-    case NK_CTERelationDef: sb_printf(sb, "CTERelationDef %lld, false", (long long)n->u.cte.id); return;
+    case NK_WithCTE: pr_puts(sb, "WithCTE"); return;
+    case NK_CTERelationDef:
+        pr_puts(sb, "CTERelationDef ");
+        print_int64(sb, (long long)n->u.cte.id);
+        pr_puts(sb, ", false");
+        return;
     case NK_CTERelationRef:
-        sb_printf(sb, "CTERelationRef %lld, %s, ", (long long)n->u.cte.id, bool_str(!unresolved));
+        pr_puts(sb, "CTERelationRef ");
+        print_int64(sb, (long long)n->u.cte.id);
+        pr_puts(sb, ", ");
+        pr_puts(sb, bool_str(!unresolved));
+        pr_puts(sb, ", ");
         list(sb, n->exprs, n->nexprs);
-        sb_puts(sb, ", false, false");
+        pr_puts(sb, ", false, false");
         return;
     default:
         /* an expression kind where a plan was expected */
-        sb_puts(sb, node_kind_name(n->kind));
+        pr_puts(sb, node_kind_name(n->kind));
         return;
     }
 }

@@ -12,9 +12,9 @@
 /* sb_printf(sb, "PRE%sPOST", s) without printf (vsnprintf was most of
  * printing an operator or a call's name); NULL prints as glibc's "(null)". */
 static void put_wrapped(StrBuf *sb, const char *pre, const char *s, const char *post) {
-    sb_puts(sb, pre);
-    sb_puts(sb, s ? s : "(null)");
-    sb_puts(sb, post);
+    pr_puts(sb, pre);
+    pr_puts(sb, s ? s : "(null)");
+    pr_puts(sb, post);
 }
 
 /* A string literal's text (under an implicit cast too), or NULL. */
@@ -25,12 +25,12 @@ static const char *lit_string(const Node *n) {
 }
 
 static void put_upper(StrBuf *sb, const char *s) {
-    for (; *s; s++) sb_putc(sb, (char)toupper((unsigned char)*s));
+    for (; *s; s++) pr_putc(sb, (char)toupper((unsigned char)*s));
 }
 
 static void print_args(StrBuf *sb, Node *const *args, uint32_t from, uint32_t to, PrintArgFn pa, void *ctx) {
     for (uint32_t i = from; i < to; i++) {
-        if (i > from) sb_puts(sb, ", ");
+        if (i > from) pr_puts(sb, ", ");
         pa(sb, args[i], ctx);
     }
 }
@@ -77,29 +77,29 @@ static void print_tail(StrBuf *sb, const Node *call, const char *tail, uint32_t 
     if (!printed && tail[0] == ',' && tail[1] == ' ') tail += 2;
     for (const char *p = tail; *p; p++) {
         if (*p != '$' || !p[1]) {
-            sb_putc(sb, *p);
+            pr_putc(sb, *p);
             continue;
         }
         switch (*++p) {
         case 'Z': put_wrapped(sb, "Some(", call->u.call.tz ? call->u.call.tz : "UTC", ")"); break;
-        case 'A': sb_puts(sb, call->u.call.ansi ? "true" : "false"); break;
-        case 'F': sb_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
-        case 'a': sb_puts(sb, call->u.call.ansi ? "false" : "true"); break;
-        case 'S': sb_puts(sb, call->u.call.extra ? (const char *)call->u.call.extra : ""); break;
+        case 'A': pr_puts(sb, call->u.call.ansi ? "true" : "false"); break;
+        case 'F': pr_puts(sb, call->u.call.extra ? "true" : "false"); break; /* the row's conf_flag */
+        case 'a': pr_puts(sb, call->u.call.ansi ? "false" : "true"); break;
+        case 'S': pr_puts(sb, call->u.call.extra ? (const char *)call->u.call.extra : ""); break;
         case 'T': type_print_scala(sb, call->type ? call->type : &TYPE_NULL); break;
         case '?': {
             uint32_t i = (uint32_t)(p[1] - '0');
             p++;
             if (i < call->nkids) {
-                sb_puts(sb, "Some(");
+                pr_puts(sb, "Some(");
                 pa(sb, call->kids[i], ctx);
-                sb_putc(sb, ')');
+                pr_putc(sb, ')');
             } else {
-                sb_puts(sb, "None");
+                pr_puts(sb, "None");
             }
             break;
         }
-        default: sb_putc(sb, '$'), sb_putc(sb, *p); break;
+        default: pr_putc(sb, '$'), pr_putc(sb, *p); break;
         }
     }
 }
@@ -121,11 +121,11 @@ static bool options_pairs(StrBuf *sb, const Node *opts, bool *first) {
         const Value *m = &opts->u.lit.v;
         for (uint32_t i = 0; i < m->u.list.n; i++) {
             const Value *k = &m->u.list.items[2 * i], *v = &m->u.list.items[2 * i + 1];
-            sb_puts(sb, *first ? "(" : ", (");
+            pr_puts(sb, *first ? "(" : ", (");
             value_print(sb, k);
-            sb_putc(sb, ',');
+            pr_putc(sb, ',');
             value_print(sb, v);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
             *first = false;
         }
         return true;
@@ -148,8 +148,8 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
         pa(&b, call->kids[0], ctx);
         bool first = false;
         if (!options_pairs(&b, call->nkids > 1 ? call->kids[1] : NULL, &first)) return false;
-        sb_putc(&b, ')');
-        sb_puts(sb, b.data);
+        pr_putc(&b, ')');
+        pr_puts(sb, b.data);
         return true;
     }
     if ((!from && !to) || !call->nkids) return false;
@@ -162,7 +162,7 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
         if (call->type->id == T_STRUCT) {
             for (int i = 0; i < call->type->nfields; i++) {
                 const DataType one = {.id = T_STRUCT, .nfields = 1, .fields = &call->type->fields[i]};
-                if (i) sb_puts(&b, ", ");
+                if (i) pr_puts(&b, ", ");
                 type_print_struct_fields(&b, &one);
             }
             first = call->type->nfields == 0;
@@ -172,13 +172,13 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
         }
     }
     if (!options_pairs(&b, call->nkids > (from ? 2u : 1u) ? call->kids[from ? 2 : 1] : NULL, &first)) return false;
-    if (!first) sb_puts(&b, ", ");
+    if (!first) pr_puts(&b, ", ");
     pa(&b, call->kids[0], ctx);
     put_wrapped(&b, ", Some(", call->u.call.tz ? call->u.call.tz : "UTC", ")");
-    if (!strcmp(d->name, "from_json")) sb_puts(&b, ", false");
-    if (!strcmp(d->name, "from_csv")) sb_puts(&b, ", None");
-    sb_putc(&b, ')');
-    sb_puts(sb, b.data);
+    if (!strcmp(d->name, "from_json")) pr_puts(&b, ", false");
+    if (!strcmp(d->name, "from_csv")) pr_puts(&b, ", None");
+    pr_putc(&b, ')');
+    pr_puts(sb, b.data);
     return true;
 }
 
@@ -186,16 +186,16 @@ static bool print_json_csv(StrBuf *sb, const Node *call, const char *name, Print
  * rows and arrays `[a,b]`, strings bare. */
 static void internal_value_print(StrBuf *sb, const Value *v) {
     if (v->is_null) {
-        sb_puts(sb, "null");
+        pr_puts(sb, "null");
         return;
     }
     if (v->type->id == T_STRUCT || v->type->id == T_ARRAY) {
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_putc(sb, ',');
+            if (i) pr_putc(sb, ',');
             internal_value_print(sb, &v->u.list.items[i]);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     }
     value_print(sb, v);
@@ -209,9 +209,9 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         n = (uint32_t)call_sig(call)->sql_nargs;
     const FuncSig *pd = call_sig(call);
     bool binary_args = n >= 1 && call->kids[0]->type && call->kids[0]->type->id == T_BINARY;
-    sb_puts(sb, !sql && pd && pd->tostring_name && !binary_args ? pd->tostring_name : name);
-    sb_putc(sb, '(');
-    if (distinct) sb_puts(sb, sql ? "DISTINCT " : "distinct ");
+    pr_puts(sb, !sql && pd && pd->tostring_name && !binary_args ? pd->tostring_name : name);
+    pr_putc(sb, '(');
+    if (distinct) pr_puts(sb, sql ? "DISTINCT " : "distinct ");
     /* BinaryPad(funcName, str, len, pad) and the binary string predicates
        (StaticInvoke): their toString starts with the name */
     if (!sql && pd && call->type && call->type->id == T_BINARY &&
@@ -222,11 +222,11 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     if (!sql && pd && strcmp(pd->name, "to_binary") == 0 && n >= 1) {
         pa(sb, call->kids[0], ctx);
         if (n >= 2) {
-            sb_puts(sb, ", Some(");
+            pr_puts(sb, ", Some(");
             pa(sb, call->kids[1], ctx);
-            sb_puts(sb, "), false)");
+            pr_puts(sb, "), false)");
         } else {
-            sb_puts(sb, ", None, false)");
+            pr_puts(sb, ", None, false)");
         }
         return;
     }
@@ -236,7 +236,7 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
         /* PivotFirst(pivotColumn, valueColumn, pivotColumnValues: Seq[Any], ...) */
         print_args(sb, call->kids, 0, 2, pa, ctx);
         for (uint32_t i = 2; i < n; i++) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             if (call->kids[i]->kind == NK_Literal) internal_value_print(sb, &call->kids[i]->u.lit.v);
             else pa(sb, call->kids[i], ctx);
         }
@@ -246,17 +246,17 @@ static void print_plain(StrBuf *sb, const Node *call, const char *name, bool dis
     if (!sql && d && (d->flags & FD_TYPED_IMP)) {
         /* TypedImperativeAggregate.toString shows the buffer offsets (and
          * HyperLogLogPlusPlus its default relativeSD) */
-        if (n == 1 && strcmp(d->name, "approx_count_distinct") == 0) sb_puts(sb, ", 0.05");
-        sb_puts(sb, ", 0, 0");
-        if (strcmp(d->name, "percentile") == 0) sb_puts(sb, ", false");
+        if (n == 1 && strcmp(d->name, "approx_count_distinct") == 0) pr_puts(sb, ", 0.05");
+        pr_puts(sb, ", 0, 0");
+        if (strcmp(d->name, "percentile") == 0) pr_puts(sb, ", false");
     }
-    if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) sb_puts(sb, ", \\"); /* ILike's escape char */
+    if (!sql && d && n == 2 && strcmp(d->name, "ilike") == 0) pr_puts(sb, ", \\"); /* ILike's escape char */
     if (d && d->tostring_tail && (!sql || (d->flags & FD_SQL_TAIL))) print_tail(sb, call, d->tostring_tail, n, pa, ctx);
     /* ArraysZip(children, names): the field names follow the arrays */
     if (!sql && d && strcmp(d->name, "arrays_zip") == 0 && call->type && call->type->id == T_ARRAY &&
         call->type->elem->id == T_STRUCT)
         for (int i = 0; i < call->type->elem->nfields; i++) put_wrapped(sb, ", ", call->type->elem->fields[i].name, "");
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 static bool lit_true(const Node *n) {
@@ -273,25 +273,25 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
     switch (style) {
     case CS_BINARY:
         if (n != 2) break;
-        sb_putc(sb, '(');
+        pr_putc(sb, '(');
         pa(sb, k[0], ctx);
         put_wrapped(sb, " ", d->op, " ");
         pa(sb, k[1], ctx);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case CS_PREFIX:
         if (n != 1) break;
         if (sql) {
             put_wrapped(sb, "(", d->op, " ");
             pa(sb, k[0], ctx);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         } else if (strcmp(d->op, "-") == 0) {
-            sb_putc(sb, '-');
+            pr_putc(sb, '-');
             pa(sb, k[0], ctx);
         } else if (strcmp(d->op, "+") == 0) {
-            sb_puts(sb, "positive(");
+            pr_puts(sb, "positive(");
             pa(sb, k[0], ctx);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         } else {
             put_wrapped(sb, "", d->op, " ");
             pa(sb, k[0], ctx);
@@ -300,7 +300,7 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
     case CS_UNARY_NAMED:
         if (!sql && n == 1 && !strcmp(d->name, "negative")) {
             /* UnaryMinus.toString is -child whatever name called it */
-            sb_putc(sb, '-');
+            pr_putc(sb, '-');
             pa(sb, k[0], ctx);
             return;
         }
@@ -308,13 +308,13 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         return;
     case CS_TILDE:
         if (n != 1) break;
-        sb_putc(sb, '~');
+        pr_putc(sb, '~');
         pa(sb, k[0], ctx);
         return;
     case CS_POSTFIX:
         if (n != 1) break;
         if (sql) {
-            sb_putc(sb, '(');
+            pr_putc(sb, '(');
             pa(sb, k[0], ctx);
             put_wrapped(sb, " ", d->op, ")");
         } else {
@@ -336,30 +336,30 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
          * sql is likeany(child); toString lists them */
         if (n < 1) break;
         for (const char *p = name; *p; p++)
-            if (*p != ' ') sb_putc(sb, *p);
-        sb_putc(sb, '(');
+            if (*p != ' ') pr_putc(sb, *p);
+        pr_putc(sb, '(');
         print_args(sb, k, 0, sql ? 1 : n, pa, ctx);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case CS_RLIKE:
         if (sql) put_upper(sb, name);
-        else sb_puts(sb, "RLIKE");
-        sb_putc(sb, '(');
+        else pr_puts(sb, "RLIKE");
+        pr_putc(sb, '(');
         print_args(sb, k, 0, n, pa, ctx);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case CS_IF:
         if (n != 3) break;
         if (sql) {
-            sb_puts(sb, "(IF(");
+            pr_puts(sb, "(IF(");
             print_args(sb, k, 0, 3, pa, ctx);
-            sb_puts(sb, "))");
+            pr_puts(sb, "))");
         } else {
-            sb_puts(sb, "if (");
+            pr_puts(sb, "if (");
             pa(sb, k[0], ctx);
-            sb_puts(sb, ") ");
+            pr_puts(sb, ") ");
             pa(sb, k[1], ctx);
-            sb_puts(sb, " else ");
+            pr_puts(sb, " else ");
             pa(sb, k[2], ctx);
         }
         return;
@@ -368,12 +368,12 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         put_wrapped(sb, "", name, "(");
         {
             const char *f = lit_string(k[0]);
-            if (f) sb_puts(sb, f);
+            if (f) pr_puts(sb, f);
             else pa(sb, k[0], ctx);
         }
-        sb_puts(sb, " FROM ");
+        pr_puts(sb, " FROM ");
         pa(sb, k[1], ctx);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case CS_WITHIN_GROUP: {
         /* the WITHIN GROUP orderings are the trailing SortOrder kids
@@ -393,11 +393,11 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
             }
             for (uint32_t i = 0; i < n; i++) {
                 if ((mode || pct) && k[i]->kind == NK_SortOrder) continue;
-                if (!first) sb_puts(sb, ", ");
+                if (!first) pr_puts(sb, ", ");
                 pa(sb, k[i], ctx);
                 first = false;
             }
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
             return;
         }
         if (!sql && so && pct) {
@@ -405,13 +405,13 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
             put_wrapped(sb, "", name, "(");
             pa(sb, so->nkids ? so->kids[0] : so, ctx);
             for (uint32_t i = 0; i < na; i++) {
-                sb_puts(sb, ", ");
+                pr_puts(sb, ", ");
                 pa(sb, k[i], ctx);
             }
-            sb_puts(sb, so->u.sort_order.descending ? ", true" : ", false");
+            pr_puts(sb, so->u.sort_order.descending ? ", true" : ", false");
             if (strcmp(d->name, "percentile_disc") == 0)
-                sb_puts(sb, call->u.call.extra ? ", 0, 0, true" : ", 0, 0, false");
-            sb_putc(sb, ')');
+                pr_puts(sb, call->u.call.extra ? ", 0, 0, true" : ", 0, 0, false");
+            pr_putc(sb, ')');
             return;
         }
         if (!sql && so && mode) {
@@ -424,33 +424,33 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         if (!sql && !mode && !pct) {
             /* ListAgg(child, delimiter, orderExpressions, offsets) */
             put_wrapped(sb, "", name, "(");
-            if (distinct) sb_puts(sb, "distinct ");
+            if (distinct) pr_puts(sb, "distinct ");
             print_args(sb, k, 0, n, pa, ctx);
-            sb_puts(sb, ", 0, 0)");
+            pr_puts(sb, ", 0, 0)");
             return;
         }
         print_plain(sb, call, name, distinct, sql, pa, ctx);
         if (sql && so) {
-            sb_puts(sb, " WITHIN GROUP (ORDER BY ");
+            pr_puts(sb, " WITHIN GROUP (ORDER BY ");
             if (mode || pct) {
                 pa(sb, so->nkids ? so->kids[0] : so, ctx);
-                if (so->u.sort_order.descending) sb_puts(sb, " DESC");
+                if (so->u.sort_order.descending) pr_puts(sb, " DESC");
             } else {
                 print_args(sb, k, na, n, pa, ctx); /* ListAgg: each SortOrder's sql */
             }
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     }
     case CS_INVOKE:
         sb_printf(sb, "%s(%s(", name, call->u.call.extra ? (const char *)call->u.call.extra : "?");
         print_args(sb, k, 0, n, pa, ctx);
-        sb_puts(sb, "))");
+        pr_puts(sb, "))");
         return;
     case CS_RANK:
         if (sql) {
             put_upper(sb, name);
-            sb_puts(sb, "()");
+            pr_puts(sb, "()");
         } else {
             print_plain(sb, call, name, false, sql, pa, ctx);
         }
@@ -459,10 +459,10 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         if (!sql) break;
         put_wrapped(sb, "", name, "(");
         for (uint32_t i = 1; i < n; i += 2) {
-            if (i > 1) sb_puts(sb, ", ");
+            if (i > 1) pr_puts(sb, ", ");
             pa(sb, k[i], ctx);
         }
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case CS_DT_ARITH:
         if (n != 2) break;
@@ -481,49 +481,49 @@ static void print_call(StrBuf *sb, const Node *call, bool distinct, bool sql, bo
         pa(sb, k[0], ctx);
         sb_printf(sb, ", %lld, ", (long long)-o->u.lit.v.u.i);
         pa(sb, k[2], ctx);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     }
     case CS_TRIM:
         if (n == 2 && sql) {
             put_wrapped(sb, "TRIM(", d->op, " ");
             pa(sb, k[1], ctx);
-            sb_puts(sb, " FROM ");
+            pr_puts(sb, " FROM ");
             pa(sb, k[0], ctx);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
             return;
         }
         if (sql || n < 1) break;
         put_wrapped(sb, "", name, "(");
         pa(sb, k[0], ctx);
         if (n == 2) {
-            sb_puts(sb, ", Some(");
+            pr_puts(sb, ", Some(");
             pa(sb, k[1], ctx);
-            sb_puts(sb, "))");
+            pr_puts(sb, "))");
         } else {
-            sb_puts(sb, ", None)");
+            pr_puts(sb, ", None)");
         }
         return;
     case CS_IGNORE_NULLS:
         if (!sql || n < 2) break;
         put_wrapped(sb, "", name, "(");
-        if (distinct) sb_puts(sb, "DISTINCT ");
+        if (distinct) pr_puts(sb, "DISTINCT ");
         print_args(sb, k, 0, n - 1, pa, ctx);
-        sb_putc(sb, ')');
-        if (lit_true(k[n - 1])) sb_puts(sb, " IGNORE NULLS");
+        pr_putc(sb, ')');
+        if (lit_true(k[n - 1])) pr_puts(sb, " IGNORE NULLS");
         return;
     case CS_SUBSCRIPT:
         if (n != 2) break;
         pa(sb, k[0], ctx);
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         pa(sb, k[1], ctx);
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     case CS_FIELD_ACCESS:
         if (n != 2) break;
         pa(sb, k[0], ctx);
-        sb_putc(sb, '.');
-        sb_puts(sb, lit_string(k[1]) ? lit_string(k[1]) : "?");
+        pr_putc(sb, '.');
+        pr_puts(sb, lit_string(k[1]) ? lit_string(k[1]) : "?");
         return;
     case CS_FUNC:
         break;
@@ -539,9 +539,9 @@ void func_print(StrBuf *sb, const Node *call, bool sql_style, PrintArgFn print_a
             print_call(sb, inner, (call->flags & NF_DISTINCT) != 0, sql_style, true, print_arg, ctx);
         else print_arg(sb, inner, ctx);
         if ((call->flags & NF_HAS_FILTER) && call->nkids > 1) {
-            sb_puts(sb, " FILTER (WHERE ");
+            pr_puts(sb, " FILTER (WHERE ");
             print_arg(sb, call->kids[1], ctx);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     }

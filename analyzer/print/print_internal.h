@@ -2,7 +2,32 @@
 #ifndef CZ_PRINT_INTERNAL_H
 #define CZ_PRINT_INTERNAL_H
 
+#include <string.h>
+
 #include "printer.h"
+
+/* sb_putn / sb_puts / sb_putc with the common case (room left) inline: the
+ * printers append a few bytes at a time, hundreds of thousands of times per
+ * plan, and the out-of-line call (and strlen of a constant) cost more than
+ * the bytes. Same result as the StrBuf functions, which take the rest. */
+static inline void pr_putn(StrBuf *sb, const char *s, size_t n) {
+    if (sb->len + n < sb->cap) {
+        memcpy(sb->data + sb->len, s, n);
+        sb->len += n;
+        sb->data[sb->len] = 0;
+        return;
+    }
+    sb_putn(sb, s, n);
+}
+static inline void pr_puts(StrBuf *sb, const char *s) { pr_putn(sb, s, strlen(s)); }
+static inline void pr_putc(StrBuf *sb, char c) {
+    if (sb->len + 1 < sb->cap) {
+        sb->data[sb->len++] = c;
+        sb->data[sb->len] = 0;
+        return;
+    }
+    sb_putc(sb, c);
+}
 
 /* How an expression is printed:
  *  PS_STRING  Spark's toString, as inside treeString (`a#1`, `cast(a#1 as int)`)
@@ -46,6 +71,9 @@ const char *statement_synthetic_child(Arena *a, const Node *n);
 
 /* Java's Double.toString / Float.toString. */
 void java_double_print(StrBuf *sb, double d);
+/* printf's %lld and %llu, without printf. */
+void print_int64(StrBuf *sb, long long v);
+void print_uint64(StrBuf *sb, unsigned long long u);
 void java_float_print(StrBuf *sb, float f);
 
 /* Java BigDecimal.toString of unscaled × 10^-scale (scientific when Java uses it). */

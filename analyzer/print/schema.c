@@ -6,26 +6,26 @@
 const char *schema_string(Arena *a, Node *const *attrs, uint32_t n) {
     StrBuf sb;
     sb_init(&sb, a, 32 + 16 * (size_t)n);
-    sb_puts(&sb, "struct<");
+    pr_puts(&sb, "struct<");
     for (uint32_t i = 0; i < n; i++) {
         const Node *e = attrs[i];
-        if (i) sb_putc(&sb, ',');
+        if (i) pr_putc(&sb, ',');
         if (!e) {
-            sb_puts(&sb, ":void");
+            pr_puts(&sb, ":void");
             continue;
         }
         switch (e->kind) {
         case NK_AttributeReference:
         case NK_Alias:
         case NK_NamedLambdaVariable:
-        case NK_VariableReference: sb_puts(&sb, e->u.attr.name ? e->u.attr.name : ""); break;
+        case NK_VariableReference: pr_puts(&sb, e->u.attr.name ? e->u.attr.name : ""); break;
         default: expr_print_style(&sb, e, PS_PRETTY); break;
         }
-        sb_putc(&sb, ':');
+        pr_putc(&sb, ':');
         const DataType *t = e->type;
         if (!t && e->kind == NK_Alias && e->nkids && e->kids[0]) t = e->kids[0]->type;
         type_print_catalog(&sb, t ? t : &TYPE_NULL);
     }
-    sb_putc(&sb, '>');
+    pr_putc(&sb, '>');
     return sb_str(&sb);
 }

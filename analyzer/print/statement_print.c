@@ -21,38 +21,38 @@ static void output(StrBuf *sb, const Node *n) { expr_list_print(sb, n->exprs, n-
 
 /* [k=v, ...] (a Map argument) */
 static void map_brackets(StrBuf *sb, uint32_t n, const char *const *k, const char *const *v) {
-    sb_putc(sb, '[');
+    pr_putc(sb, '[');
     for (uint32_t i = 0; i < n; i++) {
-        if (i) sb_puts(sb, ", ");
-        sb_puts(sb, k[i]);
-        sb_putc(sb, '=');
-        sb_puts(sb, v && v[i] ? v[i] : "null");
+        if (i) pr_puts(sb, ", ");
+        pr_puts(sb, k[i]);
+        pr_putc(sb, '=');
+        pr_puts(sb, v && v[i] ? v[i] : "null");
     }
-    sb_putc(sb, ']');
+    pr_putc(sb, ']');
 }
 
 /* Map(k -> v, ...) (a Map inside an Option or a Seq) */
 static void map_scala(StrBuf *sb, uint32_t n, const char *const *k, const char *const *v) {
-    sb_puts(sb, "Map(");
+    pr_puts(sb, "Map(");
     for (uint32_t i = 0; i < n; i++) {
-        if (i) sb_puts(sb, ", ");
+        if (i) pr_puts(sb, ", ");
         sb_printf(sb, "%s -> %s", k[i], v && v[i] ? v[i] : "null");
     }
-    sb_putc(sb, ')');
+    pr_putc(sb, ')');
 }
 
 static void keys_list(StrBuf *sb, uint32_t n, const char *const *k) {
-    sb_putc(sb, '[');
+    pr_putc(sb, '[');
     for (uint32_t i = 0; i < n; i++) {
-        if (i) sb_puts(sb, ", ");
-        sb_puts(sb, k[i]);
+        if (i) pr_puts(sb, ", ");
+        pr_puts(sb, k[i]);
     }
-    sb_putc(sb, ']');
+    pr_putc(sb, ']');
 }
 
 static void ident(StrBuf *sb, NameParts np) {
     for (uint32_t i = 0; i < np.n; i++) {
-        if (i) sb_putc(sb, '.');
+        if (i) pr_putc(sb, '.');
         sb_put_quoted_ident(sb, np.v[i]);
     }
 }
@@ -60,7 +60,7 @@ static void ident(StrBuf *sb, NameParts np) {
 static void struct_field(StrBuf *sb, const char *name, const DataType *t) {
     sb_printf(sb, "StructField(%s,", name);
     if (t) type_print_scala(sb, t);
-    sb_puts(sb, ",true)");
+    pr_puts(sb, ",true)");
 }
 
 /* The statement as the parser left it (an EXPLAIN's child): Spark's
@@ -69,18 +69,18 @@ static bool parsed_line(StrBuf *sb, const Node *n) {
     const StmtSpec *sp = ddl_spec(n);
     if (n->kind != NK_DescribeRelation) return false;
     if (sp->name2.n) {
-        sb_puts(sb, "'DescribeColumn '");
+        pr_puts(sb, "'DescribeColumn '");
         name_parts_print(sb, sp->name2, true);
         sb_printf(sb, ", %s, [info_name#0, info_value#0]", bool_str(n->u.ddl.extended));
         return true;
     }
-    sb_puts(sb, n->u.ddl.as_json ? "'DescribeRelationJson " : "'DescribeRelation ");
+    pr_puts(sb, n->u.ddl.as_json ? "'DescribeRelationJson " : "'DescribeRelation ");
     if (sp->npart) {
         map_brackets(sb, sp->npart, sp->part_keys, sp->part_values);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
     }
-    sb_puts(sb, bool_str(n->u.ddl.extended));
-    if (!n->u.ddl.as_json) sb_puts(sb, ", [col_name#0, data_type#0, comment#0]");
+    pr_puts(sb, bool_str(n->u.ddl.extended));
+    if (!n->u.ddl.as_json) pr_puts(sb, ", [col_name#0, data_type#0, comment#0]");
     return true;
 }
 
@@ -94,7 +94,7 @@ static bool parsed_statement(StrBuf *sb, const Node *n) {
                   bool_str(n->u.ddl.or_replace), n->u.ddl.provider ? n->u.ddl.provider : "COMPENSATION");
         return true;
     case NK_InsertInto:
-        sb_puts(sb, "'InsertIntoStatement 'UnresolvedRelation [");
+        pr_puts(sb, "'InsertIntoStatement 'UnresolvedRelation [");
         for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? ", " : "", n->u.ddl.name.v[i]);
         sb_printf(sb, "], [__required_write_privileges__=%s], false, %s, false, false",
                   n->u.ddl.or_replace ? "INSERT,DELETE" : "INSERT", bool_str(n->u.ddl.or_replace));
@@ -117,7 +117,7 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     bool temp = sp->rel_temp;
     switch (n->kind) {
     case NK_Explain:
-        sb_puts(sb, "ExplainCommand ");
+        pr_puts(sb, "ExplainCommand ");
         if (n->nkids && !parsed_line(sb, n->kids[0]) && !parsed_statement(sb, n->kids[0])) {
             size_t at = sb->len;
             plan_node_line_sql(sb, n->kids[0], sql, len);
@@ -132,9 +132,9 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     case NK_DescribeRelation:
         if (!n->nexprs) return parsed_line(sb, n);
         if (sp->name2.n) {
-            sb_puts(sb, "DescribeColumnCommand ");
+            pr_puts(sb, "DescribeColumnCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", [");
+            pr_puts(sb, ", [");
             if (!temp && !sp->rel_view) { /* a table's column: its qualified name */
                 for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s, ", n->u.ddl.name.v[i]);
             }
@@ -143,15 +143,15 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
             output(sb, n);
             return true;
         }
-        sb_puts(sb, n->u.ddl.as_json ? "DescribeTableJsonCommand " : "DescribeTableCommand ");
+        pr_puts(sb, n->u.ddl.as_json ? "DescribeTableJsonCommand " : "DescribeTableCommand ");
         ident(sb, n->u.ddl.name);
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_brackets(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         sb_printf(sb, ", %s", bool_str(n->u.ddl.extended));
         if (!n->u.ddl.as_json) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             output(sb, n);
         }
         return true;
@@ -164,163 +164,163 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
                   bool_str(n->u.ddl.extended));
         return true;
     case NK_DescribeQuery:
-        sb_puts(sb, "DescribeQueryCommand ");
-        if (n->u.ddl.value) sb_puts(sb, n->u.ddl.value);
+        pr_puts(sb, "DescribeQueryCommand ");
+        if (n->u.ddl.value) pr_puts(sb, n->u.ddl.value);
         return true;
     case NK_ShowViews:
-        sb_puts(sb, "ShowViewsCommand ");
+        pr_puts(sb, "ShowViewsCommand ");
         for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? "." : "", n->u.ddl.name.v[i]);
         if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         output(sb, n);
         return true;
     case NK_ShowTableExtended:
-        sb_puts(sb, "ShowTablesCommand ");
+        pr_puts(sb, "ShowTablesCommand ");
         for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? "." : "", n->u.ddl.name.v[i]);
         if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         output(sb, n);
-        sb_puts(sb, ", true");
+        pr_puts(sb, ", true");
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         return true;
     case NK_ShowColumns:
-        sb_puts(sb, "ShowColumnsCommand ");
+        pr_puts(sb, "ShowColumnsCommand ");
         if (sp->name2.n) { /* FROM ns, as written */
             for (uint32_t i = 0; i < sp->name2.n; i++) sb_printf(sb, "%s%s", i ? "." : "", sp->name2.v[i]);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
         }
         ident(sb, n->u.ddl.name);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         output(sb, n);
         return true;
     case NK_ShowCreateTable:
         if (sp->nrel_cols || (!temp && !sp->rel_view)) {
             sb_printf(sb, "ShowCreateTable %s, ", bool_str(n->u.ddl.is_table));
         } else {
-            sb_puts(sb, n->u.ddl.is_table ? "ShowCreateTableAsSerdeCommand " : "ShowCreateTableCommand ");
+            pr_puts(sb, n->u.ddl.is_table ? "ShowCreateTableAsSerdeCommand " : "ShowCreateTableCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
         }
         output(sb, n);
         return true;
     case NK_ShowTblProperties:
         if (sp->rel_view || temp) {
-            sb_puts(sb, "ShowTablePropertiesCommand ");
+            pr_puts(sb, "ShowTablePropertiesCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
         } else {
-            sb_puts(sb, "ShowTableProperties ");
+            pr_puts(sb, "ShowTableProperties ");
         }
         if (n->u.ddl.value) sb_printf(sb, "%s, ", n->u.ddl.value);
         output(sb, n);
         return true;
     case NK_ShowPartitions:
-        sb_puts(sb, "ShowPartitionsCommand ");
+        pr_puts(sb, "ShowPartitionsCommand ");
         ident(sb, n->u.ddl.name);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         output(sb, n);
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         return true;
     case NK_ShowFunctions:
-        sb_puts(sb, "ShowFunctions");
+        pr_puts(sb, "ShowFunctions");
         return true;
-    case NK_ShowCurrentNamespace: sb_puts(sb, "ShowCurrentNamespaceCommand"); return true;
+    case NK_ShowCurrentNamespace: pr_puts(sb, "ShowCurrentNamespaceCommand"); return true;
     case NK_AlterTable:
     case NK_AlterView:
         switch ((StmtAction)n->u.ddl.action) {
         case SA_ADD_COLUMNS:
-            sb_puts(sb, "AlterTableAddColumnsCommand ");
+            pr_puts(sb, "AlterTableAddColumnsCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", [");
+            pr_puts(sb, ", [");
             for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
-                if (i) sb_puts(sb, ", ");
+                if (i) pr_puts(sb, ", ");
                 struct_field(sb, n->u.ddl.col_names[i], n->u.ddl.col_types ? n->u.ddl.col_types[i] : NULL);
             }
-            sb_putc(sb, ']');
+            pr_putc(sb, ']');
             return true;
         case SA_ALTER_COLUMN:
-            sb_puts(sb, "AlterTableChangeColumnCommand ");
+            pr_puts(sb, "AlterTableChangeColumnCommand ");
             ident(sb, n->u.ddl.name);
             sb_printf(sb, ", %s, ", n->u.ddl.col_names[0]);
             struct_field(sb, n->u.ddl.col_names[0], n->u.ddl.col_types ? n->u.ddl.col_types[0] : NULL);
             return true;
         case SA_SET_PROPERTIES:
-            sb_puts(sb, "AlterTableSetPropertiesCommand ");
+            pr_puts(sb, "AlterTableSetPropertiesCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_brackets(sb, sp->nprops, sp->prop_keys, sp->prop_values);
             sb_printf(sb, ", %s", bool_str(n->kind == NK_AlterView));
             return true;
         case SA_UNSET_PROPERTIES:
-            sb_puts(sb, "AlterTableUnsetPropertiesCommand ");
+            pr_puts(sb, "AlterTableUnsetPropertiesCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             keys_list(sb, sp->nprops, sp->prop_keys);
             sb_printf(sb, ", %s, %s", bool_str(n->u.ddl.if_exists), bool_str(n->kind == NK_AlterView));
             return true;
         case SA_SET_SERDE:
-            sb_puts(sb, "AlterTableSerDePropertiesCommand ");
+            pr_puts(sb, "AlterTableSerDePropertiesCommand ");
             ident(sb, n->u.ddl.name);
             if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value);
             if (sp->nprops) {
-                sb_puts(sb, ", ");
+                pr_puts(sb, ", ");
                 map_scala(sb, sp->nprops, sp->prop_keys, sp->prop_values);
             }
             if (sp->npart) {
-                sb_puts(sb, ", ");
+                pr_puts(sb, ", ");
                 map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
             }
             return true;
         case SA_SET_LOCATION:
-            sb_puts(sb, "AlterTableSetLocationCommand ");
+            pr_puts(sb, "AlterTableSetLocationCommand ");
             ident(sb, n->u.ddl.name);
             if (sp->npart) {
-                sb_puts(sb, ", ");
+                pr_puts(sb, ", ");
                 map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
             }
             if (n->u.ddl.value) sb_printf(sb, ", %s", n->u.ddl.value);
             return true;
         case SA_ADD_PARTITION:
-            sb_puts(sb, "AlterTableAddPartitionCommand ");
+            pr_puts(sb, "AlterTableAddPartitionCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", [(");
+            pr_puts(sb, ", [(");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
             sb_printf(sb, ",None)], %s", bool_str(n->u.ddl.if_not_exists));
             return true;
         case SA_DROP_PARTITION:
-            sb_puts(sb, "AlterTableDropPartitionCommand ");
+            pr_puts(sb, "AlterTableDropPartitionCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", [");
+            pr_puts(sb, ", [");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
             sb_printf(sb, "], %s, false, false", bool_str(n->u.ddl.if_exists));
             return true;
         case SA_RECOVER_PARTITIONS:
-            sb_puts(sb, "RepairTableCommand ");
+            pr_puts(sb, "RepairTableCommand ");
             ident(sb, n->u.ddl.name);
-            sb_puts(sb, ", true, false, ALTER TABLE RECOVER PARTITIONS");
+            pr_puts(sb, ", true, false, ALTER TABLE RECOVER PARTITIONS");
             return true;
         case SA_SCHEMA_BINDING:
-            sb_puts(sb, "AlterViewSchemaBindingCommand ");
+            pr_puts(sb, "AlterViewSchemaBindingCommand ");
             ident(sb, n->u.ddl.name);
             sb_printf(sb, ", %s", n->u.ddl.value ? n->u.ddl.value : "");
             return true;
         default: return false;
         }
     case NK_RenameTable:
-        sb_puts(sb, "AlterTableRenameCommand ");
+        pr_puts(sb, "AlterTableRenameCommand ");
         ident(sb, n->u.ddl.name);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         ident(sb, sp->name2);
         sb_printf(sb, ", %s", bool_str(n->u.ddl.is_view));
         return true;
     case NK_AlterViewAs:
-        sb_puts(sb, "AlterViewAsCommand ");
+        pr_puts(sb, "AlterViewAsCommand ");
         ident(sb, n->u.ddl.name);
         sb_printf(sb, ", %s, %s", n->u.ddl.text ? n->u.ddl.text : "", bool_str(node_resolved(n)));
         return true;
@@ -332,12 +332,12 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
         return true;
     case NK_AlterNamespace:
         if (n->u.ddl.action == SA_SET_PROPERTIES) {
-            sb_puts(sb, "SetNamespaceProperties ");
+            pr_puts(sb, "SetNamespaceProperties ");
             map_brackets(sb, sp->nprops, sp->prop_keys, sp->prop_values);
         } else if (n->u.ddl.action == SA_SET_LOCATION) {
             sb_printf(sb, "SetNamespaceLocation %s", n->u.ddl.value ? n->u.ddl.value : "");
         } else if (n->u.ddl.action == SA_UNSET_PROPERTIES) {
-            sb_puts(sb, "UnsetNamespaceProperties ");
+            pr_puts(sb, "UnsetNamespaceProperties ");
             keys_list(sb, sp->nprops, sp->prop_keys);
             sb_printf(sb, ", %s", bool_str(n->u.ddl.if_exists));
         } else {
@@ -346,16 +346,16 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
         return true;
     case NK_CacheTable:
         if (n->u.ddl.extended) {
-            sb_puts(sb, "CacheTableAsSelect ");
+            pr_puts(sb, "CacheTableAsSelect ");
             for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? "." : "", n->u.ddl.name.v[i]);
             sb_printf(sb, ", %s, %s", n->u.ddl.text, bool_str(n->u.ddl.value != NULL));
         } else {
-            sb_puts(sb, "CacheTable ");
+            pr_puts(sb, "CacheTable ");
             keys_list(sb, n->u.ddl.name.n, n->u.ddl.name.v);
             sb_printf(sb, ", %s", bool_str(n->u.ddl.value != NULL));
         }
         if (sp->nprops) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_brackets(sb, sp->nprops, sp->prop_keys, sp->prop_values);
         }
         sb_printf(sb, ", %s", bool_str(node_resolved(n)));
@@ -363,49 +363,49 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
     case NK_UncacheTable:
         sb_printf(sb, "UncacheTable %s, %s", bool_str(n->u.ddl.if_exists), bool_str(node_resolved(n)));
         return true;
-    case NK_ClearCache: sb_puts(sb, "ClearCacheCommand"); return true;
+    case NK_ClearCache: pr_puts(sb, "ClearCacheCommand"); return true;
     case NK_RefreshTable:
-        sb_puts(sb, "RefreshTableCommand ");
+        pr_puts(sb, "RefreshTableCommand ");
         ident(sb, n->u.ddl.name);
         return true;
     case NK_RefreshFunction:
-        sb_puts(sb, "RefreshFunctionCommand ");
+        pr_puts(sb, "RefreshFunctionCommand ");
         if (n->u.ddl.name.n >= 2) sb_printf(sb, "%s, ", n->u.ddl.name.v[n->u.ddl.name.n - 2]);
-        if (n->u.ddl.name.n) sb_puts(sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
+        if (n->u.ddl.name.n) pr_puts(sb, n->u.ddl.name.v[n->u.ddl.name.n - 1]);
         return true;
     case NK_RefreshResource:
         sb_printf(sb, "RefreshResource %s", n->u.ddl.value ? n->u.ddl.value : "");
         return true;
     case NK_RepairTable: {
         bool add = n->u.ddl.action != SA_REPAIR_DROP, drop = n->u.ddl.action == SA_REPAIR_DROP || n->u.ddl.action == SA_REPAIR_SYNC;
-        sb_puts(sb, "RepairTableCommand ");
+        pr_puts(sb, "RepairTableCommand ");
         ident(sb, n->u.ddl.name);
         sb_printf(sb, ", %s, %s, MSCK REPAIR TABLE", bool_str(add), bool_str(drop));
         return true;
     }
     case NK_TruncateTable:
-        sb_puts(sb, "TruncateTableCommand ");
+        pr_puts(sb, "TruncateTableCommand ");
         ident(sb, n->u.ddl.name);
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         return true;
     case NK_AnalyzeTable:
         if (n->u.ddl.ncols || (n->u.ddl.value && !strcmp(n->u.ddl.value, "FOR ALL COLUMNS"))) {
-            sb_puts(sb, "AnalyzeColumnCommand ");
+            pr_puts(sb, "AnalyzeColumnCommand ");
             ident(sb, n->u.ddl.name);
             if (n->u.ddl.ncols) {
-                sb_puts(sb, ", ");
+                pr_puts(sb, ", ");
                 keys_list(sb, n->u.ddl.ncols, n->u.ddl.col_names);
             }
             sb_printf(sb, ", %s", bool_str(!n->u.ddl.ncols));
             return true;
         }
-        sb_puts(sb, sp->npart ? "AnalyzePartitionCommand " : "AnalyzeTableCommand ");
+        pr_puts(sb, sp->npart ? "AnalyzePartitionCommand " : "AnalyzeTableCommand ");
         ident(sb, n->u.ddl.name);
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_brackets(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         sb_printf(sb, ", %s", bool_str(n->u.ddl.value && !strcmp(n->u.ddl.value, "NOSCAN")));
@@ -415,47 +415,47 @@ bool statement_print(StrBuf *sb, const Node *n, const char *sql, size_t len) {
                   bool_str(n->u.ddl.value != NULL));
         return true;
     case NK_LoadData:
-        sb_puts(sb, "LoadDataCommand ");
+        pr_puts(sb, "LoadDataCommand ");
         ident(sb, n->u.ddl.name);
         sb_printf(sb, ", %s, %s, %s", n->u.ddl.value ? n->u.ddl.value : "", bool_str(n->u.ddl.local),
                   bool_str(n->u.ddl.or_replace));
         if (sp->npart) {
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             map_scala(sb, sp->npart, sp->part_keys, sp->part_values);
         }
         return true;
     case NK_CreateTableLike:
-        sb_puts(sb, "CreateTableLikeCommand ");
+        pr_puts(sb, "CreateTableLikeCommand ");
         ident(sb, n->u.ddl.name);
-        sb_puts(sb, ", ");
+        pr_puts(sb, ", ");
         ident(sb, sp->name2);
-        sb_puts(sb, ", Storage(), ");
+        pr_puts(sb, ", Storage(), ");
         if (n->u.ddl.provider) sb_printf(sb, "%s, ", n->u.ddl.provider);
-        sb_puts(sb, bool_str(n->u.ddl.if_not_exists));
+        pr_puts(sb, bool_str(n->u.ddl.if_not_exists));
         return true;
     case NK_CreateTempViewUsing:
-        sb_puts(sb, "CreateTempViewUsing [tableIdent:");
+        pr_puts(sb, "CreateTempViewUsing [tableIdent:");
         ident(sb, n->u.ddl.name);
-        sb_putc(sb, ' ');
+        pr_putc(sb, ' ');
         if (n->u.ddl.ncols) {
-            sb_puts(sb, "StructType(");
+            pr_puts(sb, "StructType(");
             for (uint32_t i = 0; i < n->u.ddl.ncols; i++) {
-                if (i) sb_putc(sb, ',');
+                if (i) pr_putc(sb, ',');
                 struct_field(sb, n->u.ddl.col_names[i], n->u.ddl.col_types[i]);
             }
-            sb_puts(sb, ") ");
+            pr_puts(sb, ") ");
         }
         sb_printf(sb, "replace:%s provider:%s ", bool_str(n->u.ddl.or_replace), n->u.ddl.provider ? n->u.ddl.provider : "");
         map_scala(sb, sp->nprops, sp->prop_keys, sp->prop_values);
         return true;
     case NK_CreateFunction:
-        sb_puts(sb, "CreateFunctionCommand ");
+        pr_puts(sb, "CreateFunctionCommand ");
         for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? "." : "", n->u.ddl.name.v[i]);
         sb_printf(sb, ", %s, %s, %s, %s", n->u.ddl.value ? n->u.ddl.value : "", bool_str(n->u.ddl.temporary),
                   bool_str(n->u.ddl.if_not_exists), bool_str(n->u.ddl.or_replace));
         return true;
     case NK_DropFunction:
-        sb_puts(sb, "DropFunctionCommand ");
+        pr_puts(sb, "DropFunctionCommand ");
         for (uint32_t i = 0; i < n->u.ddl.name.n; i++) sb_printf(sb, "%s%s", i ? "." : "", n->u.ddl.name.v[i]);
         sb_printf(sb, ", %s, %s", bool_str(n->u.ddl.if_exists), bool_str(n->u.ddl.temporary));
         return true;
@@ -487,18 +487,18 @@ const char *statement_synthetic_child(Arena *a, const Node *n) {
         sb_init(&sb, a, 96);
         sb_printf(&sb, "ResolvedTable V2SessionCatalog(spark_catalog), %s.%s, V1Table(%s.%s), ", n->u.ddl.name.v[1],
                   n->u.ddl.name.v[2], n->u.ddl.name.v[1], n->u.ddl.name.v[2]);
-        sb_putc(&sb, '[');
+        pr_putc(&sb, '[');
         for (uint32_t i = 0; i < sp->nrel_cols; i++) sb_printf(&sb, "%s%s#0", i ? ", " : "", sp->rel_cols[i]);
-        sb_putc(&sb, ']');
+        pr_putc(&sb, ']');
         return sb_str(&sb);
     case NK_AlterNamespace:
     case NK_CommentOnNamespace:
     case NK_DescribeNamespace:
         if (!n->u.ddl.catalog) return NULL;
         sb_init(&sb, a, 96);
-        sb_puts(&sb, "ResolvedNamespace ");
+        pr_puts(&sb, "ResolvedNamespace ");
         if (n->u.ddl.catalog_plugin) sb_printf(&sb, "%s@xxxxxxxx, ", n->u.ddl.catalog_plugin);
-        else sb_puts(&sb, "V2SessionCatalog(spark_catalog), ");
+        else pr_puts(&sb, "V2SessionCatalog(spark_catalog), ");
         keys_list(&sb, n->u.ddl.name.n, n->u.ddl.name.v);
         return sb_str(&sb);
     default: return NULL;

@@ -16,14 +16,22 @@ typedef struct TreeCtx {
     StrBuf prefix;  /* one 3-char segment per level: "   " (ancestor was last) or ":  " */
     const char *sql; /* statement text (for commands that echo it), may be NULL */
     size_t sql_len;
+    KindMask subquery_kinds;
 } TreeCtx;
 
-static void push(TreeCtx *c, bool last) { sb_putn(&c->prefix, last ? "   " : ":  ", 3); }
+static void push(TreeCtx *c, bool last) { pr_putn(&c->prefix, last ? "   " : ":  ", 3); }
 static void pop(TreeCtx *c, size_t n) { sb_truncate(&c->prefix, c->prefix.len - 3 * n); }
 
 /* Subquery plans of one expression tree, in pre-order (Spark's `subqueries`). */
-static void collect_subqueries(const Node *e, const Node ***v, uint32_t *n, uint32_t *cap, Arena *a) {
-    if (!e || node_is_plan(e)) return;
+/* A finished node's mask (its own kind's bit set) lists the kinds below it:
+   with no subquery kind there, there is nothing to find. */
+static inline bool may_hold_subquery(const Node *e, KindMask subquery_kinds) {
+    return !kind_mask_has(e->mask, e->kind) || kind_mask_any(e->mask, subquery_kinds);
+}
+
+static void collect_subqueries(const Node *e, KindMask subquery_kinds, const Node ***v, uint32_t *n, uint32_t *cap,
+                               Arena *a) {
+    if (!e || !may_hold_subquery(e, subquery_kinds) || node_is_plan(e)) return;
     switch (e->kind) {
     case NK_ScalarSubquery:
     case NK_Exists:
@@ -43,7 +51,7 @@ static void collect_subqueries(const Node *e, const Node ***v, uint32_t *n, uint
         break;
     default: break;
     }
-    for (uint32_t i = 0; i < e->nkids; i++) collect_subqueries(e->kids[i], v, n, cap, a);
+    for (uint32_t i = 0; i < e->nkids; i++) collect_subqueries(e->kids[i], subquery_kinds, v, n, cap, a);
 }
 
 static void print_node(TreeCtx *c, const Node *n, int depth);
@@ -52,8 +60,8 @@ static void print_line_prefix(TreeCtx *c, int depth) {
     if (depth == 0) return;
     /* all segments but the last are continuations; the last becomes the branch */
     size_t plen = c->prefix.len;
-    sb_putn(c->out, c->prefix.data, plen - 3);
-    sb_putn(c->out, c->prefix.data[plen - 3] == ' ' ? "+- " : ":- ", 3);
+    pr_putn(c->out, c->prefix.data, plen - 3);
+    pr_putn(c->out, c->prefix.data[plen - 3] == ' ' ? "+- " : ":- ", 3);
 }
 
 static void print_children(TreeCtx *c, Node *const *kids, uint32_t n, int depth) {
@@ -76,17 +84,17 @@ static void print_inner(TreeCtx *c, const Node *const *inner, uint32_t n, bool h
 static void print_node(TreeCtx *c, const Node *n, int depth) {
     print_line_prefix(c, depth);
     if (!n) {
-        sb_puts(c->out, "null\n");
+        pr_puts(c->out, "null\n");
         return;
     }
     if (!node_is_plan(n)) {
         /* an expression where a plan was expected: print it on its own line */
         expr_print(c->out, n);
-        sb_putc(c->out, '\n');
+        pr_putc(c->out, '\n');
         return;
     }
     plan_node_line_sql(c->out, n, c->sql, c->sql_len);
-    sb_putc(c->out, '\n');
+    pr_putc(c->out, '\n');
 
     /* the node's own children and inner children, per kind */
     Node *const *kids = n->kids;
@@ -105,9 +113,9 @@ static void print_node(TreeCtx *c, const Node *n, int depth) {
         inner = (const Node **)kids;
         ninner = nkids;
         nkids = 0;
-    } else {
+    } else if (may_hold_subquery(n, c->subquery_kinds)) {
         for (uint32_t i = 0; i < n->nexprs; i++)
-            collect_subqueries(n->exprs[i], &inner, &ninner, &cap, c->prefix.arena);
+            collect_subqueries(n->exprs[i], c->subquery_kinds, &inner, &ninner, &cap, c->prefix.arena);
     }
     const char *synthetic = plan_synthetic_child(c->prefix.arena, n, c->sql, c->sql_len);
     if (ninner) print_inner(c, inner, ninner, nkids > 0 || synthetic, depth);
@@ -115,14 +123,17 @@ static void print_node(TreeCtx *c, const Node *n, int depth) {
     if (synthetic) {
         push(c, true);
         print_line_prefix(c, depth + 1);
-        sb_puts(c->out, synthetic);
-        sb_putc(c->out, '\n');
+        pr_puts(c->out, synthetic);
+        pr_putc(c->out, '\n');
         pop(c, 1);
     }
 }
 
 void plan_tree_print_sql(StrBuf *sb, const Node *plan, const char *sql, size_t sql_len) {
-    TreeCtx c = {.out = sb, .sql = sql, .sql_len = sql_len};
+    TreeCtx c = {.out = sb,
+                 .sql = sql,
+                 .sql_len = sql_len,
+                 .subquery_kinds = KIND_MASK(NK_ScalarSubquery, NK_Exists, NK_ListQuery, NK_InSubquery, NK_LateralSubquery)};
     sb_init(&c.prefix, sb->arena, 96);
     print_node(&c, plan, 0);
 }

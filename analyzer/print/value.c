@@ -11,16 +11,24 @@ enum { MICROS_PER_SECOND = 1000000 };
 #define MICROS_PER_HOUR (60LL * MICROS_PER_MINUTE)
 #define MICROS_PER_DAY (24LL * MICROS_PER_HOUR)
 
-/* "%lld" without printf: integer literals are everywhere in plans, and
- * vsnprintf cost many times the digits. */
-static void put_int64(StrBuf *sb, long long v) {
+/* "%lld" / "%llu" without printf: integer literals, ids and counts are
+ * everywhere in plans, and vsnprintf cost many times the digits. */
+void print_uint64(StrBuf *sb, unsigned long long u) {
+    char digits[24];
+    size_t at = sizeof digits;
+    do digits[--at] = (char)('0' + u % 10);
+    while (u /= 10);
+    pr_putn(sb, digits + at, sizeof digits - at);
+}
+
+void print_int64(StrBuf *sb, long long v) {
     char digits[24];
     size_t at = sizeof digits;
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     do digits[--at] = (char)('0' + u % 10);
     while (u /= 10);
     if (v < 0) digits[--at] = '-';
-    sb_putn(sb, digits + at, sizeof digits - at);
+    pr_putn(sb, digits + at, sizeof digits - at);
 }
 
 static int64_t floor_div(int64_t a, int64_t b) {
@@ -51,7 +59,7 @@ static void year_print(StrBuf *sb, int64_t y) {
         sb_printf(sb, "-%04lld", (long long)-y);
     else { /* 0000-9999: the common case, without printf */
         char b[4] = {(char)('0' + y / 1000), (char)('0' + y / 100 % 10), (char)('0' + y / 10 % 10), (char)('0' + y % 10)};
-        sb_putn(sb, b, sizeof b);
+        pr_putn(sb, b, sizeof b);
     }
 }
 
@@ -62,7 +70,7 @@ void date_print(StrBuf *sb, int64_t days) {
     year_print(sb, y);
     /* "-%02u-%02u": m is 1..12 and d 1..31 */
     char b[6] = {'-', (char)('0' + m / 10), (char)('0' + m % 10), '-', (char)('0' + d / 10), (char)('0' + d % 10)};
-    sb_putn(sb, b, sizeof b);
+    pr_putn(sb, b, sizeof b);
 }
 
 void timestamp_print(StrBuf *sb, int64_t micros) {
@@ -77,8 +85,8 @@ void timestamp_print(StrBuf *sb, int64_t micros) {
         snprintf(f, sizeof f, "%06d", frac);
         int n = 6;
         while (f[n - 1] == '0') n--;
-        sb_putc(sb, '.');
-        sb_putn(sb, f, (size_t)n);
+        pr_putc(sb, '.');
+        pr_putn(sb, f, (size_t)n);
     }
 }
 
@@ -88,24 +96,24 @@ static const char *const DT_FIELD[] = {"DAY", "HOUR", "MINUTE", "SECOND"};
 void ym_interval_print(StrBuf *sb, int64_t months, int start, int end) {
     bool neg = months < 0;
     uint64_t m = neg ? (uint64_t)0 - (uint64_t)months : (uint64_t)months;
-    sb_puts(sb, "INTERVAL '");
-    if (neg) sb_putc(sb, '-');
+    pr_puts(sb, "INTERVAL '");
+    if (neg) pr_putc(sb, '-');
     if (start == IF_YEAR && end == IF_MONTH)
         sb_printf(sb, "%llu-%llu", (unsigned long long)(m / 12), (unsigned long long)(m % 12));
     else if (start == IF_YEAR)
         sb_printf(sb, "%llu", (unsigned long long)(m / 12));
     else
         sb_printf(sb, "%llu", (unsigned long long)m);
-    sb_puts(sb, "' ");
-    sb_puts(sb, YM_FIELD[start & 1]);
+    pr_puts(sb, "' ");
+    pr_puts(sb, YM_FIELD[start & 1]);
     if (end != start) {
-        sb_puts(sb, " TO ");
-        sb_puts(sb, YM_FIELD[end & 1]);
+        pr_puts(sb, " TO ");
+        pr_puts(sb, YM_FIELD[end & 1]);
     }
 }
 
 static void seconds_print(StrBuf *sb, uint64_t rest) {
-    if (rest < 10ULL * MICROS_PER_SECOND) sb_putc(sb, '0');
+    if (rest < 10ULL * MICROS_PER_SECOND) pr_putc(sb, '0');
     decimal_print_plain_stripped(sb, (__int128)rest, 6);
 }
 
@@ -114,8 +122,8 @@ void dt_interval_print(StrBuf *sb, int64_t micros, int start, int end) {
     uint64_t rest = neg ? (uint64_t)0 - (uint64_t)micros : (uint64_t)micros;
     if (start > 3) start = 3;
     if (end > 3 || end < start) end = start;
-    sb_puts(sb, "INTERVAL '");
-    if (neg) sb_putc(sb, '-');
+    pr_puts(sb, "INTERVAL '");
+    if (neg) pr_putc(sb, '-');
     switch (start) {
     case IF_DAY:
         sb_printf(sb, "%llu", (unsigned long long)(rest / MICROS_PER_DAY));
@@ -140,14 +148,14 @@ void dt_interval_print(StrBuf *sb, int64_t micros, int start, int end) {
         rest %= MICROS_PER_MINUTE;
     }
     if (start < IF_SECOND && IF_SECOND <= end) {
-        sb_putc(sb, ':');
+        pr_putc(sb, ':');
         seconds_print(sb, rest);
     }
-    sb_puts(sb, "' ");
-    sb_puts(sb, DT_FIELD[start]);
+    pr_puts(sb, "' ");
+    pr_puts(sb, DT_FIELD[start]);
     if (end != start) {
-        sb_puts(sb, " TO ");
-        sb_puts(sb, DT_FIELD[end]);
+        pr_puts(sb, " TO ");
+        pr_puts(sb, DT_FIELD[end]);
     }
 }
 
@@ -157,7 +165,7 @@ static void unit(StrBuf *sb, int64_t v, const char *name) {
 
 void calendar_interval_print(StrBuf *sb, int32_t months, int32_t days, int64_t micros) {
     if (!months && !days && !micros) {
-        sb_puts(sb, "0 seconds");
+        pr_puts(sb, "0 seconds");
         return;
     }
     size_t start = sb->len;
@@ -174,7 +182,7 @@ void calendar_interval_print(StrBuf *sb, int32_t months, int32_t days, int64_t m
         rest %= MICROS_PER_MINUTE;
         if (rest) {
             decimal_print_plain_stripped(sb, rest, 6);
-            sb_puts(sb, " seconds ");
+            pr_puts(sb, " seconds ");
         }
     }
     if (sb->len > start) sb_truncate(sb, sb->len - 1);
@@ -184,8 +192,8 @@ static void hex_print(StrBuf *sb, const char *p, uint32_t n) {
     static const char hex[] = "0123456789ABCDEF";
     for (uint32_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
-        sb_putc(sb, hex[c >> 4]);
-        sb_putc(sb, hex[c & 15]);
+        pr_putc(sb, hex[c >> 4]);
+        pr_putc(sb, hex[c & 15]);
     }
 }
 
@@ -204,23 +212,23 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t);
  * [a,b], maps as `keys: [..], values: [..]`. */
 static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
     if (v->is_null || !t) {
-        sb_puts(sb, "null");
+        pr_puts(sb, "null");
         return;
     }
     switch (t->id) {
     case T_DATE:
     case T_TIMESTAMP:
     case T_TIMESTAMP_NTZ:
-    case T_YM_INTERVAL: put_int64(sb, (long long)v->u.i); return;
-    case T_DT_INTERVAL: put_int64(sb, (long long)v->u.iv.micros); return;
+    case T_YM_INTERVAL: print_int64(sb, (long long)v->u.i); return;
+    case T_DT_INTERVAL: print_int64(sb, (long long)v->u.iv.micros); return;
     case T_ARRAY:
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_putc(sb, ',');
+            if (i) pr_putc(sb, ',');
             Value x = as_type(&v->u.list.items[i], t->elem);
             internal_print(sb, &x, x.type ? x.type : t->elem);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     case T_MAP: {
         const DataType *kt = type_array(sb->arena, t->elem, false), *vt = type_array(sb->arena, t->value, true);
@@ -230,21 +238,21 @@ static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
             vs[i] = v->u.list.items[2 * i + 1];
         }
         Value ka = {.type = kt, .u.list = {ks, v->u.list.n}}, va = {.type = vt, .u.list = {vs, v->u.list.n}};
-        sb_puts(sb, "keys: ");
+        pr_puts(sb, "keys: ");
         internal_print(sb, &ka, kt);
-        sb_puts(sb, ", values: ");
+        pr_puts(sb, ", values: ");
         internal_print(sb, &va, vt);
         return;
     }
     case T_STRUCT:
-        sb_putc(sb, '[');
+        pr_putc(sb, '[');
         for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_putc(sb, ',');
+            if (i) pr_putc(sb, ',');
             const DataType *ft = (int)i < t->nfields ? t->fields[i].type : NULL;
             Value x = as_type(&v->u.list.items[i], ft);
             internal_print(sb, &x, x.type ? x.type : &TYPE_NULL);
         }
-        sb_putc(sb, ']');
+        pr_putc(sb, ']');
         return;
     default: value_string(sb, v, t); return;
     }
@@ -252,24 +260,24 @@ static void internal_print(StrBuf *sb, const Value *v, const DataType *t) {
 
 static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
     if (v->is_null) {
-        sb_puts(sb, "null");
+        pr_puts(sb, "null");
         return;
     }
     switch (t->id) {
-    case T_NULL: sb_puts(sb, "null"); return;
-    case T_BOOLEAN: sb_puts(sb, v->u.b ? "true" : "false"); return;
+    case T_NULL: pr_puts(sb, "null"); return;
+    case T_BOOLEAN: pr_puts(sb, v->u.b ? "true" : "false"); return;
     case T_BYTE:
     case T_SHORT:
     case T_INT:
-    case T_LONG: put_int64(sb, (long long)v->u.i); return;
+    case T_LONG: print_int64(sb, (long long)v->u.i); return;
     case T_FLOAT: java_float_print(sb, (float)v->u.d); return;
     case T_DOUBLE: java_double_print(sb, v->u.d); return;
     case T_DECIMAL: decimal_print(sb, v->u.dec, t->scale); return;
     case T_STRING:
     case T_CHAR:
-    case T_VARCHAR: sb_putn(sb, v->u.s.p, v->u.s.len); return;
+    case T_VARCHAR: pr_putn(sb, v->u.s.p, v->u.s.len); return;
     case T_BINARY:
-        sb_puts(sb, "0x");
+        pr_puts(sb, "0x");
         hex_print(sb, v->u.s.p, v->u.s.len);
         return;
     case T_DATE: date_print(sb, v->u.i); return;
@@ -285,14 +293,14 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
         return;
     case T_MAP:
         /* Literal.toString of ArrayBasedMapData */
-        sb_puts(sb, "map(");
+        pr_puts(sb, "map(");
         internal_print(sb, v, t);
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case T_STRUCT:
         internal_print(sb, v, t);
         return;
-    case T_VARIANT: sb_puts(sb, "variant"); return;
+    case T_VARIANT: pr_puts(sb, "variant"); return;
     case T_COUNT_: return;
     }
 }
@@ -300,22 +308,22 @@ static void value_string(StrBuf *sb, const Value *v, const DataType *t) {
 void value_print(StrBuf *sb, const Value *v) { value_string(sb, v, v->type ? v->type : &TYPE_NULL); }
 
 static void string_sql(StrBuf *sb, const char *p, uint32_t n) {
-    sb_putc(sb, '\'');
+    pr_putc(sb, '\'');
     for (uint32_t i = 0; i < n; i++) {
-        if (p[i] == '\\' || p[i] == '\'') sb_putc(sb, '\\');
-        sb_putc(sb, p[i]);
+        if (p[i] == '\\' || p[i] == '\'') pr_putc(sb, '\\');
+        pr_putc(sb, p[i]);
     }
-    sb_putc(sb, '\'');
+    pr_putc(sb, '\'');
 }
 
 static void value_sql(StrBuf *sb, const Value *v, const DataType *t) {
     if (v->is_null || t->id == T_NULL) {
         if (t->id == T_NULL || t->id == T_ARRAY || t->id == T_MAP || t->id == T_STRUCT) {
-            sb_puts(sb, "NULL");
+            pr_puts(sb, "NULL");
         } else {
-            sb_puts(sb, "CAST(NULL AS ");
+            pr_puts(sb, "CAST(NULL AS ");
             type_print_sql(sb, t);
-            sb_putc(sb, ')');
+            pr_putc(sb, ')');
         }
         return;
     }
@@ -328,87 +336,87 @@ static void value_sql(StrBuf *sb, const Value *v, const DataType *t) {
     case T_LONG: sb_printf(sb, "%lldL", (long long)v->u.i); return;
     case T_FLOAT: {
         float f = (float)v->u.d;
-        sb_puts(sb, "CAST(");
+        pr_puts(sb, "CAST(");
         if (f != f)
-            sb_puts(sb, "'NaN'");
+            pr_puts(sb, "'NaN'");
         else if (f > 3.4028235e38f || f < -3.4028235e38f)
-            sb_puts(sb, f > 0 ? "'Infinity'" : "'-Infinity'");
+            pr_puts(sb, f > 0 ? "'Infinity'" : "'-Infinity'");
         else {
-            sb_putc(sb, '\''); /* Literal.sql of a float: CAST('-0.8' AS FLOAT) */
+            pr_putc(sb, '\''); /* Literal.sql of a float: CAST('-0.8' AS FLOAT) */
             java_float_print(sb, f);
-            sb_putc(sb, '\'');
+            pr_putc(sb, '\'');
         }
-        sb_puts(sb, " AS FLOAT)");
+        pr_puts(sb, " AS FLOAT)");
         return;
     }
     case T_DOUBLE: {
         double d = v->u.d;
         if (d != d)
-            sb_puts(sb, "CAST('NaN' AS DOUBLE)");
+            pr_puts(sb, "CAST('NaN' AS DOUBLE)");
         else if (d > 1.7976931348623157e308)
-            sb_puts(sb, "CAST('Infinity' AS DOUBLE)");
+            pr_puts(sb, "CAST('Infinity' AS DOUBLE)");
         else if (d < -1.7976931348623157e308)
-            sb_puts(sb, "CAST('-Infinity' AS DOUBLE)");
+            pr_puts(sb, "CAST('-Infinity' AS DOUBLE)");
         else {
             java_double_print(sb, d);
-            sb_putc(sb, 'D');
+            pr_putc(sb, 'D');
         }
         return;
     }
     case T_DECIMAL:
         decimal_print(sb, v->u.dec, t->scale);
-        sb_puts(sb, "BD");
+        pr_puts(sb, "BD");
         return;
     case T_DATE:
-        sb_puts(sb, "DATE '");
+        pr_puts(sb, "DATE '");
         date_print(sb, v->u.i);
-        sb_putc(sb, '\'');
+        pr_putc(sb, '\'');
         return;
     case T_TIMESTAMP:
     case T_TIMESTAMP_NTZ:
-        sb_puts(sb, t->id == T_TIMESTAMP ? "TIMESTAMP '" : "TIMESTAMP_NTZ '");
+        pr_puts(sb, t->id == T_TIMESTAMP ? "TIMESTAMP '" : "TIMESTAMP_NTZ '");
         timestamp_print(sb, v->u.i);
-        sb_putc(sb, '\'');
+        pr_putc(sb, '\'');
         return;
     case T_CALENDAR_INTERVAL:
-        sb_puts(sb, "INTERVAL '");
+        pr_puts(sb, "INTERVAL '");
         calendar_interval_print(sb, v->u.iv.months, v->u.iv.days, v->u.iv.micros);
-        sb_putc(sb, '\'');
+        pr_putc(sb, '\'');
         return;
     case T_BINARY:
-        sb_puts(sb, "X'");
+        pr_puts(sb, "X'");
         hex_print(sb, v->u.s.p, v->u.s.len);
-        sb_putc(sb, '\'');
+        pr_putc(sb, '\'');
         return;
     case T_ARRAY:
-        sb_puts(sb, "ARRAY(");
+        pr_puts(sb, "ARRAY(");
         for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             /* a decimal element keeps its own precision and scale (Spark's Decimal) */
             const Value *x = &v->u.list.items[i];
             value_sql(sb, x, t->elem->id == T_DECIMAL && x->type && x->type->id == T_DECIMAL ? x->type : t->elem);
         }
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case T_MAP:
-        sb_puts(sb, "MAP(");
+        pr_puts(sb, "MAP(");
         for (uint32_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
             value_sql(sb, &v->u.list.items[2 * i], t->elem);
-            sb_puts(sb, ", ");
+            pr_puts(sb, ", ");
             value_sql(sb, &v->u.list.items[2 * i + 1], t->value);
         }
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     case T_STRUCT:
-        sb_puts(sb, "NAMED_STRUCT(");
+        pr_puts(sb, "NAMED_STRUCT(");
         for (uint32_t i = 0; i < v->u.list.n && (int)i < t->nfields; i++) {
-            if (i) sb_puts(sb, ", ");
-            sb_puts(sb, t->fields[i].name);
-            sb_puts(sb, ", ");
+            if (i) pr_puts(sb, ", ");
+            pr_puts(sb, t->fields[i].name);
+            pr_puts(sb, ", ");
             value_sql(sb, &v->u.list.items[i], t->fields[i].type);
         }
-        sb_putc(sb, ')');
+        pr_putc(sb, ')');
         return;
     default: value_string(sb, v, t); return;
     }

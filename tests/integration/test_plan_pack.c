@@ -3,8 +3,12 @@
  * subqueries, CTEs, generators, nested and parameterised types, literals,
  * plain and detailed), the bytes must be identical, and an enclosing
  * message carrying the plan prepacked must pack to the same bytes as with
- * the plan's structs. A divergence in either fails here. */
+ * the plan's structs. A divergence in either fails here. The IR encoder
+ * (server/plan_wire.c), which skips the structs, must give the same bytes
+ * as plan_encode + packing, and the depth pb_message_depth finds, for those
+ * plans and for every workload query (TPC-DS, TPC-H, TPC-DS v2.7). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +16,7 @@
 #include "catalyzer.pb-c.h"
 #include "plan_encode.h"
 #include "plan_pack.h"
+#include "plan_wire.h"
 
 static const char *const SCHEMA[] = {
     "CREATE TABLE t (a INT, b BIGINT NOT NULL, c STRING, d DECIMAL(12,3), e DATE, f TIMESTAMP, g DOUBLE, "
@@ -44,6 +49,10 @@ static const char *const QUERIES[] = {
     "SELECT a, (SELECT count(*) FROM u WHERE u.a = t.a) FROM t",
     "SELECT * FROM range(10)",
     "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(i, j)",
+    /* scalar types equal but for one field (the IR encoder caches them by value) */
+    "SELECT c COLLATE UTF8_LCASE, c, c COLLATE UNICODE, CAST(c AS CHAR(4)), CAST(c AS VARCHAR(4)), "
+    "CAST(a AS DECIMAL(12, 2)), CAST(a AS DECIMAL(12, 3)), CAST(a AS DECIMAL(13, 3)), "
+    "INTERVAL '1' YEAR, INTERVAL '1' MONTH, INTERVAL '1' DAY, INTERVAL '1' HOUR FROM t",
 };
 
 static uint8_t *generic_pack(const ProtobufCMessage *m, size_t *n) {
@@ -114,6 +123,62 @@ static void check_plan(Arena *a, PbRevWriter *shared, Catalyzer__V1__ResolvedPla
     free(got);
 }
 
+/* plan_wire against plan_encode(_detailed) + pb_prepend_resolved_plan, and
+ * its depth against pb_message_depth; `shared` reused as the bench does. */
+static void check_wire(Arena *a, PbRevWriter *shared, const Node *plan, bool details, const char *sql) {
+    Catalyzer__V1__ResolvedPlan *pb = details ? plan_encode_detailed(a, plan) : plan_encode(a, plan);
+    PbRevWriter want;
+    pb_rev_writer_init(&want);
+    pb_prepend_resolved_plan(&want, pb);
+    cr_assert(!want.failed);
+    pb_rev_writer_reset(shared);
+    unsigned depth = plan_wire_prepend_plan(shared, a, plan, details);
+    cr_assert(!shared->failed);
+    assert_same_bytes(pb_rev_writer_data(&want), pb_rev_writer_len(&want), pb_rev_writer_data(shared),
+                      pb_rev_writer_len(shared), details ? "plan_wire, detailed" : "plan_wire", sql);
+    cr_assert_eq(depth, pb_message_depth(&pb->base), "plan_wire depth %u, pb_message_depth %u, for %s", depth,
+                 pb_message_depth(&pb->base), sql);
+    if (details) {
+        pb_rev_writer_free(&want);
+        return;
+    }
+    /* the output attributes: packed back to back as the bench does, and as
+       carriers inside an AnalyzeResponse as the daemon does */
+    size_t nout = 0, nwire = 0;
+    Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
+    pb_rev_writer_reset(&want);
+    unsigned want_depth = 0;
+    for (size_t i = nout; i-- > 0;) {
+        pb_prepend_attribute(&want, out[i]);
+        unsigned d = pb_message_depth(&out[i]->base);
+        if (d > want_depth) want_depth = d;
+    }
+    pb_rev_writer_reset(shared);
+    depth = plan_wire_prepend_output(shared, a, plan, &nwire);
+    cr_assert_eq(nwire, nout);
+    assert_same_bytes(pb_rev_writer_data(&want), pb_rev_writer_len(&want), pb_rev_writer_data(shared),
+                      pb_rev_writer_len(shared), "plan_wire output", sql);
+    cr_assert_eq(depth, want_depth, "plan_wire output depth %u, pb_message_depth %u, for %s", depth, want_depth, sql);
+    Catalyzer__V1__AnalyzeResult res = CATALYZER__V1__ANALYZE_RESULT__INIT;
+    res.ok = true;
+    res.schema = (char *)"struct<a:int>";
+    res.output = out;
+    res.n_output = nout;
+    res.tree_string = (char *)"tree";
+    res.is_command = true;
+    size_t nw, ng;
+    uint8_t *w = generic_pack(&res.base, &nw);
+    res.output = plan_wire_output(a, plan, &res.n_output, &depth);
+    cr_assert_not_null(res.output);
+    cr_assert_eq(res.n_output, nout);
+    cr_assert_eq(depth, want_depth);
+    uint8_t *g = generic_pack(&res.base, &ng);
+    assert_same_bytes(w, nw, g, ng, "AnalyzeResult with output carriers", sql);
+    free(w);
+    free(g);
+    pb_rev_writer_free(&want);
+}
+
 Test(plan_pack, same_bytes_as_protobuf_c) {
     PbRevWriter shared;
     pb_rev_writer_init(&shared);
@@ -133,8 +198,23 @@ Test(plan_pack, same_bytes_as_protobuf_c) {
         Catalyzer__V1__Attribute **out = plan_output_encode(a, plan, &nout);
         check_plan(a, &shared, plan_encode(a, plan), out, nout, sql);
         check_plan(a, &shared, plan_encode_detailed(a, plan), out, nout, sql);
+        check_wire(a, &shared, plan, false, sql);
+        check_wire(a, &shared, plan, true, sql);
         cz_result_free(r);
     }
+    /* origins past 16 KB of text (varints of three bytes) */
+    size_t pad = 17000;
+    char *longsql = malloc(pad + 64);
+    cr_assert_not_null(longsql);
+    memcpy(longsql, "SELECT /*", 9);
+    memset(longsql + 9, 'x', pad);
+    strcpy(longsql + 9 + pad, "*/ a, b + 1 AS b1 FROM t WHERE a > 2");
+    CzResult *r = cz_run_sql(s, longsql, strlen(longsql), NULL);
+    cr_assert_eq(cz_result_status(r), CZ_OK);
+    check_wire(cz_result_arena(r), &shared, cz_result_plan(r), false, "a query after 17000 bytes of comment");
+    check_wire(cz_result_arena(r), &shared, cz_result_plan(r), true, "a query after 17000 bytes of comment");
+    cz_result_free(r);
+    free(longsql);
     cz_session_free(s);
     pb_rev_writer_free(&shared);
 }
@@ -185,4 +265,67 @@ Test(plan_pack, edge_values) {
     check_plan(a, &shared, &bare, NULL, 0, "an empty plan");
     pb_rev_writer_free(&shared);
     arena_free(a);
+}
+
+/* Reads a whole file; NULL if it cannot. */
+static char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)len + 1);
+    cr_assert_not_null(b);
+    *n = fread(b, 1, (size_t)len, f);
+    b[*n] = 0;
+    fclose(f);
+    return b;
+}
+
+/* One workload set: its schema's ';'-separated CREATE TABLEs run, then each
+ * query file (one statement each) analysed and its plan checked. */
+static void check_workload_dir(const char *shared_dir, const char *set, const char *schema_set) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/workloads/%s/schema.sql", shared_dir, schema_set);
+    size_t n;
+    char *schema = slurp(path, &n);
+    cr_assert_not_null(schema, "cannot read %s", path);
+    CzSession *s = cz_session_new(false);
+    for (char *p = schema, *semi; (semi = strchr(p, ';')); p = semi + 1) {
+        cz_result_free(cz_run_sql(s, p, (size_t)(semi - p), NULL));
+    }
+    free(schema);
+    PbRevWriter shared;
+    pb_rev_writer_init(&shared);
+    unsigned checked = 0, found = 0;
+    for (int q = 1; q <= 120; q++) {
+        static const char *const SUFFIX[] = {"", "a", "b"};
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "%s/workloads/%s/q%d%s.sql", shared_dir, set, q, SUFFIX[k]);
+            char *sql = slurp(path, &n);
+            if (!sql) continue;
+            found++;
+            CzResult *r = cz_run_sql(s, sql, n, NULL);
+            const Node *plan = cz_result_plan(r);
+            if (cz_result_status(r) == CZ_OK && plan) {
+                check_wire(cz_result_arena(r), &shared, plan, false, path);
+                check_wire(cz_result_arena(r), &shared, plan, true, path);
+                checked++;
+            }
+            cz_result_free(r);
+            free(sql);
+        }
+    }
+    cr_assert_gt(found, 10, "%s: only %u queries found", set, found);
+    cr_assert_eq(checked, found, "%s: %u of %u queries analysed", set, checked, found);
+    pb_rev_writer_free(&shared);
+    cz_session_free(s);
+}
+
+Test(plan_pack, wire_same_bytes_over_workloads, .timeout = 600) {
+    const char *shared_dir = getenv("CATALYZER_SHARED");
+    cr_assert(shared_dir && *shared_dir, "CATALYZER_SHARED unset");
+    check_workload_dir(shared_dir, "tpch", "tpch");
+    check_workload_dir(shared_dir, "tpcds", "tpcds");
+    check_workload_dir(shared_dir, "tpcds-v2.7.0", "tpcds");
 }
