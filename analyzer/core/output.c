@@ -79,6 +79,23 @@ Node *attr_with_qualifier(Analysis *an, Node *attr, NameParts qualifier) {
     return c;
 }
 
+/* Copies of the attributes l.v[0..n) with qualifier q, in one allocation: a
+ * SubqueryAlias re-qualifies every column of its child (a table reference
+ * does it per column), and one block costs one allocation, not n. What each
+ * copy holds is attr_with_qualifier's. */
+static void attrs_with_qualifier(Analysis *an, Node *const *in, uint32_t n, NameParts q, Node **out) {
+    if (!n) return;
+    Node *block = arena_alloc(an->arena, sizeof(Node) * n);
+    for (uint32_t i = 0; i < n; i++) {
+        Node *c = &block[i];
+        memcpy(c, in[i], sizeof(Node));
+        c->out = NULL;
+        c->flags &= ~(uint32_t)(NF_ANALYZED | NF_SP_SEALED); /* as node_copy */
+        c->u.attr.qualifier = q;
+        out[i] = c;
+    }
+}
+
 Node *attr_with_nullable(Analysis *an, Node *attr, bool nullable) {
     if (expr_nullable(attr) == nullable) return attr;
     Node *c = node_copy(an->arena, attr);
@@ -171,7 +188,7 @@ static AttrList compute_output(Analysis *an, const Node *p) {
     case NK_SubqueryAlias: {
         AttrList c = plan_output(an, p->kids[0]);
         AttrList l = {c.n, ARENA_ARRAY(an->arena, Node *, c.n + 1)};
-        for (uint32_t i = 0; i < c.n; i++) l.v[i] = attr_with_qualifier(an, c.v[i], p->u.alias.name);
+        attrs_with_qualifier(an, c.v, c.n, p->u.alias.name, l.v);
         return l;
     }
     case NK_Join: {

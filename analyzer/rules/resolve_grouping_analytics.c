@@ -784,6 +784,13 @@ static Node *rewrite(Node *p, void *ctx) {
 
 static Node *apply(Analysis *an, Node *plan) {
     KindMask kinds = KIND_MASK(NK_Rollup, NK_Cube, NK_GroupingSets, NK_Call, NK_UnresolvedAttribute);
+    /* every rewrite needs a ROLLUP / CUBE / GROUPING SETS element, a resolved
+       grouping() / grouping_id() call (its tree pattern: has_grouping_call
+       finds no other) or an unresolved name (grouping__id): a plan with none
+       is not walked (once resolved, most plans have none) */
+    if (!(plan->flags & NF_GROUPING_CALL) &&
+        !kind_mask_any(plan->mask, KIND_MASK(NK_Rollup, NK_Cube, NK_GroupingSets, NK_UnresolvedAttribute)))
+        return plan;
     /* top-down: a HAVING or ORDER BY is resolved before the aggregation below it is rewritten */
     Pass ps = {.an = an, .nheld = 0};
     return transform(an->arena, plan, TX_PRE_ORDER, kinds, rewrite, &ps);

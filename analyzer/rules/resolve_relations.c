@@ -70,8 +70,10 @@ static Node *relation_for_table(Analysis *an, const TableDef *t, const Node *at)
     Node *proto = node_new(an->arena, NK_AttributeReference, -1, -1);
     proto->type = &TYPE_STRING;
     node_finish(proto);
+    /* and all of them in one allocation */
+    Node *block = t->ncols > 0 ? arena_alloc(an->arena, sizeof(Node) * (size_t)t->ncols) : NULL;
     for (int i = 0; i < t->ncols; i++) {
-        Node *a = arena_alloc(an->arena, sizeof(Node));
+        Node *a = &block[i];
         *a = *proto;
         a->u.attr.name = t->cols[i].name;
         a->u.attr.id = an_new_id(an);
