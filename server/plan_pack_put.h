@@ -68,9 +68,9 @@ static inline void close_len_field(PbRevWriter *w, unsigned id, size_t since) {
     put_tag(w, id, WT_LEN);
 }
 
-static inline void put_string_always(PbRevWriter *w, unsigned id, const char *s) {
-    size_t n = s ? strlen(s) : 0;
-    if (n < 0x80) { /* the common case: one reserve, one-byte length */
+/* A length-delimited field of n bytes. */
+static inline void put_bytes(PbRevWriter *w, unsigned id, const char *s, size_t n) {
+    if (n < 0x80 && id < 16) { /* the common case: one reserve, one-byte length and tag */
         if (!reserve(w, n + 2)) return;
         w->pos -= n;
         memcpy(w->buf + w->pos, s, n);
@@ -83,6 +83,10 @@ static inline void put_string_always(PbRevWriter *w, unsigned id, const char *s)
     memcpy(w->buf + w->pos, s, n);
     put_varint(w, n);
     put_tag(w, id, WT_LEN);
+}
+
+static inline void put_string_always(PbRevWriter *w, unsigned id, const char *s) {
+    put_bytes(w, id, s ? s : "", s ? strlen(s) : 0);
 }
 
 /* proto3: an empty string is not written */

@@ -28,22 +28,6 @@ typedef struct WireCtx {
     StrBuf scratch; /* literals, joined names, descriptions: printed, copied, reused */
 } WireCtx;
 
-static inline void put_bytes(PbRevWriter *w, unsigned id, const char *s, size_t n) {
-    if (n < 0x80) {
-        if (!reserve(w, n + 2)) return;
-        w->pos -= n;
-        memcpy(w->buf + w->pos, s, n);
-        w->buf[--w->pos] = (uint8_t)n;
-        w->buf[--w->pos] = (uint8_t)(id << 3 | WT_LEN);
-        return;
-    }
-    if (!reserve(w, n)) return;
-    w->pos -= n;
-    memcpy(w->buf + w->pos, s, n);
-    put_varint(w, n);
-    put_tag(w, id, WT_LEN);
-}
-
 static inline void put_kind(PbRevWriter *w, unsigned id, NodeKind k) {
     if ((unsigned)k < NK_COUNT_) put_bytes(w, id, KIND[k].name, KIND[k].len);
     else put_bytes(w, id, "?", 1);
